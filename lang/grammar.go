@@ -1,0 +1,132 @@
+package lang
+
+import (
+	"errors"
+	"io"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The participle grammar. The structures below are the concrete syntax of
+// one statement; parse.go turns them into the AST of ast.go, splitting runs
+// into symbols and checking what the grammar cannot say.
+
+// ruleSyntax is `LHS -> RHS` or `LHS ->. RHS`.
+type ruleSyntax struct {
+	Pos         lexer.Position
+	LHS         []*topSyntax `parser:"@@*"`
+	Arrow       string       `parser:"@Arrow"`
+	Terminating bool         `parser:"@Dot?"`
+	RHS         []*topSyntax `parser:"@@*"`
+}
+
+// topSyntax is an element at the top level of a rule side, where '|' is an
+// ordinary symbol.
+type topSyntax struct {
+	Pos  lexer.Position
+	Pipe bool        `parser:"(  @Pipe"`
+	Elem *elemSyntax `parser:" | @@ )"`
+}
+
+type elemSyntax struct {
+	Pos    lexer.Position
+	Run    string        `parser:"(  @Run"`
+	Except *exceptSyntax `parser:" | @@"`
+	Chi    *chiSyntax    `parser:" | @@"`
+	Group  *groupSyntax  `parser:" | @@"`
+	Store  bool          `parser:" | @Delta"`
+	Recall bool          `parser:" | @Nabla"`
+	Stray  string        `parser:" | @Dot )"`
+	Mark   bool          `parser:"@(Caret Delta)?"`
+}
+
+// chiSyntax is χ with an optional binding subscript.
+type chiSyntax struct {
+	Sub string `parser:"Chi @Subscript?"`
+}
+
+// exceptSyntax is (χ ∉ {a, b}).
+type exceptSyntax struct {
+	Sub     string       `parser:"LParen Chi @Subscript? NotIn LBrace"`
+	Symbols []*setSyntax `parser:"( @@ ( Comma? @@ )* )? RBrace RParen"`
+}
+
+// setSyntax is a member of a symbol set or of an alphabet declaration.
+type setSyntax struct {
+	Pos  lexer.Position
+	Run  string `parser:"  @Run"`
+	Pipe bool   `parser:"| @Pipe"`
+}
+
+// groupSyntax is ( a | b ) or [ a | b ], with an optional binding subscript.
+type groupSyntax struct {
+	Open  string       `parser:"@(LParen | LBrack)"`
+	Alts  []*altSyntax `parser:"@@ ( Pipe @@ )*"`
+	Close string       `parser:"@(RParen | RBrack)"`
+	Sub   string       `parser:"@Subscript?"`
+}
+
+type altSyntax struct {
+	Elems []*elemSyntax `parser:"@@*"`
+}
+
+// declSyntax is a statement that is not a rule.
+type declSyntax struct {
+	Pos      lexer.Position
+	Alphabet *alphabetSyntax `parser:"  @@"`
+	Block    *blockSyntax    `parser:"| @@"`
+	Use      *useSyntax      `parser:"| @@"`
+	Close    bool            `parser:"| @RBrace"`
+}
+
+type alphabetSyntax struct {
+	Symbols []*setSyntax `parser:"\"alphabet\" @@*"`
+}
+
+type blockSyntax struct {
+	Name string `parser:"\"block\" @Run LBrace"`
+}
+
+type useSyntax struct {
+	Name string `parser:"\"use\" @Run"`
+}
+
+// tokenDefinition hands participle the tokens our own lexer made: the lexer
+// splits runs into symbols with their positions, which a regular-expression
+// lexer cannot do.
+type tokenDefinition struct{}
+
+func (tokenDefinition) Symbols() map[string]lexer.TokenType { return tokenNames }
+
+func (tokenDefinition) Lex(string, io.Reader) (lexer.Lexer, error) {
+	return nil, errors.New("lang: statements are parsed from tokens, never from a reader")
+}
+
+// tokenStream replays one statement's tokens.
+type tokenStream struct{ tokens []lexer.Token }
+
+func (t *tokenStream) Next() (lexer.Token, error) {
+	tok := t.tokens[0]
+	if len(t.tokens) > 1 {
+		t.tokens = t.tokens[1:]
+	}
+	return tok, nil
+}
+
+var (
+	ruleParser *participle.Parser[ruleSyntax]
+	declParser *participle.Parser[declSyntax]
+)
+
+// The parsers are built in init, after every package variable (tokenNames
+// among them) has its value.
+func init() {
+	ruleParser = participle.MustBuild[ruleSyntax](
+		participle.Lexer(tokenDefinition{}), participle.UseLookahead(8))
+	declParser = participle.MustBuild[declSyntax](
+		participle.Lexer(tokenDefinition{}), participle.UseLookahead(2))
+}
+
+// EBNF returns the grammar of rules and declarations in EBNF.
+func EBNF() string { return ruleParser.String() + "\n" + declParser.String() }

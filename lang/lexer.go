@@ -1,0 +1,339 @@
+package lang
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Token types of the notation. Participle's grammar refers to them by the
+// names in tokenNames.
+const (
+	tokEOF   lexer.TokenType = lexer.EOF - iota
+	tokEOL                   // a newline or ';': the end of a statement
+	tokRun                   // juxtaposed symbols, split into symbols by the lexer
+	tokArrow                 // -> or →
+	tokDot                   // . or · : marks a terminating rule after the arrow
+	tokPipe                  // |
+	tokLParen
+	tokRParen
+	tokLBrack
+	tokRBrack
+	tokLBrace
+	tokRBrace
+	tokComma
+	tokCaret
+	tokDelta     // Δ
+	tokNabla     // ∇
+	tokChi       // χ
+	tokNotIn     // ∉
+	tokSubscript // a subscript right after ), ] or χ
+)
+
+var tokenNames = map[string]lexer.TokenType{
+	"EOF": tokEOF, "EOL": tokEOL, "Run": tokRun, "Arrow": tokArrow, "Dot": tokDot,
+	"Pipe": tokPipe, "LParen": tokLParen, "RParen": tokRParen, "LBrack": tokLBrack,
+	"RBrack": tokRBrack, "LBrace": tokLBrace, "RBrace": tokRBrace, "Comma": tokComma,
+	"Caret": tokCaret, "Delta": tokDelta, "Nabla": tokNabla, "Chi": tokChi,
+	"NotIn": tokNotIn, "Subscript": tokSubscript,
+}
+
+// punctuation maps the reserved characters to their tokens.
+var punctuation = map[rune]lexer.TokenType{
+	'|': tokPipe, '(': tokLParen, ')': tokRParen, '[': tokLBrack, ']': tokRBrack,
+	'{': tokLBrace, '}': tokRBrace, ',': tokComma, '^': tokCaret, 'Δ': tokDelta,
+	'∇': tokNabla, 'χ': tokChi, '∉': tokNotIn, '→': tokArrow, '.': tokDot,
+	'·': tokDot, ';': tokEOL,
+}
+
+// isReserved reports whether r has a meaning of its own in the notation and
+// so cannot stand for a symbol unescaped.
+func isReserved(r rune) bool {
+	_, ok := punctuation[r]
+	return ok || r == '#' || r == '\\' || unicode.IsSpace(r)
+}
+
+// lexed is the token stream of one source, with the symbols of each run.
+type lexed struct {
+	tokens   []lexer.Token
+	runs     map[int][]*Symbol // by the offset of the run's token
+	comments []*Comment
+}
+
+// scanner walks a source rune by rune, keeping the position.
+type scanner struct {
+	src    string
+	off    int
+	line   int
+	col    int
+	file   string
+	errors ErrorList
+}
+
+func newScanner(file, src string) *scanner {
+	return &scanner{src: src, line: 1, col: 1, file: file}
+}
+
+func (s *scanner) pos() Pos { return Pos{File: s.file, Line: s.line, Col: s.col} }
+
+func (s *scanner) lexPos() lexer.Position {
+	return lexer.Position{Filename: s.file, Offset: s.off, Line: s.line, Column: s.col}
+}
+
+func (s *scanner) peek() (rune, int) {
+	if s.off >= len(s.src) {
+		return -1, 0
+	}
+	return utf8.DecodeRuneInString(s.src[s.off:])
+}
+
+func (s *scanner) next() rune {
+	r, n := s.peek()
+	if n == 0 {
+		return -1
+	}
+	s.off += n
+	if r == '\n' {
+		s.line++
+		s.col = 1
+	} else {
+		s.col++
+	}
+	return r
+}
+
+// lex turns a source into tokens. It never stops at an error: a bad
+// character is reported and skipped, so that the parser still sees the rest.
+func lex(file, src string) (*lexed, ErrorList) {
+	s := newScanner(file, src)
+	out := &lexed{runs: map[int][]*Symbol{}}
+	emit := func(t lexer.TokenType, v string, at lexer.Position) {
+		out.tokens = append(out.tokens, lexer.Token{Type: t, Value: v, Pos: at})
+	}
+	subscriptAllowed := false // right after ), ] or χ, with no space between
+	for {
+		at := s.lexPos()
+		r, n := s.peek()
+		if n == 0 {
+			break
+		}
+		afterCloser := subscriptAllowed
+		subscriptAllowed = false
+		switch {
+		case r == utf8.RuneError && n == 1:
+			s.errors.Add(s.pos(), "invalid UTF-8 encoding")
+			s.next()
+		case r == '\n':
+			s.next()
+			emit(tokEOL, "\n", at)
+		case unicode.IsSpace(r):
+			s.next()
+		case r == '#':
+			commentAt := s.pos()
+			for r, n := s.peek(); n > 0 && r != '\n'; r, n = s.peek() {
+				s.next()
+			}
+			text := strings.TrimRight(s.src[at.Offset+1:s.off], " \t\r")
+			out.comments = append(out.comments, &Comment{At: commentAt, Text: text})
+		case afterCloser && startsSubscript(s.src[s.off:]):
+			emit(tokSubscript, s.subscript(), at)
+		case r == '-' && strings.HasPrefix(s.src[s.off:], "->"):
+			s.next()
+			s.next()
+			emit(tokArrow, "->", at)
+		case r == '\\' && s.escapeToken(at, emit):
+			subscriptAllowed = strings.HasPrefix(out.tokens[len(out.tokens)-1].Value, "χ")
+		case isReserved(r) && r != '\\':
+			s.next()
+			t := punctuation[r]
+			emit(t, string(r), at)
+			subscriptAllowed = t == tokRParen || t == tokRBrack || t == tokChi
+		default:
+			syms := s.run(false)
+			if len(syms) > 0 {
+				emit(tokRun, s.src[at.Offset:s.off], at)
+				out.runs[at.Offset] = syms
+			}
+		}
+	}
+	out.tokens = append(out.tokens, lexer.Token{Type: tokEOF, Pos: s.lexPos()})
+	return out, s.errors
+}
+
+// escapeToken lexes an escape that stands for a reserved token (\Delta,
+// \chi, \to, …) and reports whether it did; other escapes are symbols and
+// are left to run.
+func (s *scanner) escapeToken(at lexer.Position, emit func(lexer.TokenType, string, lexer.Position)) bool {
+	name := escapeName(s.src[s.off+1:])
+	r, ok := latexNames[name]
+	if !ok {
+		return false
+	}
+	t, reserved := punctuation[r]
+	if !reserved {
+		return false
+	}
+	for range len(name) + 1 {
+		s.next()
+	}
+	emit(t, string(r), at)
+	return true
+}
+
+// escapeName returns the letters of a LaTeX-style name at the start of s.
+func escapeName(s string) string {
+	i := 0
+	for i < len(s) && (s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+		i++
+	}
+	return s[:i]
+}
+
+// startsSubscript reports whether s begins with a subscript: digits, or '_'
+// followed by ASCII letters or digits.
+func startsSubscript(s string) bool {
+	if s == "" {
+		return false
+	}
+	if isDigit(s[0]) {
+		return true
+	}
+	return s[0] == '_' && len(s) > 1 && isAlnum(s[1])
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isAlnum(c byte) bool {
+	return isDigit(c) || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// subscript consumes a subscript and returns its canonical spelling: digits
+// without underscore ("_1" is "1"), or '_' and letters ("_I").
+func (s *scanner) subscript() string {
+	start := s.off
+	if s.src[s.off] == '_' {
+		s.next()
+		for s.off < len(s.src) && isAlnum(s.src[s.off]) {
+			s.next()
+		}
+	} else {
+		for s.off < len(s.src) && isDigit(s.src[s.off]) {
+			s.next()
+		}
+	}
+	sub := s.src[start:s.off]
+	if sub[0] == '_' && allDigits(sub[1:]) {
+		return sub[1:]
+	}
+	return sub
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isDigit(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// run consumes juxtaposed symbols up to a reserved character or an arrow.
+// The lexer makes '|' a token of its own; the formatter, checking that a
+// top-level run reads back, counts it as a symbol (pipeIsSymbol).
+func (s *scanner) run(pipeIsSymbol bool) []*Symbol {
+	var syms []*Symbol
+	for {
+		r, n := s.peek()
+		if n == 0 || r == '-' && strings.HasPrefix(s.src[s.off:], "->") {
+			return syms
+		}
+		if r == '|' && pipeIsSymbol {
+			syms = append(syms, &Symbol{At: s.pos(), Name: "|"})
+			s.next()
+			continue
+		}
+		if r == '\\' {
+			name := escapeName(s.src[s.off+1:])
+			if lr, ok := latexNames[name]; ok {
+				if _, reserved := punctuation[lr]; reserved {
+					return syms
+				}
+			}
+		} else if isReserved(r) {
+			return syms
+		}
+		if sym := s.symbol(); sym != nil {
+			syms = append(syms, sym)
+		}
+	}
+}
+
+// symbol consumes one symbol: a character or an escape, and a subscript if
+// the character is a letter. It returns nil after reporting a bad escape.
+func (s *scanner) symbol() *Symbol {
+	at := s.pos()
+	r := s.next()
+	if r == utf8.RuneError {
+		s.errors.Add(at, "invalid UTF-8 encoding")
+		return nil
+	}
+	if r == '\\' {
+		var ok bool
+		if r, ok = s.escape(at); !ok {
+			return nil
+		}
+	} else if !unicode.IsPrint(r) {
+		s.errors.Add(at, "invalid character %U", r)
+		return nil
+	}
+	name := string(r)
+	if unicode.IsLetter(r) && startsSubscript(s.src[s.off:]) {
+		name += s.subscript()
+	}
+	return &Symbol{At: at, Name: name}
+}
+
+// escape reads what follows a backslash: a LaTeX-style name or one literal
+// character.
+func (s *scanner) escape(at Pos) (rune, bool) {
+	if name := escapeName(s.src[s.off:]); name != "" {
+		for range len(name) {
+			s.next()
+		}
+		r, ok := latexNames[name]
+		if !ok {
+			s.errors.Add(at, "unknown escape \\%s", name)
+		}
+		return r, ok
+	}
+	r := s.next()
+	if r < 0 || r == '\n' {
+		s.errors.Add(at, "a backslash must be followed by a name or a character")
+		return 0, false
+	}
+	return r, true
+}
+
+// Symbols splits a string given as data (an input string, an alphabet on the
+// command line) into symbols. Every character other than white space is a
+// symbol, reserved ones included; letters take subscripts and backslashes
+// introduce escapes, as in rule files.
+func Symbols(text string) ([]string, error) {
+	s := newScanner("", text)
+	var out []string
+	for s.off < len(s.src) {
+		if r, _ := s.peek(); unicode.IsSpace(r) {
+			s.next()
+			continue
+		}
+		if sym := s.symbol(); sym != nil {
+			out = append(out, sym.Name)
+		}
+	}
+	if len(s.errors) > 0 {
+		return nil, fmt.Errorf("%s", s.errors.Error())
+	}
+	return out, nil
+}

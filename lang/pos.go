@@ -1,0 +1,80 @@
+package lang
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Pos is a place in a source file. Line and Col count from 1; Col counts
+// characters (runes), not bytes, so that a caret lines up under Unicode text.
+type Pos struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (p Pos) String() string {
+	if p.File == "" {
+		return fmt.Sprintf("%d:%d", p.Line, p.Col)
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
+}
+
+// Before orders positions within one file.
+func (p Pos) Before(q Pos) bool {
+	if p.Line != q.Line {
+		return p.Line < q.Line
+	}
+	return p.Col < q.Col
+}
+
+// Error is one positioned message about a source file.
+type Error struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// ErrorList collects every error found in a file. It is itself an error;
+// its text is one positioned message per line, sorted by position.
+type ErrorList []*Error
+
+// Add appends a formatted error at pos.
+func (l *ErrorList) Add(pos Pos, format string, args ...any) {
+	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+}
+
+// Sort orders the errors by position and drops exact duplicates.
+func (l *ErrorList) Sort() {
+	sort.SliceStable(*l, func(i, j int) bool { return (*l)[i].Pos.Before((*l)[j].Pos) })
+	out := (*l)[:0]
+	for i, e := range *l {
+		if i > 0 && *e == *(*l)[i-1] {
+			continue
+		}
+		out = append(out, e)
+	}
+	*l = out
+}
+
+// Err returns nil for an empty list, else the sorted list.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	l.Sort()
+	return l
+}
+
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}

@@ -1,0 +1,266 @@
+package vm
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// Limits used when Options leave a limit at zero or below.
+const (
+	DefaultMaxSteps = 1_000_000
+	DefaultMaxLen   = 1_000_000
+)
+
+// Options choose the matching convention and bound a run.
+type Options struct {
+	Leftmost bool // replace the leftmost occurrence (classic); default rightmost
+	MaxSteps int  // most rewrites a run may do; DefaultMaxSteps if <= 0
+	MaxLen   int  // longest string, in symbols, a run may hold; DefaultMaxLen if <= 0
+	// Trace, when not nil, is called after each rewrite with the step number
+	// (from 1), the index of the rule that fired and the new string. The
+	// string is the machine's buffer: copy it to keep it.
+	Trace func(step, rule int, s []byte)
+}
+
+// HaltReason says why a run ended.
+type HaltReason uint8
+
+const (
+	Terminated  HaltReason = iota // a terminating rule fired
+	NoRule                        // no rule applies to the string
+	StepLimit                     // MaxSteps rewrites were done and a rule still applies
+	LengthLimit                   // the input, or the next rewrite, exceeds MaxLen
+)
+
+func (h HaltReason) String() string {
+	switch h {
+	case Terminated:
+		return "terminated"
+	case NoRule:
+		return "no rule applies"
+	case StepLimit:
+		return "step limit"
+	case LengthLimit:
+		return "length limit"
+	}
+	return "HaltReason(" + strconv.Itoa(int(h)) + ")"
+}
+
+// Result is the outcome of a run.
+type Result struct {
+	Steps int // rewrites done
+	Halt  HaltReason
+	Rule  int // index of the last rule that fired, or -1
+}
+
+// Machine runs one program. It owns the buffers a run needs and reuses them,
+// so that a run in steady state allocates nothing, and the memory register,
+// which outlives a run. A Machine is not safe for concurrent use; its Program
+// is only read and may be shared by many machines.
+type Machine struct {
+	prog *Program
+	// prefixes[i] is the run of symbols that every match of sugared rule i
+	// starts with: the matcher is only started where it occurs.
+	prefixes [][]byte
+
+	str []byte // the string being rewritten
+	rhs []byte // the right-hand side of the current step
+	mem []byte // the memory register
+
+	slots     []int // captures of the matcher's current path
+	bestSlots []int // captures of the best match found so far
+	unbound   []int // captures of a plain rule's match: none
+	record    []byte
+	best      []byte // choice record of the best match found so far
+	stack     []frame
+}
+
+// New returns a machine for p with an empty memory. p must be valid (see
+// Validate); the compiler only produces valid programs.
+func New(p *Program) *Machine {
+	n := 2 * p.NumCaptures
+	m := &Machine{
+		prog:      p,
+		prefixes:  make([][]byte, len(p.Rules)),
+		slots:     make([]int, n),
+		bestSlots: make([]int, n),
+		unbound:   make([]int, n),
+	}
+	for i := range m.unbound {
+		m.unbound[i] = -1
+	}
+	for i, r := range p.Rules {
+		if !r.Plain {
+			m.prefixes[i] = p.fixedPrefix(r.Match)
+		}
+	}
+	return m
+}
+
+// fixedPrefix returns the symbols that the matcher code at pc must match
+// first, whatever path it takes.
+func (p *Program) fixedPrefix(pc int) []byte {
+	var prefix []byte
+	for {
+		in := p.Code[pc]
+		switch in.Op {
+		case OpSym:
+			prefix = append(prefix, byte(in.A))
+		case OpLit:
+			prefix = append(prefix, p.Literals[in.A:in.A+in.B]...)
+		case OpSave:
+		case OpJmp:
+			pc = int(in.A)
+			continue
+		default:
+			return prefix
+		}
+		pc++
+	}
+}
+
+// Memory returns the memory register. The slice is the machine's own and is
+// valid until the next Run, SetMemory or Reset.
+func (m *Machine) Memory() []byte { return m.mem }
+
+// SetMemory replaces the memory register by a copy of b.
+func (m *Machine) SetMemory(b []byte) { m.mem = append(m.mem[:0], b...) }
+
+// Reset empties the memory register.
+func (m *Machine) Reset() { m.mem = m.mem[:0] }
+
+// Run rewrites input until the algorithm halts or a limit is reached. The
+// input is not modified. The output is the machine's buffer: it is valid
+// until the next Run, and passing it back as the next input is allowed.
+func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
+	maxSteps, maxLen := opt.MaxSteps, opt.MaxLen
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
+	if maxLen <= 0 {
+		maxLen = DefaultMaxLen
+	}
+	m.str = append(m.str[:0], input...)
+	res.Rule = -1
+	if len(m.str) > maxLen {
+		res.Halt = LengthLimit
+		return m.str, res
+	}
+	for {
+		rule, start, end, slots := m.find(opt.Leftmost)
+		if rule < 0 {
+			res.Halt = NoRule
+			return m.str, res
+		}
+		if res.Steps == maxSteps {
+			res.Halt = StepLimit
+			return m.str, res
+		}
+		r := &m.prog.Rules[rule]
+		rhs := m.write(r.Write, slots)
+		if len(m.str)-(end-start)+len(rhs) > maxLen {
+			res.Halt = LengthLimit
+			return m.str, res
+		}
+		// The stored capture refers to the string before the rewrite, so it
+		// is copied out before the splice overwrites it.
+		if r.Store >= 0 {
+			m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
+		}
+		m.splice(start, end, rhs)
+		if r.StoreWhole {
+			m.mem = append(m.mem[:0], m.str...)
+		}
+		res.Steps++
+		res.Rule = rule
+		if opt.Trace != nil {
+			opt.Trace(res.Steps, rule, m.str)
+		}
+		if r.Terminating {
+			res.Halt = Terminated
+			return m.str, res
+		}
+	}
+}
+
+// find returns the first rule that applies, the span it replaces and its
+// captures, or rule -1.
+func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
+	for i := range m.prog.Rules {
+		r := &m.prog.Rules[i]
+		if r.Plain {
+			var at int
+			if leftmost {
+				at = bytes.Index(m.str, r.Literal)
+			} else {
+				at = bytes.LastIndex(m.str, r.Literal)
+			}
+			if at >= 0 {
+				return i, at, at + len(r.Literal), m.unbound
+			}
+			continue
+		}
+		if start, end, ok := m.matchRule(r.Match, m.prefixes[i], leftmost); ok {
+			return i, start, end, m.bestSlots
+		}
+	}
+	return -1, 0, 0, nil
+}
+
+// bound reports whether capture k is bound.
+func bound(slots []int, k int) bool { return slots[2*k] >= 0 && slots[2*k+1] >= 0 }
+
+// capture returns the text of capture k of s, or nil if it is unbound.
+func capture(s []byte, slots []int, k int) []byte {
+	if !bound(slots, k) {
+		return nil
+	}
+	return s[slots[2*k]:slots[2*k+1]]
+}
+
+// write runs the writer code at pc and returns the right-hand side it builds,
+// in the machine's scratch buffer.
+func (m *Machine) write(pc int, slots []int) []byte {
+	code, lits := m.prog.Code, m.prog.Literals
+	out := m.rhs[:0]
+	for {
+		in := code[pc]
+		switch in.Op {
+		case OpEmit:
+			out = append(out, lits[in.A:in.A+in.B]...)
+		case OpEmitCapture:
+			out = append(out, capture(m.str, slots, int(in.A))...)
+		case OpEmitMemory:
+			out = append(out, m.mem...)
+		case OpSkipUnbound:
+			if !bound(slots, int(in.A)) {
+				pc = int(in.B)
+				continue
+			}
+		case OpDone:
+			m.rhs = out
+			return out
+		default:
+			panic("vm: " + in.Op.String() + " in writer code at pc " + strconv.Itoa(pc))
+		}
+		pc++
+	}
+}
+
+// splice replaces str[start:end] by rhs, in place when the buffer has room.
+func (m *Machine) splice(start, end int, rhs []byte) {
+	s := m.str
+	n := len(s) - (end - start) + len(rhs)
+	if n > cap(s) {
+		grown := make([]byte, n, 2*n)
+		copy(grown, s[:start])
+		copy(grown[start:], rhs)
+		copy(grown[start+len(rhs):], s[end:])
+		m.str = grown
+		return
+	}
+	t := s[:n]
+	copy(t[start+len(rhs):], s[end:]) // copy is a memmove: the spans may overlap
+	copy(t[start:], rhs)
+	m.str = t
+}
