@@ -1,0 +1,165 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/anynt/anynt/lang"
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses that scripts can rely on.
+const (
+	exitOK    = 0
+	exitFile  = 1 // the input file has errors
+	exitUsage = 2 // the command line is wrong
+	exitLimit = 3 // a run stopped at its step or length limit
+)
+
+// exitError carries an exit status out of a command.
+type exitError struct {
+	code int
+	err  error
+}
+
+func (e *exitError) Error() string { return e.err.Error() }
+
+// fileErrors wraps errors found in a source file.
+func fileErrors(err error) error { return &exitError{code: exitFile, err: err} }
+
+// stdio is where a command reads and writes.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
+}
+
+// run executes the command line and returns its exit status.
+func run(args []string, in io.Reader, out, errw io.Writer) int {
+	io := &stdio{in: in, out: out, err: errw}
+	root := newRootCmd(io)
+	root.SetArgs(args)
+	root.SetIn(in)
+	root.SetOut(out)
+	root.SetErr(errw)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil && ee.err.Error() != "" {
+			printError(errw, ee.err)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(errw, "anynt: %v\n", err)
+	fmt.Fprintln(errw, "Run 'anynt --help' for usage.")
+	return exitUsage
+}
+
+func newRootCmd(io *stdio) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "anynt",
+		Short: "A toolchain for the environments of the ANYNT intelligence tests",
+		Long: `anynt reads Markov algorithms written in the extended notation of the ANYNT
+papers (optional groups, alternatives, the wildcard χ, bound subscripts and
+Δ/∇ memory), compiles them to bytecode and runs them.
+
+Exit status: 0 success; 1 errors in an input file; 2 usage errors;
+3 a run stopped at its step or length limit.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.AddCommand(newMarkovCmd(io), newExpandCmd(io), newFmtCmd(io), newDisasmCmd(io))
+	return root
+}
+
+// printError prints errors one a line; a positioned error gets the line of
+// its file and a caret under the column.
+func printError(w io.Writer, err error) {
+	var list lang.ErrorList
+	if errors.As(err, &list) {
+		for _, e := range list {
+			printPositioned(w, e)
+		}
+		return
+	}
+	var one *lang.Error
+	if errors.As(err, &one) {
+		printPositioned(w, one)
+		return
+	}
+	fmt.Fprintf(w, "anynt: %v\n", err)
+}
+
+func printPositioned(w io.Writer, e *lang.Error) {
+	fmt.Fprintln(w, e.Error())
+	line, ok := sourceLine(e.Pos)
+	if !ok {
+		return
+	}
+	fmt.Fprintf(w, "\t%s\n\t%s^\n", line, caretPad(line, e.Pos.Col))
+}
+
+func sourceLine(p lang.Pos) (string, bool) {
+	if p.File == "" || p.Line < 1 {
+		return "", false
+	}
+	src, err := os.ReadFile(p.File)
+	if err != nil {
+		return "", false
+	}
+	lines := strings.Split(string(src), "\n")
+	if p.Line > len(lines) {
+		return "", false
+	}
+	return strings.TrimRight(lines[p.Line-1], "\r"), true
+}
+
+// caretPad is the white space that puts a caret under column col, keeping
+// the line's tabs so that it lines up.
+func caretPad(line string, col int) string {
+	var b strings.Builder
+	for i, r := range []rune(line) {
+		if i >= col-1 {
+			break
+		}
+		if r == '\t' {
+			b.WriteRune('\t')
+		} else {
+			b.WriteRune(' ')
+		}
+	}
+	return b.String()
+}
+
+// readSource reads a file named on the command line; a missing file is a
+// usage error.
+func readSource(name string) ([]byte, error) {
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, err: err}
+	}
+	return src, nil
+}
+
+// parseFile reads and parses a rule file in the notation or, when classic,
+// in the classic one-rule-per-line format.
+func parseFile(name string, classic bool) (*lang.File, error) {
+	src, err := readSource(name)
+	if err != nil {
+		return nil, err
+	}
+	parse := lang.Parse
+	if classic {
+		parse = lang.ParseClassic
+	}
+	f, err := parse(name, src)
+	if err != nil {
+		return nil, fileErrors(err)
+	}
+	return f, nil
+}

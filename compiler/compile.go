@@ -1,0 +1,373 @@
+package compiler
+
+import (
+	"slices"
+
+	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/stdlib"
+	"github.com/anynt/anynt/vm"
+)
+
+// Options steer compilation.
+type Options struct {
+	// Alphabet, when set, is the alphabet χ ranges over, in order; it
+	// overrides the file's `alphabet` declaration.
+	Alphabet []string
+	// Extra lists further symbols the strings may hold (an input). Without
+	// a declared alphabet they join the default alphabet after the file's
+	// own symbols; with one, they are symbols χ does not match.
+	Extra []string
+	// MaxExpansion bounds the number of plain rules Expand may produce;
+	// 0 means DefaultMaxExpansion.
+	MaxExpansion int
+}
+
+// DefaultMaxExpansion is the default bound on an expansion's size.
+const DefaultMaxExpansion = 1 << 20
+
+// Compile resolves, checks and lowers a rule file's main algorithm to a
+// program for the VM. All errors of the file are returned, positioned.
+func Compile(f *lang.File, opts Options) (*vm.Program, error) {
+	u, err := analyze(f, opts)
+	if err != nil {
+		return nil, err
+	}
+	return u.lower(), nil
+}
+
+// unit is a checked algorithm: its rules with uses resolved, its symbol
+// table, and what the checks learned about each rule.
+type unit struct {
+	rules    []*ruleInfo
+	symbols  []string // by code; the alphabet first
+	codes    map[string]byte
+	alphabet int
+	opts     Options
+}
+
+// ruleInfo is what the checks learned about one rule.
+type ruleInfo struct {
+	rule     *lang.Rule
+	bindings map[string]*binding
+	backref  map[lang.Elem]*binding // later LHS occurrences of a binding
+	marked   bool                   // some LHS element is marked ^Δ
+	captures int
+}
+
+// binding is a subscript: its first occurrence on the LHS defines it.
+type binding struct {
+	def     lang.Elem
+	text    string // the canonical spelling, to compare later occurrences
+	capture int
+	guards  []guard // the group alternatives its definition stands in
+}
+
+// guard is one alternative of a group (Alt == len(Alts) is the absence of
+// an optional group).
+type guard struct {
+	group *lang.Group
+	alt   int
+}
+
+func analyze(f *lang.File, opts Options) (*unit, error) {
+	var errs lang.ErrorList
+	rules := resolve(f, &errs)
+	u := &unit{codes: map[string]byte{}, opts: opts}
+	for _, r := range rules {
+		u.rules = append(u.rules, checkRule(r, &errs))
+	}
+	u.buildSymbols(f, &errs)
+	if err := errs.Err(); err != nil {
+		return nil, err
+	}
+	return u, nil
+}
+
+// resolve flattens the main algorithm: each `use` is replaced by the rules
+// of its block, found in the file first and in the standard library next.
+func resolve(f *lang.File, errs *lang.ErrorList) []*lang.Rule {
+	var out []*lang.Rule
+	var walk func(entries []lang.Entry, using []string)
+	walk = func(entries []lang.Entry, using []string) {
+		for _, e := range entries {
+			switch e := e.(type) {
+			case *lang.Rule:
+				out = append(out, e)
+			case *lang.Use:
+				if slices.Contains(using, e.Name) {
+					errs.Add(e.At, "block %s uses itself (through %v)", e.Name, using)
+					continue
+				}
+				b := f.Block(e.Name)
+				if b == nil {
+					b = stdlib.Lookup(e.Name)
+				}
+				if b == nil {
+					errs.Add(e.At, "no block named %s in this file or the standard library", e.Name)
+					continue
+				}
+				walk(b.Rules, append(using, e.Name))
+			}
+		}
+	}
+	walk(f.Rules(), nil)
+	return out
+}
+
+func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {
+	info := &ruleInfo{rule: r, bindings: map[string]*binding{}, backref: map[lang.Elem]*binding{}}
+	if marks := maxMarks(r.LHS); marks > 1 {
+		errs.Add(r.At, "one expansion of this rule would store %d marked elements; mark at most one per alternative", marks)
+	}
+	info.marked = maxMarks(r.LHS) > 0
+	info.checkLHS(r.LHS, nil, errs)
+	stores := info.checkRHS(r.RHS, false, errs)
+	if stores > 1 {
+		errs.Add(r.At, "Δ appears %d times on the right-hand side; once stores the whole string", stores)
+	}
+	if stores > 0 && info.marked {
+		errs.Add(r.At, "this rule would store twice: both a marked element (^Δ) and the whole string (Δ)")
+	}
+	info.captures = len(info.bindings)
+	if info.marked {
+		info.captures++
+	}
+	return info
+}
+
+// maxMarks is the largest number of ^Δ marks one expansion can hold.
+func maxMarks(elems []lang.Elem) int {
+	n := 0
+	for _, e := range elems {
+		switch e := e.(type) {
+		case *lang.Symbol:
+			n += b2i(e.Marked)
+		case *lang.Wildcard:
+			n += b2i(e.Marked)
+		case *lang.Group:
+			inner := 0
+			for _, a := range e.Alts {
+				inner = max(inner, maxMarks(a))
+			}
+			n += inner + b2i(e.Marked)
+		}
+	}
+	return n
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (info *ruleInfo) checkLHS(elems []lang.Elem, guards []guard, errs *lang.ErrorList) {
+	for _, e := range elems {
+		switch e := e.(type) {
+		case *lang.Store:
+			errs.Add(e.At, "Δ alone belongs on the right-hand side; on the left, mark an element with ^Δ")
+		case *lang.Recall:
+			errs.Add(e.At, "∇ belongs on the right-hand side")
+		case *lang.Wildcard:
+			if e.Bind != "" && info.bindLater(e, e.Bind, guards, errs) {
+				continue
+			}
+			info.define(e, e.Bind, guards)
+		case *lang.Group:
+			if e.Bind != "" && info.bindLater(e, e.Bind, guards, errs) {
+				continue
+			}
+			info.define(e, e.Bind, guards)
+			for i, a := range e.Alts {
+				info.checkLHS(a, append(slices.Clip(guards), guard{e, i}), errs)
+			}
+		}
+	}
+}
+
+// define records the first occurrence of a subscript.
+func (info *ruleInfo) define(e lang.Elem, sub string, guards []guard) {
+	if sub == "" {
+		return
+	}
+	info.bindings[sub] = &binding{def: e, text: spelling(e), capture: len(info.bindings), guards: guards}
+}
+
+// bindLater handles a subscript seen before: the occurrence must be the
+// same element as the first, and must stand wherever the first does, so
+// that in every expansion that has it the first occurrence is there too.
+// It reports whether e is such a later occurrence.
+func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards []guard, errs *lang.ErrorList) bool {
+	b, ok := info.bindings[sub]
+	if !ok {
+		return false
+	}
+	info.backref[e] = b
+	if !sameBinding(b, e) {
+		errs.Add(e.Pos(), "subscript %s is bound to %s at %s; this occurrence must read the same", sub, b.text, b.def.Pos())
+	}
+	if len(guards) < len(b.guards) || !slices.Equal(guards[:len(b.guards)], b.guards) {
+		errs.Add(e.Pos(), "subscript %s is bound inside an optional or alternative group at %s; a later use on the left-hand side must stand inside it", sub, b.def.Pos())
+	}
+	return true
+}
+
+// sameBinding reports whether e repeats the binding b: χk may be repeated
+// as χk or with the same exclusions; a group must be written identically.
+func sameBinding(b *binding, e lang.Elem) bool {
+	if w, ok := e.(*lang.Wildcard); ok {
+		if _, defIsChi := b.def.(*lang.Wildcard); !defIsChi {
+			return false
+		}
+		return !w.HasExcept || spelling(w) == b.text
+	}
+	return spelling(e) == b.text
+}
+
+// spelling prints an element without its mark, to compare occurrences.
+func spelling(e lang.Elem) string {
+	switch e := e.(type) {
+	case *lang.Wildcard:
+		c := *e
+		c.Marked = false
+		return lang.ElemsString([]lang.Elem{&c}, false)
+	case *lang.Group:
+		c := *e
+		c.Marked = false
+		return lang.ElemsString([]lang.Elem{&c}, false)
+	}
+	return lang.ElemsString([]lang.Elem{e}, false)
+}
+
+// checkRHS checks a right-hand side and counts its Δ.
+func (info *ruleInfo) checkRHS(elems []lang.Elem, inOptional bool, errs *lang.ErrorList) int {
+	stores := 0
+	for _, e := range elems {
+		switch e := e.(type) {
+		case *lang.Symbol:
+			if e.Marked {
+				errs.Add(e.At, "^Δ marks a left-hand side element; on the right-hand side write Δ alone to store the whole string")
+			}
+		case *lang.Store:
+			if inOptional {
+				errs.Add(e.At, "Δ cannot stand inside an optional group")
+			}
+			stores++
+		case *lang.Wildcard:
+			switch b := info.bindings[e.Bind]; {
+			case e.Bind == "":
+				errs.Add(e.At, "χ on the right-hand side must carry a subscript bound on the left-hand side")
+			case b == nil:
+				errs.Add(e.At, "χ%s is not bound on the left-hand side", e.Bind)
+			case e.HasExcept:
+				errs.Add(e.At, "write χ%s on the right-hand side; the exclusions belong to the left", e.Bind)
+			case !sameBinding(b, e):
+				errs.Add(e.At, "subscript %s is bound to %s at %s, not to a χ", e.Bind, b.text, b.def.Pos())
+			}
+			if e.Marked {
+				errs.Add(e.At, "^Δ marks a left-hand side element; on the right-hand side write Δ alone to store the whole string")
+			}
+		case *lang.Group:
+			if e.Marked {
+				errs.Add(e.At, "^Δ marks a left-hand side element; on the right-hand side write Δ alone to store the whole string")
+			}
+			if e.Bind != "" {
+				switch b := info.bindings[e.Bind]; {
+				case b == nil:
+					errs.Add(e.At, "subscript %s is not bound on the left-hand side", e.Bind)
+				case !sameBinding(b, e):
+					errs.Add(e.At, "subscript %s is bound to %s at %s; this occurrence must read the same", e.Bind, b.text, b.def.Pos())
+				}
+				continue
+			}
+			if !e.Optional || len(e.Alts) != 1 {
+				errs.Add(e.At, "a group on the right-hand side must carry a subscript bound on the left-hand side, or be an optional [ … ] around bound references")
+				continue
+			}
+			if len(references(e.Alts[0])) == 0 {
+				errs.Add(e.At, "an optional group on the right-hand side is written when the subscripts inside it are bound; this one has none")
+			}
+			stores += info.checkRHS(e.Alts[0], true, errs)
+		}
+	}
+	return stores
+}
+
+// references lists the subscripts an RHS sequence refers to, outside
+// nested optionals (those are conditions of their own).
+func references(elems []lang.Elem) []string {
+	var out []string
+	for _, e := range elems {
+		switch e := e.(type) {
+		case *lang.Wildcard:
+			out = append(out, e.Bind)
+		case *lang.Group:
+			if e.Bind != "" {
+				out = append(out, e.Bind)
+			}
+		}
+	}
+	return out
+}
+
+// buildSymbols makes the symbol table: the alphabet first, in its order,
+// then every other symbol the rules or the extra symbols mention.
+func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
+	seen := map[string]bool{}
+	add := func(names ...string) {
+		for _, name := range names {
+			if !seen[name] {
+				seen[name] = true
+				u.symbols = append(u.symbols, name)
+			}
+		}
+	}
+	var ruleSymbols []string
+	for _, r := range u.rules {
+		collectSymbols(r.rule.LHS, &ruleSymbols)
+		collectSymbols(r.rule.RHS, &ruleSymbols)
+	}
+	switch {
+	case u.opts.Alphabet != nil:
+		add(u.opts.Alphabet...)
+	case f.Alphabet() != nil:
+		for _, s := range f.Alphabet().Symbols {
+			if seen[s.Name] {
+				errs.Add(s.At, "symbol %s is listed twice in the alphabet", s.Name)
+			}
+			add(s.Name)
+		}
+	default:
+		add(ruleSymbols...)
+		add(u.opts.Extra...)
+	}
+	u.alphabet = len(u.symbols)
+	add(ruleSymbols...)
+	add(u.opts.Extra...)
+	if len(u.symbols) > 256 {
+		errs.Add(lang.Pos{File: f.Name, Line: 1, Col: 1}, "the algorithm and its input use %d distinct symbols; at most 256 are allowed", len(u.symbols))
+		return
+	}
+	for i, s := range u.symbols {
+		u.codes[s] = byte(i)
+	}
+}
+
+// collectSymbols appends the symbols of elems in order of appearance.
+func collectSymbols(elems []lang.Elem, out *[]string) {
+	for _, e := range elems {
+		switch e := e.(type) {
+		case *lang.Symbol:
+			*out = append(*out, e.Name)
+		case *lang.Wildcard:
+			for _, s := range e.Except {
+				*out = append(*out, s.Name)
+			}
+		case *lang.Group:
+			for _, a := range e.Alts {
+				collectSymbols(a, out)
+			}
+		}
+	}
+}

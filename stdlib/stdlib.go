@@ -1,0 +1,66 @@
+package stdlib
+
+import (
+	"embed"
+	"sync"
+
+	"github.com/anynt/anynt/lang"
+)
+
+//go:embed *.anynt
+var files embed.FS
+
+var (
+	loadOnce sync.Once
+	blocks   map[string]*lang.Block
+	loadErr  error
+)
+
+func load() {
+	blocks = map[string]*lang.Block{}
+	entries, err := files.ReadDir(".")
+	if err != nil {
+		loadErr = err
+		return
+	}
+	for _, e := range entries {
+		src, err := files.ReadFile(e.Name())
+		if err != nil {
+			loadErr = err
+			return
+		}
+		f, err := lang.Parse("stdlib/"+e.Name(), src)
+		if err != nil {
+			loadErr = err
+			return
+		}
+		for _, d := range f.Decls {
+			if b, ok := d.(*lang.Block); ok {
+				blocks[b.Name] = b
+			}
+		}
+	}
+}
+
+// Lookup returns the library block named name, or nil.
+func Lookup(name string) *lang.Block {
+	loadOnce.Do(load)
+	return blocks[name]
+}
+
+// Names lists the library's blocks.
+func Names() []string {
+	loadOnce.Do(load)
+	names := make([]string, 0, len(blocks))
+	for n := range blocks {
+		names = append(names, n)
+	}
+	return names
+}
+
+// Err reports whether the embedded library failed to load; a test keeps it
+// nil.
+func Err() error {
+	loadOnce.Do(load)
+	return loadErr
+}

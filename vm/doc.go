@@ -1,0 +1,77 @@
+// Package vm runs compiled Markov algorithms.
+//
+// # Programs
+//
+// A Program is the compiler's output and the machine's only input; it is
+// read-only, so one Program can back many machines. Its strings are byte
+// strings of symbol codes (at most 256 symbols): codes below AlphabetSize
+// form the alphabet that χ ranges over, in the alphabet's order, and the
+// machine searches strings with the standard library's byte search. All
+// code of all rules is one flat []Instr; a rule points at its matcher code
+// (Rule.Match) and its writer code (Rule.Write). Literals and exclusion sets
+// live in constant pools that instructions index. Validate checks the
+// invariants that the machine relies on instead of checking them while it
+// runs; Disasm prints a program for tests and debugging.
+//
+// # One step
+//
+// The rules are tried in order; the first that applies replaces one
+// occurrence and the run stops if that rule is terminating or if none
+// applies. The occurrence replaced is the rightmost by default (the
+// environment papers' convention) and the leftmost with Options.Leftmost
+// (the classic one). An empty left-hand side matches at the right end, or
+// at the left end in leftmost mode.
+//
+// A plain rule has a fixed left-hand side, found with bytes.LastIndex or
+// bytes.Index. A sugared rule (optionals, alternatives, χ, bound
+// subscripts) means its ordered expansion, the list of plain rules e1..ek it
+// stands for: it applies iff some ei occurs, and the ei applied is the first
+// that occurs anywhere, at its rightmost (leftmost) occurrence. The machine
+// gets the same answer without expanding. Its matcher code runs at one start
+// position as a backtracking depth-first search in which OpSplit tries its
+// fall-through branch first, so the first success is the lowest-ranked
+// expansion that matches there. The search records each choice it makes
+// (0 or 1 per OpSplit, the symbol code per OpAny); the compiler lays out the
+// code so that comparing these records lexicographically orders expansions
+// by rank. The machine scans start positions from the preferred end and
+// keeps the first match it meets unless a later position has a strictly
+// lower record: the result is the lowest record, nearest the preferred end.
+// Two shortcuts keep this fast without changing the answer: a search stops
+// as soon as its record climbs above the best one found (records are met in
+// increasing order), and the scan stops at a record of all first choices,
+// which nothing can beat. A matcher only starts where the symbols that all
+// its paths begin with occur.
+//
+// Captures are slot pairs (start, end) set by OpSave, undone on
+// backtracking through an undo log on the backtrack stack. The writer code
+// builds the right-hand side from literals, captures of the string before
+// the rewrite, and the memory register as it was before the step; the
+// result is spliced into the string in place.
+//
+// # Memory
+//
+// A Machine has one memory register, empty at first and kept across runs,
+// because an environment object runs its algorithm once per interaction and
+// remembers between interactions. When a rule fires and Rule.Store >= 0, the
+// text capture Store matched (empty if unbound) is stored; with
+// Rule.StoreWhole the whole new string is. Reset empties the register.
+//
+// # Limits
+//
+// Every run is bounded. Options.MaxSteps is the most rewrites a run does:
+// when that many happened and a rule still applies the run halts with
+// StepLimit (with NoRule if none applies). Options.MaxLen is the longest
+// string, in symbols: an input longer than that halts at once, and a
+// rewrite that would exceed it is not done; both halt with LengthLimit. A
+// limit of zero or below means the default, DefaultMaxSteps or
+// DefaultMaxLen (one million each).
+//
+// # Cost
+//
+// A Machine owns its buffers (the string, the right-hand side scratch, the
+// memory, the capture slots, the choice records and the backtrack stack) and
+// reuses them, so once they have grown to the run's needs a step allocates
+// nothing; the tests assert it with testing.AllocsPerRun. The output of Run
+// is the machine's string buffer, valid until the next Run. The matcher is
+// one for loop around one switch over a flat instruction stream.
+package vm
