@@ -35,6 +35,14 @@ func Compile(f *lang.File, opts Options) (*vm.Program, error) {
 	return u.lower(), nil
 }
 
+// Check runs every check of Compile without producing code. Tools call it
+// on the part of a file that parsed, so that one run reports the syntax
+// errors and the errors of meaning together.
+func Check(f *lang.File, opts Options) error {
+	_, err := analyze(f, opts)
+	return err
+}
+
 // unit is a checked algorithm: its rules with uses resolved, its symbol
 // table, and what the checks learned about each rule.
 type unit struct {

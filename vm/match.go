@@ -177,11 +177,13 @@ match:
 func choose(rec []byte, lessAt int, best []byte, c byte) ([]byte, int, bool) {
 	i := len(rec)
 	if lessAt >= i { // rec equals best[:i]
-		if i >= len(best) || c > best[i] {
+		switch {
+		case i >= len(best) || c > best[i]:
 			return rec, lessAt, false
-		}
-		if c < best[i] {
+		case c < best[i]:
 			lessAt = i
+		default: // still equal; forget where an abandoned path became lower
+			lessAt = math.MaxInt
 		}
 	}
 	return append(rec, c), lessAt, true

@@ -109,3 +109,28 @@ func sortAny(a *asm) {
 		store(0))
 	a.plain("$", "∇ $", terminating)
 }
+
+// overlapping has alternatives that overlap, of different lengths, and an
+// optional part after them, over the alphabet a b c d:
+//
+//	(a b|a|b a b)1 [c] -> d (a b|a|b a b)1
+func overlapping(a *asm) {
+	a.sugared(
+		code(
+			save(0), split(5), a.lit("a b"), jmp(10), // (a b
+			split(8), a.sym("a"), jmp(10), //            |a
+			a.lit("b a b"), jmp(10), //                  |b a b)1
+			save(1),
+			split(13), a.sym("c"), // [c]
+			match()),
+		code(a.emit("d"), emitCap(0), done()))
+}
+
+func overlappingExpansion(a *asm) {
+	a.plain("a b c", "d a b")
+	a.plain("a b", "d a b")
+	a.plain("a c", "d a")
+	a.plain("a", "d a")
+	a.plain("b a b c", "d b a b")
+	a.plain("b a b", "d b a b")
+}

@@ -86,17 +86,13 @@ func runMarkov(io *stdio, file, input string, fl markovFlags) error {
 	if fl.maxSteps < 0 || fl.maxLen < 1 {
 		return &exitError{code: exitUsage, err: fmt.Errorf("--max-steps must be at least 0 and --max-len at least 1")}
 	}
-	f, err := parseFile(file, fl.classic)
-	if err != nil {
-		return err
-	}
 	symbols, err := inputSymbols(input, fl.classic)
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("input: %v", err)}
 	}
-	prog, err := compiler.Compile(f, compiler.Options{Extra: symbols})
+	prog, err := compileFile(file, fl.classic, compiler.Options{Extra: symbols})
 	if err != nil {
-		return fileErrors(err)
+		return err
 	}
 	codes, err := prog.Encode(symbols)
 	if err != nil {

@@ -7,7 +7,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/vm"
 	"github.com/spf13/cobra"
 )
 
@@ -146,6 +148,37 @@ func readSource(name string) ([]byte, error) {
 	return src, nil
 }
 
+// loadFile parses a rule file for a command that goes on to compile it.
+// When the file has syntax errors, the statements that parsed are still
+// checked, so that one run reports every error of the file.
+func loadFile(name string, classic bool, opts compiler.Options) (*lang.File, error) {
+	f, err := parseFile(name, classic)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitFile {
+		return f, err
+	}
+	var all lang.ErrorList
+	errors.As(ee.err, &all)
+	var meaning lang.ErrorList
+	if errors.As(compiler.Check(f, opts), &meaning) {
+		all = append(all, meaning...)
+	}
+	return nil, fileErrors(all.Err())
+}
+
+// compileFile loads and compiles a rule file.
+func compileFile(name string, classic bool, opts compiler.Options) (*vm.Program, error) {
+	f, err := loadFile(name, classic, opts)
+	if err != nil {
+		return nil, err
+	}
+	prog, err := compiler.Compile(f, opts)
+	if err != nil {
+		return nil, fileErrors(err)
+	}
+	return prog, nil
+}
+
 // parseFile reads and parses a rule file in the notation or, when classic,
 // in the classic one-rule-per-line format.
 func parseFile(name string, classic bool) (*lang.File, error) {
@@ -159,7 +192,7 @@ func parseFile(name string, classic bool) (*lang.File, error) {
 	}
 	f, err := parse(name, src)
 	if err != nil {
-		return nil, fileErrors(err)
+		return f, fileErrors(err)
 	}
 	return f, nil
 }

@@ -26,15 +26,16 @@ of first appearance.`,
 		Example: `  anynt expand --alphabet "A1 A2 π ⊙" corpus/thesis/expansion.anynt`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := parseFile(args[0], classic)
-			if err != nil {
-				return err
-			}
 			var opts compiler.Options
 			if cmd.Flags().Changed("alphabet") {
+				var err error
 				if opts.Alphabet, err = lang.Symbols(alphabet); err != nil {
 					return &exitError{code: exitUsage, err: fmt.Errorf("--alphabet: %v", err)}
 				}
+			}
+			f, err := loadFile(args[0], classic, opts)
+			if err != nil {
+				return err
 			}
 			rules, err := compiler.Expand(f, opts)
 			if err != nil {
@@ -113,13 +114,9 @@ searches for) and writer code.`,
 		Example: `  anynt disasm corpus/thesis/omega1.anynt`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := parseFile(args[0], classic)
+			prog, err := compileFile(args[0], classic, compiler.Options{})
 			if err != nil {
 				return err
-			}
-			prog, err := compiler.Compile(f, compiler.Options{})
-			if err != nil {
-				return fileErrors(err)
 			}
 			fmt.Fprint(io.out, prog.Disasm())
 			return nil

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// anynt runs the command line in process and returns its outputs and exit
+// status.
+func anynt(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errw)
+	return out.String(), errw.String(), code
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const corpusDir = "../../corpus/"
+
+func TestMarkovClassicFromArgumentAndStdin(t *testing.T) {
+	out, errw, code := anynt(t, "", "markov", "--classic", corpusDir+"classic/binary-to-unary.markov", "101")
+	if code != exitOK || out != "|||||\n" {
+		t.Errorf("argument input: got %q, status %d, stderr %q", out, code, errw)
+	}
+	out, _, code = anynt(t, "_1111*11111_\n", "markov", "--classic", corpusDir+"classic/ruleset4.markov")
+	if code != exitOK || out != "11111111111111111111\n" {
+		t.Errorf("standard input: got %q, status %d", out, code)
+	}
+}
+
+func TestMarkovTraceNamesStepRulePositionAndString(t *testing.T) {
+	_, errw, code := anynt(t, "", "markov", "--classic", "--trace", corpusDir+"classic/binary-to-unary.markov", "101")
+	if code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(errw), "\n")
+	if len(lines) != 8 {
+		t.Fatalf("want 8 trace lines, got %d:\n%s", len(lines), errw)
+	}
+	want := "1\trule 2 (" + corpusDir + "classic/binary-to-unary.markov:5:1)\t0|01"
+	if lines[0] != want {
+		t.Errorf("first trace line %q, want %q", lines[0], want)
+	}
+}
+
+func TestMarkovJSON(t *testing.T) {
+	out, _, code := anynt(t, "", "markov", "--json", "--trace", corpusDir+"thesis/space-generator.anynt", "")
+	if code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	var got markovOutcome
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if got.Output != "lr+:l-r+:l-r+:l-r+:l-r+:l-r" || got.Halt != "terminated" || got.Steps != 7 || got.Rule == nil || *got.Rule != 3 || len(got.Trace) != 7 {
+		t.Errorf("unexpected outcome %+v", got)
+	}
+}
+
+// Runaway algorithms stop at the limits with status 3, the string so far on
+// standard output and the limit named on standard error.
+func TestMarkovLimits(t *testing.T) {
+	tests := []struct {
+		name, rules string
+		args        []string
+		stdout      string
+		message     string
+	}{
+		{"empty rule never terminates", "-> a\n", []string{"--max-steps", "5"}, "aaaaaa\n", "step limit"},
+		{"doubling hits the length limit", "a -> aa\n", []string{"--max-len", "8"}, "aaaaaaaa\n", "length limit"},
+		{"default limits", "a -> aa\n", nil, "", "length limit"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			file := writeFile(t, "runaway.anynt", tt.rules)
+			args := append(append([]string{"markov"}, tt.args...), file, "a")
+			out, errw, code := anynt(t, "", args...)
+			if code != exitLimit {
+				t.Errorf("status %d, want %d", code, exitLimit)
+			}
+			if tt.stdout != "" && out != tt.stdout {
+				t.Errorf("stdout %q, want %q", out, tt.stdout)
+			}
+			if !strings.Contains(errw, tt.message) {
+				t.Errorf("stderr %q does not name the %s", errw, tt.message)
+			}
+		})
+	}
+}
+
+// A file with several mistakes gets all of them, each positioned, with the
+// source line and a caret, and status 1.
+func TestErrorsArePositioned(t *testing.T) {
+	file := writeFile(t, "bad.anynt", "a -> b\nχ -> χ\n(a] -> b\n\\nope -> x\nc -> χ7\n")
+	_, errw, code := anynt(t, "", "markov", file, "a")
+	if code != exitFile {
+		t.Fatalf("status %d, want %d", code, exitFile)
+	}
+	for _, want := range []string{
+		file + ":2:6: χ on the right-hand side must carry a subscript",
+		file + ":3:1: ( is closed by ]",
+		file + ":4:1: unknown escape \\nope",
+		file + ":5:6: χ7 is not bound on the left-hand side",
+		"\tc -> χ7\n\t     ^\n",
+	} {
+		if !strings.Contains(errw, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errw)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"markov"},
+		{"markov", "--no-such-flag", "x"},
+		{"markov", "/no/such/file.anynt", "a"},
+		{"no-such-command"},
+	} {
+		if _, _, code := anynt(t, "", args...); code != exitUsage {
+			t.Errorf("anynt %v: status %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+func TestExpandPrintsTheThesisFixture(t *testing.T) {
+	out, _, code := anynt(t, "", "expand", "--alphabet", "A1 A2 π ⊙", corpusDir+"thesis/expansion.anynt")
+	want := "A2A1π -> πA2\nA2A1⊙ -> ⊙A2\n⊙A1π -> π⊙\n⊙A1⊙ -> ⊙⊙\nA1π -> π\nA1⊙ -> ⊙\n"
+	if code != exitOK || out != want {
+		t.Errorf("status %d, got:\n%s\nwant:\n%s", code, out, want)
+	}
+}
+
+func TestFmt(t *testing.T) {
+	file := writeFile(t, "messy.anynt", "# header\n  S(L|R)^\\Delta   →   S\n\\pi [\\odot] \\omega_1 ->   \\nabla Φ\n")
+	out, _, code := anynt(t, "", "fmt", file)
+	want := "# header\nS (L|R)^Δ -> S\nπ [⊙] ω1 -> ∇ Φ\n"
+	if code != exitOK || out != want {
+		t.Fatalf("status %d, got:\n%s\nwant:\n%s", code, out, want)
+	}
+	if _, _, code := anynt(t, "", "fmt", "--check", file); code != exitFile {
+		t.Errorf("--check on an unformatted file: status %d, want %d", code, exitFile)
+	}
+	if _, _, code := anynt(t, "", "fmt", "-w", file); code != exitOK {
+		t.Fatalf("-w: status %d", code)
+	}
+	if got, _ := os.ReadFile(file); string(got) != want {
+		t.Errorf("-w wrote:\n%s", got)
+	}
+	if _, _, code := anynt(t, "", "fmt", "--check", file); code != exitOK {
+		t.Errorf("--check on a formatted file: status %d", code)
+	}
+}
+
+func TestDisasm(t *testing.T) {
+	out, _, code := anynt(t, "", "disasm", corpusDir+"thesis/expansion.anynt")
+	if code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	for _, want := range []string{"split", "any", "save", "emitcap"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("disassembly lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestEverySubcommandHasHelpWithAnExample(t *testing.T) {
+	for _, cmd := range newRootCmd(&stdio{}).Commands() {
+		if cmd.Name() == "help" || cmd.Name() == "completion" {
+			continue
+		}
+		if cmd.Example == "" {
+			t.Errorf("%s has no example", cmd.Name())
+		}
+	}
+}
