@@ -76,6 +76,9 @@ func (p *parser) statements() {
 func (p *parser) statement(toks []lexer.Token) {
 	end := lexer.Token{Type: tokEOF, Pos: toks[len(toks)-1].Pos}
 	end.Pos.Column += len([]rune(toks[len(toks)-1].Value))
+	if !p.balanced(toks) {
+		return
+	}
 	stream := &tokenStream{tokens: append(toks, end)}
 	if isRule(toks) {
 		syn, err := ruleParser.ParseFromLexer(mustUpgrade(stream))
@@ -96,6 +99,43 @@ func (p *parser) statement(toks []lexer.Token) {
 		return
 	}
 	p.decl(syn)
+}
+
+// balanced checks the brackets of a statement and reports the first
+// mistake: participle would only say that the whole statement failed.
+func (p *parser) balanced(toks []lexer.Token) bool {
+	closer := map[lexer.TokenType]string{tokLParen: ")", tokLBrack: "]", tokLBrace: "}"}
+	var open []lexer.Token
+	for _, t := range toks {
+		switch t.Type {
+		case tokLParen, tokLBrack:
+			open = append(open, t)
+		case tokLBrace:
+			if len(open) > 0 { // a symbol set; at the top level, a block
+				open = append(open, t)
+			}
+		case tokRParen, tokRBrack, tokRBrace:
+			if len(open) == 0 {
+				if t.Type == tokRBrace {
+					continue // closes a block
+				}
+				p.errs.Add(posOf(t.Pos), "%s closes no group", t.Value)
+				return false
+			}
+			last := open[len(open)-1]
+			if want := closer[last.Type]; want != t.Value {
+				p.errs.Add(posOf(last.Pos), "%s is closed by %s at %d:%d; close it with %s", last.Value, t.Value, t.Pos.Line, t.Pos.Column, want)
+				return false
+			}
+			open = open[:len(open)-1]
+		}
+	}
+	if len(open) > 0 {
+		last := open[len(open)-1]
+		p.errs.Add(posOf(last.Pos), "%s is not closed", last.Value)
+		return false
+	}
+	return true
 }
 
 func isKeyword(s string) bool { return s == "alphabet" || s == "block" || s == "use" }
@@ -237,9 +277,6 @@ func (p *parser) elem(e *elemSyntax) []Elem {
 		return []Elem{w}
 	case e.Group != nil:
 		g := &Group{At: at, Optional: e.Group.Open == "[", Bind: e.Group.Sub, Marked: e.Mark}
-		if want := map[bool]string{false: ")", true: "]"}[g.Optional]; e.Group.Close != want {
-			p.errs.Add(at, "%s is closed by %s; close it with %s", e.Group.Open, e.Group.Close, want)
-		}
 		for _, a := range e.Group.Alts {
 			g.Alts = append(g.Alts, p.elems(a.Elems))
 		}

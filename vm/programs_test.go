@@ -117,11 +117,10 @@ func sortAny(a *asm) {
 func overlapping(a *asm) {
 	a.sugared(
 		code(
-			save(0), split(5), a.lit("a b"), jmp(10), // (a b
-			split(8), a.sym("a"), jmp(10), //            |a
-			a.lit("b a b"), jmp(10), //                  |b a b)1
-			save(1),
-			split(13), a.sym("c"), // [c]
+			save(0), split(4), a.lit("a b"), jmp(8), // (a b
+			split(7), a.sym("a"), jmp(8), //           |a
+			a.lit("b a b"), save(1), //                |b a b)1
+			split(11), a.sym("c"), //                  [c]
 			match()),
 		code(a.emit("d"), emitCap(0), done()))
 }

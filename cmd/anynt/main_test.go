@@ -110,7 +110,7 @@ func TestErrorsArePositioned(t *testing.T) {
 	}
 	for _, want := range []string{
 		file + ":2:6: χ on the right-hand side must carry a subscript",
-		file + ":3:1: ( is closed by ]",
+		file + ":3:1: ( is closed by ] at 3:3",
 		file + ":4:1: unknown escape \\nope",
 		file + ":5:6: χ7 is not bound on the left-hand side",
 		"\tc -> χ7\n\t     ^\n",

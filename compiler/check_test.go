@@ -1,0 +1,67 @@
+package compiler_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/lang"
+)
+
+// Rules that have no meaning are refused with a positioned error.
+func TestCheckErrors(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"a Δ -> b", "1:3: Δ alone belongs on the right-hand side"},
+		{"a ∇ -> b", "1:3: ∇ belongs on the right-hand side"},
+		{"a -> b^Δ", "1:6: ^Δ marks a left-hand side element"},
+		{"a -> χ", "1:6: χ on the right-hand side must carry a subscript"},
+		{"a -> χ1", "1:6: χ1 is not bound on the left-hand side"},
+		{"χ1 -> (χ1 ∉ {a})", "1:7: write χ1 on the right-hand side"},
+		{"a -> (a|b)", "1:6: a group on the right-hand side must carry a subscript"},
+		{"a -> (a|b)3", "1:6: subscript 3 is not bound on the left-hand side"},
+		{"(a|b)3 -> (a|c)3", "1:11: subscript 3 is bound to (a|b)3 at t.anynt:1:1; this occurrence must read the same"},
+		{"(a|b)3 χ3 -> ", "1:8: subscript 3 is bound to (a|b)3"},
+		{"[χ1] χ1 -> ", "1:6: subscript 1 is bound inside an optional or alternative group"},
+		{"a -> [b]", "1:6: an optional group on the right-hand side is written when the subscripts inside it are bound; this one has none"},
+		{"a^Δ b^Δ -> ", "1:1: one expansion of this rule would store 2 marked elements"},
+		{"a^Δ -> Δ", "1:1: this rule would store twice"},
+		{"a -> Δ Δ", "1:1: Δ appears 2 times"},
+		{"use nothing", "1:1: no block named nothing"},
+		{"block a {\nuse a\n}\nuse a", "2:1: block a uses itself"},
+		{"alphabet a a\n", "1:12: symbol a is listed twice in the alphabet"},
+	}
+	for _, tt := range tests {
+		f, err := lang.Parse("t.anynt", []byte(tt.src+"\n"))
+		if err != nil {
+			t.Errorf("%q does not parse: %v", tt.src, err)
+			continue
+		}
+		err = compiler.Check(f, compiler.Options{})
+		if err == nil || !strings.Contains(err.Error(), "t.anynt:"+tt.want) {
+			t.Errorf("%q: got error %v, want one containing %q", tt.src, err, tt.want)
+		}
+	}
+}
+
+// Valid sugar compiles: the binding rules accept what the papers write.
+func TestCheckAccepts(t *testing.T) {
+	for _, src := range []string{
+		"[(χ1 ∉ {A1, π})] A1 (π|⊙)2 -> (π|⊙)2 [χ1]",
+		"S(L|R)^Δ -> S",
+		"π[⊙]ω1 -> ∇Φ",
+		"⊙(E_I|E_D)1 -> (E_I|E_D)1⊙",
+		"H -> HIIIDDD Δ",
+		"χ1 a χ1 -> χ1",
+		"[χ1 b χ1] c -> [χ1]",
+		"use erase-separators",
+	} {
+		f, err := lang.Parse("t.anynt", []byte(src+"\n"))
+		if err != nil {
+			t.Errorf("%q: %v", src, err)
+			continue
+		}
+		if err := compiler.Check(f, compiler.Options{}); err != nil {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+}
