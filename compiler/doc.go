@@ -1,0 +1,29 @@
+// Package compiler resolves, checks and lowers rule files to programs for
+// the VM, and defines the meaning of the notation's sugar as its ordered
+// expansion into plain rules.
+//
+// Passes:
+//
+//  1. Resolve: the main algorithm's `use NAME` entries are replaced by the
+//     rules of the named block, from the file or else the standard library
+//     (stdlib); cycles are errors.
+//  2. Check: every rule is checked for meaning — subscripts are bound on the
+//     left-hand side by their first occurrence, later occurrences must read
+//     the same and stand inside the groups the first stands in; the right-hand
+//     side only refers to bound subscripts; ^Δ marks stand on the left, at
+//     most one per expansion, and not beside a Δ; Δ and ∇ stand on the right.
+//     All errors of a file are reported, positioned.
+//  3. Symbols: the alphabet (declared, given as an option, or the file's
+//     symbols in order of first appearance) gets codes 0..n-1 in its order;
+//     other symbols follow. At most 256 symbols.
+//  4. Lower: a left-hand side of plain symbols becomes a Plain rule the VM
+//     finds with a byte search; any other becomes matcher code in which the
+//     order of the OpSplit branches is the order of the expansion. The
+//     right-hand side becomes writer code.
+//
+// Expand is the meaning: each sugared rule replaced, in place, by its plain
+// rules in order — present before absent, alternatives as written, χ in
+// alphabet order, the leftmost choice varying slowest. The VM must behave
+// exactly like the naive interpreter of this expansion (internal/reference);
+// the differential fuzz target checks it.
+package compiler

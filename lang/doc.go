@@ -1,0 +1,33 @@
+// Package lang is the front end of the notation for extended Markov
+// algorithms: lexer, grammar, AST with positions, and formatter.
+//
+// The notation is the papers' own (seed 004 §6, thesis §3.6.6): symbols are
+// one character with an optional subscript (ω1, A12, E_I), written
+// juxtaposed (HIIIDDD is seven symbols); rules are LHS -> RHS or LHS ->. RHS
+// (→ and →· too); the sugar is optional groups [ ], alternatives ( | ), the
+// wildcard χ and (χ ∉ {…}), binding subscripts after ), ] and χ, the mark ^Δ
+// on a left-hand side element, and Δ and ∇ on a right-hand side. Every
+// special character has a LaTeX-style ASCII spelling (\pi, \odot, \chi, …).
+// docs/language.md is the reference.
+//
+// Design:
+//
+//   - The lexer is hand-written (lexer.go) because symbols are not words: a
+//     run of juxtaposed characters is split into symbols with their exact
+//     positions as it is read, subscripts bind only to letters (so 101 is
+//     three symbols and A1 one), '|' is a token that the grammar turns into a
+//     symbol at the top level of a rule side, and a subscript right after
+//     ')' or ']' binds a group.
+//   - The grammar is participle/v2 (grammar.go), fed with our tokens. A file
+//     is cut into statements at newlines and ';' and each statement is parsed
+//     on its own, so that every mistake of a file is reported, not just the
+//     first; a statement with an arrow is a rule, any other a declaration
+//     (alphabet, block NAME {, use NAME, }). The grammar's structures are
+//     concrete syntax; parse.go converts them to the AST (ast.go).
+//   - Errors are positioned (file:line:col, columns in characters), collected
+//     in an ErrorList and sorted. Nothing panics on user input.
+//   - Format prints the canonical form and keeps comments; parsing its
+//     output gives the same tree (the fuzz target checks it).
+//   - ParseClassic reads the classic one-rule-per-line format of the
+//     literature (every character a symbol) into the same AST.
+package lang
