@@ -218,3 +218,72 @@ func TestCorpusIsFormatted(t *testing.T) {
 		}
 	}
 }
+
+// actionsOf keeps the action symbols of an object's output, as the
+// environment's post-processing does.
+func actionsOf(s []string) []string {
+	var out []string
+	for _, x := range s {
+		if x == "s" || x == "l" || x == "r" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// The thesis's Good/Evil algorithm, with ω1 out of reach, moves three cells
+// left, then three right, and again: its memory carries the pattern from one
+// interaction to the next.
+func TestThesisGoodEvilPattern(t *testing.T) {
+	obs := strings.Fields("L : ⊙ S : π R : : ⊙ : ω1 :")
+	prog := load(t, "thesis/goodevil.anynt", false, obs...)
+	machine := vm.New(prog)
+	codes, _ := prog.Encode(obs)
+	var moves []string
+	for range 8 {
+		out, res := machine.Run(codes, vm.Options{})
+		if res.Halt != vm.Terminated {
+			t.Fatalf("halted by %v", res.Halt)
+		}
+		acts := actionsOf(prog.Decode(out))
+		if len(acts) != 1 {
+			t.Fatalf("want one action, got %v in %s", acts, prog.Text(out))
+		}
+		moves = append(moves, acts[0])
+	}
+	if diff := cmp.Diff(strings.Fields("l l l r r r l l"), moves); diff != "" {
+		t.Errorf("moves (-want +got):\n%s", diff)
+	}
+}
+
+// With ω1 reachable by its left move, Good/Evil stay instead of entering
+// ω1's cell.
+func TestThesisGoodEvilAvoidsOmega1(t *testing.T) {
+	obs := strings.Fields("ω1 L : ⊙ S : R : ⊙ :")
+	prog := load(t, "thesis/goodevil.anynt", false, obs...)
+	codes, _ := prog.Encode(obs)
+	out, _ := vm.New(prog).Run(codes, vm.Options{})
+	if got := actionsOf(prog.Decode(out)); !cmp.Equal(got, []string{"s"}) {
+		t.Errorf("actions %v in %s, want [s]", got, prog.Text(out))
+	}
+}
+
+// The thesis's ω1 stays while π is only adjacent, remembering the side π is
+// on, and flees to the other side when π enters its cell.
+func TestThesisOmega1Flees(t *testing.T) {
+	adjacent := strings.Fields("⊙ : : π L : ω1 S : R : ⊙ :") // π left of ω1
+	entered := strings.Fields("⊙ : : : π ω1 S : R : ⊙ :")   // π came by its r
+	prog := load(t, "thesis/omega1.anynt", false, adjacent...)
+	machine := vm.New(prog)
+	for _, step := range []struct {
+		obs  []string
+		want string
+	}{{adjacent, "s"}, {entered, "r"}} {
+		codes, _ := prog.Encode(step.obs)
+		out, _ := machine.Run(codes, vm.Options{})
+		acts := actionsOf(prog.Decode(out))
+		if len(acts) == 0 || acts[len(acts)-1] != step.want {
+			t.Errorf("on %s: output %s, want the action %s", strings.Join(step.obs, ""), prog.Text(out), step.want)
+		}
+	}
+}

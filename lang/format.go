@@ -129,8 +129,16 @@ func runString(run []*Symbol, topLevel bool) string {
 	for i, s := range run {
 		names[i] = SymbolString(s.Name, topLevel)
 	}
-	joined := strings.Join(names, "")
-	if readsBack(joined, run, topLevel) {
+	var b strings.Builder
+	for i, name := range names {
+		// A space after a symbol with a letter subscript (E_I H) reads
+		// better than E_IH, though the lexer would split both.
+		if i > 0 && strings.Contains(names[i-1], "_") {
+			b.WriteByte(' ')
+		}
+		b.WriteString(name)
+	}
+	if joined := b.String(); readsBack(joined, run, topLevel) {
 		return joined + mark
 	}
 	return strings.Join(names, " ") + mark

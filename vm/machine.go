@@ -193,7 +193,7 @@ func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 			if leftmost {
 				at = bytes.Index(m.str, r.Literal)
 			} else {
-				at = bytes.LastIndex(m.str, r.Literal)
+				at = lastIndex(m.str, r.Literal)
 			}
 			if at >= 0 {
 				return i, at, at + len(r.Literal), m.unbound

@@ -1,0 +1,146 @@
+package fuzz
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/lang"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+// FuzzDifferential runs a generated rule file on the VM and on the reference
+// interpreter of its expansion and requires the same behaviour.
+func FuzzDifferential(f *testing.F) {
+	f.Add([]byte{})
+	f.Add([]byte("fuzz"))
+	f.Add([]byte{0, 4, 5, 5, 0, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8})
+	f.Add([]byte{2, 3, 2, 6, 6, 6, 1, 4, 1, 7, 3, 2, 2, 5, 5, 5, 9, 9, 9, 9})
+	r := rand.New(rand.NewPCG(7, 7))
+	for range 16 {
+		f.Add(randomBytes(r))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := generate(data)
+		if err := c.check(); err != nil {
+			if errors.Is(err, errRejected) {
+				t.Skip(err)
+			}
+			t.Fatalf("%v\n%s", err, c)
+		}
+		checkFormatKeepsMeaning(t, c)
+	})
+}
+
+func randomBytes(r *rand.Rand) []byte {
+	b := make([]byte, 32+r.IntN(160))
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// TestDifferentialRandom is FuzzDifferential on fixed seeds, so that every
+// `go test` checks the VM against the reference interpreter.
+func TestDifferentialRandom(t *testing.T) {
+	n := 3000
+	if testing.Short() {
+		n = 300
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	failures := 0
+	for i := range n {
+		data := randomBytes(r)
+		c := generate(data)
+		err := c.check()
+		if errors.Is(err, errRejected) {
+			continue
+		}
+		if err == nil {
+			checkFormatKeepsMeaning(t, c)
+			continue
+		}
+		t.Errorf("case %d (fuzz input %q): %v\n%s", i, data, err, c)
+		if failures++; failures == 5 {
+			t.Fatal("stopping after 5 failures")
+		}
+	}
+}
+
+// TestGeneratorCompiles keeps the generator honest: a generator whose files
+// the compiler mostly rejects would test little.
+func TestGeneratorCompiles(t *testing.T) {
+	const n = 1000
+	r := rand.New(rand.NewPCG(3, 4))
+	compiled := 0
+	var rejected []string
+	for range n {
+		c := generate(randomBytes(r))
+		f, err := lang.Parse("gen.anynt", []byte(c.src))
+		if err != nil {
+			t.Fatalf("a generated file does not parse: %v\n%s", err, c)
+		}
+		if _, err := compiler.Compile(f, c.opts); err != nil {
+			rejected = append(rejected, c.src+err.Error())
+			continue
+		}
+		compiled++
+	}
+	if compiled < n*95/100 {
+		t.Errorf("%d of %d generated files compile; want at least 95%%; rejected, for example:\n%s", compiled, n, rejected[0])
+	}
+}
+
+// The thesis's expansion fixture (seed 000 §3.6.6, language notes §3) on
+// every input of up to four symbols over its alphabet, three runs in a row.
+func TestDifferentialThesisFixture(t *testing.T) {
+	alphabet := []string{"A1", "A2", "π", "⊙"}
+	src := "[(χ1 ∉ {A1, π})] A1 (π|⊙)2 -> (π|⊙)2 [χ1]\n"
+	var inputs [][]string
+	var grow func(s []string)
+	grow = func(s []string) {
+		inputs = append(inputs, s)
+		if len(s) == 4 {
+			return
+		}
+		for _, sym := range alphabet {
+			grow(append(s[:len(s):len(s)], sym))
+		}
+	}
+	grow([]string{})
+	for _, in := range inputs {
+		c := diffCase{src: src, opts: compiler.Options{Alphabet: alphabet}, inputs: [][]string{in, nil, {"A2", "A1", "⊙", "A1", "π"}}}
+		if err := c.check(); err != nil {
+			t.Fatalf("%v\n%s", err, c)
+		}
+	}
+}
+
+// checkFormatKeepsMeaning requires the canonical form of a generated file
+// to expand to the same plain rules: the formatter must not change what a
+// sugared rule means.
+func checkFormatKeepsMeaning(t *testing.T, c diffCase) {
+	t.Helper()
+	f, err := lang.Parse("case.anynt", []byte(c.src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := compiler.Expand(f, c.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	formatted := lang.Format(f)
+	g, err := lang.Parse("case.anynt", formatted)
+	if err != nil {
+		t.Fatalf("the canonical form does not parse: %v\n%s\ncanonical form:\n%s", err, c, formatted)
+	}
+	got, err := compiler.Expand(g, c.opts)
+	if err != nil {
+		t.Fatalf("the canonical form does not expand: %v\n%s\ncanonical form:\n%s", err, c, formatted)
+	}
+	if diff := cmp.Diff(want, got, cmpopts.IgnoreFields(compiler.PlainRule{}, "Pos"), cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("the canonical form expands differently (-source +canonical):\n%s\n%s\ncanonical form:\n%s", diff, c, formatted)
+	}
+}

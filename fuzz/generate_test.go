@@ -1,0 +1,308 @@
+package fuzz
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/anynt/anynt/compiler"
+)
+
+// chooser draws choices from fuzz bytes. When the bytes run out every
+// choice is 0, which the generator reads as the simplest option, so every
+// byte string, the empty one included, gives a rule file.
+type chooser struct {
+	data []byte
+	off  int
+}
+
+// intn returns a choice in [0, n).
+func (c *chooser) intn(n int) int {
+	if n <= 1 || c.off >= len(c.data) {
+		return 0
+	}
+	b := c.data[c.off]
+	c.off++
+	return int(b) % n
+}
+
+// oneIn reports true with probability about 1/n, false when the bytes run out.
+func (c *chooser) oneIn(n int) bool {
+	if c.off >= len(c.data) {
+		return false
+	}
+	return c.intn(n) == n-1
+}
+
+func (c *chooser) pick(s []string) string { return s[c.intn(len(s))] }
+
+// The generated files work on the alphabet a b c d; x is a symbol of the
+// strings that χ does not match (when the alphabet is given or declared).
+var (
+	genAlphabet = []string{"a", "b", "c", "d"}
+	genOutside  = "x"
+)
+
+// generate turns fuzz bytes into a differential case: a rule file that the
+// compiler should accept, options, and the inputs of three runs.
+func generate(data []byte) diffCase {
+	c := &chooser{data: data}
+	pool := genAlphabet
+	var opts compiler.Options
+	declare := false
+	switch c.intn(3) {
+	case 0: // the alphabet given as an option
+		opts = compiler.Options{Alphabet: genAlphabet, Extra: []string{genOutside}}
+		pool = append(pool[:len(pool):len(pool)], genOutside)
+	case 1: // declared in the file
+		opts = compiler.Options{Extra: []string{genOutside}}
+		pool = append(pool[:len(pool):len(pool)], genOutside)
+		declare = true
+	case 2: // the default: the file's symbols in order, then the extra ones
+		opts = compiler.Options{Extra: genAlphabet}
+	}
+	var lines []string
+	for range 1 + c.intn(5) {
+		g := &ruleGen{c: c, pool: pool}
+		lines = append(lines, g.rule())
+	}
+	if declare {
+		at := c.intn(len(lines) + 1)
+		lines = append(lines[:at], append([]string{"alphabet a b c d"}, lines[at:]...)...)
+	}
+	var src strings.Builder
+	for i, l := range lines {
+		src.WriteString(l)
+		if i < len(lines)-1 && c.oneIn(6) {
+			src.WriteString(" ; ")
+		} else {
+			src.WriteString("\n")
+		}
+	}
+	inputs := [][]string{randomString(c, pool)}
+	for range 2 {
+		if c.oneIn(3) {
+			inputs = append(inputs, randomString(c, pool))
+		} else {
+			inputs = append(inputs, nil)
+		}
+	}
+	return diffCase{src: src.String(), opts: opts, inputs: inputs}
+}
+
+func randomString(c *chooser, pool []string) []string {
+	s := []string{}
+	for range c.intn(11) {
+		s = append(s, c.pick(pool))
+	}
+	return s
+}
+
+// ruleGen writes one rule, keeping track of the subscripts it binds so that
+// later occurrences and right-hand side references are valid.
+type ruleGen struct {
+	c      *chooser
+	pool   []string
+	binds  []genBinding
+	nextID int
+	marked bool // the rule has its one ^Δ mark
+	stored bool // the right-hand side has its one Δ
+}
+
+// genBinding is a subscript bound on the left-hand side.
+type genBinding struct {
+	sub   string // canonical: "1", "_I"
+	chi   bool   // bound by χ; otherwise by a group
+	def   string // a group's text, repeated verbatim by later occurrences
+	top   bool   // bound outside any group, so a later LHS occurrence is valid
+	marks bool   // the group's text holds a mark, so it cannot be repeated on the LHS
+}
+
+func (g *ruleGen) rule() string {
+	var lhs []string
+	for range g.c.intn(4) {
+		lhs = append(lhs, g.lhsElem(0))
+	}
+	arrow := g.c.pick([]string{"->", "->", "->", "→", `\to`})
+	if g.c.oneIn(3) {
+		arrow += g.c.pick([]string{".", ".", "·", `\cdot`})
+	}
+	var rhs []string
+	for range g.c.intn(5) {
+		rhs = append(rhs, g.rhsElem())
+	}
+	return strings.TrimSpace(g.join(lhs) + " " + arrow + " " + g.join(rhs))
+}
+
+// join juxtaposes elements or separates them with spaces; the generator
+// never writes an element that juxtaposition would change (no element
+// starts with a digit or '_', and escapes end with a space).
+func (g *ruleGen) join(elems []string) string {
+	var b strings.Builder
+	for i, e := range elems {
+		if i > 0 && g.c.intn(3) != 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(e)
+	}
+	return b.String()
+}
+
+// subscript returns a fresh subscript: its canonical form and a spelling.
+// A subscript spelled with '_' takes every letter and digit after it, so
+// its spelling ends with a space.
+func (g *ruleGen) subscript() (canonical, spelled string) {
+	g.nextID++
+	switch g.c.intn(6) {
+	case 4:
+		return fmt.Sprint(g.nextID), fmt.Sprintf("_%d ", g.nextID)
+	case 5:
+		s := "_" + string(rune('A'+g.nextID))
+		return s, s + " "
+	}
+	s := fmt.Sprint(g.nextID)
+	return s, s
+}
+
+// spell writes a subscript: digits as they are or after '_'.
+func (g *ruleGen) spell(sub string) string {
+	switch {
+	case sub[0] == '_':
+		return sub + " "
+	case g.c.oneIn(4):
+		return "_" + sub + " "
+	}
+	return sub
+}
+
+func (g *ruleGen) chi() string {
+	if g.c.oneIn(4) {
+		return `\chi`
+	}
+	return "χ"
+}
+
+// chiText writes χ with an optional subscript; `\chi` alone is followed by
+// a space so that a letter after it does not lengthen the escape.
+func (g *ruleGen) chiText(sub string) string {
+	chi := g.chi()
+	if sub == "" && chi == `\chi` {
+		return chi + " "
+	}
+	return chi + sub
+}
+
+func (g *ruleGen) exclusion(sub string) string {
+	var set []string
+	for range 1 + g.c.intn(2) {
+		set = append(set, g.c.pick(g.pool))
+	}
+	notin := g.c.pick([]string{"∉", "∉", `\notin`})
+	sep := g.c.pick([]string{", ", " ", ","})
+	return "(" + g.chi() + sub + " " + notin + " {" + strings.Join(set, sep) + "})"
+}
+
+// lhsElem writes one left-hand side element at group depth depth.
+func (g *ruleGen) lhsElem(depth int) string {
+	var text string
+	switch k := g.c.intn(9); {
+	case k == 1:
+		text = g.chiText("")
+	case k == 2:
+		sub, spelled := g.subscript()
+		if g.c.oneIn(3) {
+			text = g.exclusion(spelled)
+		} else {
+			text = g.chiText(spelled)
+		}
+		g.binds = append(g.binds, genBinding{sub: sub, chi: true, top: depth == 0})
+	case k == 3:
+		text = g.exclusion("")
+	case (k == 4 || k == 5) && depth < 2:
+		text = g.group(depth)
+	case k == 6:
+		var repeatable []genBinding
+		for _, b := range g.binds {
+			if b.top && !b.marks {
+				repeatable = append(repeatable, b)
+			}
+		}
+		if len(repeatable) == 0 {
+			text = g.c.pick(g.pool)
+			break
+		}
+		b := repeatable[g.c.intn(len(repeatable))]
+		if b.chi {
+			text = g.chiText(g.spell(b.sub))
+		} else {
+			text = b.def
+		}
+	default:
+		text = g.c.pick(g.pool)
+	}
+	if !g.marked && g.c.oneIn(7) {
+		g.marked = true
+		text += g.c.pick([]string{"^Δ", "^Δ", `^\Delta `})
+	}
+	return text
+}
+
+// group writes ( … | … ) or [ … | … ], sometimes bound.
+func (g *ruleGen) group(depth int) string {
+	open, close := "(", ")"
+	if g.c.intn(2) == 0 {
+		open, close = "[", "]"
+	}
+	markedBefore := g.marked
+	var alts []string
+	for range 1 + g.c.intn(3) {
+		var elems []string
+		for range g.c.intn(3) {
+			elems = append(elems, g.lhsElem(depth+1))
+		}
+		alts = append(alts, g.join(elems))
+	}
+	text := open + strings.Join(alts, g.c.pick([]string{"|", " | "})) + close
+	if g.c.intn(2) == 0 {
+		sub, spelled := g.subscript()
+		text += spelled
+		g.binds = append(g.binds, genBinding{sub: sub, def: text, top: depth == 0, marks: g.marked && !markedBefore})
+	}
+	return text
+}
+
+// rhsElem writes one right-hand side element.
+func (g *ruleGen) rhsElem() string {
+	switch k := g.c.intn(8); {
+	case k == 1:
+		return "∇"
+	case k == 2 && len(g.binds) > 0:
+		return g.reference()
+	case k == 3 && len(g.binds) > 0:
+		return g.reference()
+	case k == 4 && !g.marked && !g.stored:
+		g.stored = true
+		return g.c.pick([]string{"Δ", `\Delta `})
+	case k == 5 && len(g.binds) > 0:
+		// A conditional optional: written when its references are bound.
+		parts := []string{g.reference()}
+		for range g.c.intn(3) {
+			if g.c.intn(2) == 0 {
+				parts = append(parts, g.reference())
+			} else {
+				parts = append(parts, g.c.pick(g.pool))
+			}
+		}
+		return "[" + g.join(parts) + "]"
+	}
+	return g.c.pick(g.pool)
+}
+
+// reference writes a bound subscript on the right-hand side: χk, or the
+// group as it was written.
+func (g *ruleGen) reference() string {
+	b := g.binds[g.c.intn(len(g.binds))]
+	if b.chi {
+		return g.chiText(g.spell(b.sub))
+	}
+	return b.def
+}
