@@ -272,7 +272,7 @@ func TestThesisGoodEvilAvoidsOmega1(t *testing.T) {
 // on, and flees to the other side when π enters its cell.
 func TestThesisOmega1Flees(t *testing.T) {
 	adjacent := strings.Fields("⊙ : : π L : ω1 S : R : ⊙ :") // π left of ω1
-	entered := strings.Fields("⊙ : : : π ω1 S : R : ⊙ :")   // π came by its r
+	entered := strings.Fields("⊙ : : : π ω1 S : R : ⊙ :")    // π came by its r
 	prog := load(t, "thesis/omega1.anynt", false, adjacent...)
 	machine := vm.New(prog)
 	for _, step := range []struct {
