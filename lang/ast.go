@@ -9,7 +9,8 @@ type File struct {
 	Comments []*Comment // kept so that the formatter can print them again
 }
 
-// Decl is a top-level declaration: *Alphabet, *Block, *Rule or *Use.
+// Decl is a top-level declaration: *Alphabet, *Block, *Rule, *Use, or one
+// of an environment's: *Actions, *SpaceCode, *Pattern, *Setting.
 type Decl interface{ Pos() Pos }
 
 // Comment is a `#` comment, Text without the '#'.
@@ -40,10 +41,10 @@ func (f *File) Rules() []Entry {
 	return out
 }
 
-// Block returns the block named name, or nil.
+// Block returns the shared block named name, or nil.
 func (f *File) Block(name string) *Block {
 	for _, d := range f.Decls {
-		if b, ok := d.(*Block); ok && b.Name == name {
+		if b, ok := d.(*Block); ok && b.Kind == SharedBlock && b.Name == name {
 			return b
 		}
 	}
@@ -56,12 +57,64 @@ type Alphabet struct {
 	Symbols []*Symbol
 }
 
-// Block is a named rule list that other rule lists include with `use`.
+// Block is a braced list: a shared rule list that other rule lists include
+// with `use` (block NAME), an object's behaviour (object NAME), the Good/Evil
+// behaviour (goodevil), a space generator (space generator) or a space's
+// arrow table (space table).
 type Block struct {
 	At    Pos
 	End   Pos // of the closing brace
-	Name  string
-	Rules []Entry
+	Kind  BlockKind
+	Name  string  // of a shared block or an object
+	Rules []Entry // of every kind but a table
+	Rows  []*Row  // of a table
+}
+
+// BlockKind says what a block is.
+type BlockKind uint8
+
+const (
+	SharedBlock BlockKind = iota
+	ObjectBlock
+	GoodEvilBlock
+	GeneratorBlock
+	TableBlock
+)
+
+// Row is one cell of a space table: the destinations of its arrows, in
+// action order, as cell numbers from 1.
+type Row struct {
+	At    Pos
+	Dests []int
+}
+
+// Actions declares an environment's actions, the stay action first.
+type Actions struct {
+	At    Pos
+	Names []*Symbol
+}
+
+// SpaceCode gives a space as a code in one of the seeds' dialects: "thesis"
+// (cells separated by ':', an action followed by its offset in signs) or
+// "paper" (a sign followed by the action repeated offset times).
+type SpaceCode struct {
+	At      Pos
+	Dialect string
+	Code    []*Symbol
+}
+
+// Pattern gives Good and Evil a cyclic action pattern instead of a
+// program, as in the Λ_one experiments: action names or indices from 0.
+type Pattern struct {
+	At      Pos
+	Actions []*Symbol
+}
+
+// Setting is `reward …`, `place …` or `set …`, with its words.
+type Setting struct {
+	At   Pos
+	Key  string
+	Args []string
 }
 
 // Entry is one line of a rule list: a *Rule or a *Use.
@@ -122,7 +175,11 @@ type Store struct{ At Pos }
 // Recall is ∇ on a right-hand side: it writes the last stored string.
 type Recall struct{ At Pos }
 
-func (n *Alphabet) Pos() Pos { return n.At }
+func (n *Alphabet) Pos() Pos  { return n.At }
+func (n *Actions) Pos() Pos   { return n.At }
+func (n *SpaceCode) Pos() Pos { return n.At }
+func (n *Pattern) Pos() Pos   { return n.At }
+func (n *Setting) Pos() Pos   { return n.At }
 func (n *Block) Pos() Pos    { return n.At }
 func (n *Use) Pos() Pos      { return n.At }
 func (n *Rule) Pos() Pos     { return n.At }

@@ -1,6 +1,9 @@
 package lang
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Format prints a file in the canonical form: one statement a line, blocks
 // indented by a tab, ASCII arrows, Unicode symbols, juxtaposed symbols where
@@ -14,11 +17,22 @@ func Format(f *File) []byte {
 		case *Alphabet:
 			p.line(d.At, "", "alphabet "+joinSymbols(d.Symbols, " "))
 		case *Block:
-			p.line(d.At, "", "block "+d.Name+" {")
+			p.line(d.At, "", blockHeader(d))
 			for _, e := range d.Rules {
 				p.line(e.Pos(), "\t", entryString(e))
 			}
+			for _, r := range d.Rows {
+				p.line(r.At, "\t", rowString(r))
+			}
 			p.line(d.End, "", "}")
+		case *Actions:
+			p.line(d.At, "", "actions "+joinSymbols(d.Names, " "))
+		case *SpaceCode:
+			p.line(d.At, "", "space "+d.Dialect+" "+joinSymbols(d.Code, ""))
+		case *Pattern:
+			p.line(d.At, "", "goodevil pattern "+joinSymbols(d.Actions, " "))
+		case *Setting:
+			p.line(d.At, "", strings.Join(append([]string{d.Key}, d.Args...), " "))
 		case Entry:
 			p.line(d.Pos(), "", entryString(d))
 		}
@@ -61,6 +75,28 @@ func (p *printer) blankLineBefore(line int) {
 	if p.lastLine > 0 && line > p.lastLine+1 {
 		p.out.WriteByte('\n')
 	}
+}
+
+func blockHeader(b *Block) string {
+	switch b.Kind {
+	case ObjectBlock:
+		return "object " + SymbolString(b.Name, true) + " {"
+	case GoodEvilBlock:
+		return "goodevil {"
+	case GeneratorBlock:
+		return "space generator {"
+	case TableBlock:
+		return "space table {"
+	}
+	return "block " + b.Name + " {"
+}
+
+func rowString(r *Row) string {
+	parts := make([]string, len(r.Dests))
+	for i, d := range r.Dests {
+		parts[i] = strconv.Itoa(d)
+	}
+	return strings.Join(parts, " ")
 }
 
 func entryString(e Entry) string {

@@ -75,13 +75,39 @@ type altSyntax struct {
 type declSyntax struct {
 	Pos      lexer.Position
 	Alphabet *alphabetSyntax `parser:"  @@"`
+	Actions  *actionsSyntax  `parser:"| @@"`
+	Space    *spaceSyntax    `parser:"| @@"`
+	Object   *objectSyntax   `parser:"| @@"`
+	GoodEvil *goodEvilSyntax `parser:"| @@"`
 	Block    *blockSyntax    `parser:"| @@"`
 	Use      *useSyntax      `parser:"| @@"`
+	Setting  *settingSyntax  `parser:"| @@"`
 	Close    bool            `parser:"| @RBrace"`
 }
 
 type alphabetSyntax struct {
 	Symbols []*setSyntax `parser:"\"alphabet\" @@*"`
+}
+
+type actionsSyntax struct {
+	Symbols []*setSyntax `parser:"\"actions\" @@+"`
+}
+
+// spaceSyntax is `space table {`, `space generator {` or `space [DIALECT] CODE`.
+type spaceSyntax struct {
+	Braced  string       `parser:"\"space\" ( @(\"table\" | \"generator\") LBrace"`
+	Dialect string       `parser:"        | @(\"thesis\" | \"paper\")?"`
+	Code    []*setSyntax `parser:"          @@+ )"`
+}
+
+type objectSyntax struct {
+	Name *setSyntax `parser:"\"object\" @@ LBrace"`
+}
+
+// goodEvilSyntax is `goodevil {` or `goodevil pattern ACTIONS`.
+type goodEvilSyntax struct {
+	Braced  bool         `parser:"\"goodevil\" ( @LBrace"`
+	Pattern []*setSyntax `parser:"           | \"pattern\" @@+ )"`
 }
 
 type blockSyntax struct {
@@ -90,6 +116,13 @@ type blockSyntax struct {
 
 type useSyntax struct {
 	Name string `parser:"\"use\" @Run"`
+}
+
+// settingSyntax is `reward …`, `place …` or `set …`; its words are joined
+// back from the tokens, since a value such as 0.5 lexes as three.
+type settingSyntax struct {
+	Key    string        `parser:"@(\"reward\" | \"place\" | \"set\") (Run | Dot | Pipe | Comma)*"`
+	Tokens []lexer.Token // participle fills it with the statement's tokens
 }
 
 // tokenDefinition hands participle the tokens our own lexer made: the lexer

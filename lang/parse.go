@@ -2,6 +2,7 @@ package lang
 
 import (
 	"errors"
+	"strconv"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -69,7 +70,7 @@ func (p *parser) statements() {
 		}
 	}
 	if p.block != nil {
-		p.errs.Add(p.block.At, "block %s is not closed with }", p.block.Name)
+		p.errs.Add(p.block.At, "this block is not closed with }")
 	}
 }
 
@@ -77,6 +78,10 @@ func (p *parser) statement(toks []lexer.Token) {
 	end := lexer.Token{Type: tokEOF, Pos: toks[len(toks)-1].Pos}
 	end.Pos.Column += len([]rune(toks[len(toks)-1].Value))
 	if !p.balanced(toks) {
+		return
+	}
+	if p.block != nil && p.block.Kind == TableBlock && toks[0].Type != tokRBrace {
+		p.row(toks)
 		return
 	}
 	stream := &tokenStream{tokens: append(toks, end)}
@@ -138,7 +143,27 @@ func (p *parser) balanced(toks []lexer.Token) bool {
 	return true
 }
 
-func isKeyword(s string) bool { return s == "alphabet" || s == "block" || s == "use" }
+func isKeyword(s string) bool {
+	switch s {
+	case "alphabet", "block", "use", "actions", "space", "object", "goodevil", "reward", "place", "set":
+		return true
+	}
+	return false
+}
+
+// row reads one line of a space table: cell numbers from 1.
+func (p *parser) row(toks []lexer.Token) {
+	r := &Row{At: posOf(toks[0].Pos)}
+	for _, t := range toks {
+		n, err := strconv.Atoi(t.Value)
+		if t.Type != tokRun || err != nil || n < 1 {
+			p.errs.Add(posOf(t.Pos), "a table row lists cell numbers from 1, one per action; %q is not one", t.Value)
+			return
+		}
+		r.Dests = append(r.Dests, n)
+	}
+	p.block.Rows = append(p.block.Rows, r)
+}
 
 // isRule reports whether a statement has an arrow outside brackets: rules
 // do, declarations never.
@@ -190,18 +215,33 @@ func (p *parser) decl(syn *declSyntax) {
 			p.errs.Add(at, "the alphabet is already declared at %s", p.file.Alphabet().At)
 			return
 		}
-		a := &Alphabet{At: at}
-		for _, s := range syn.Alphabet.Symbols {
-			a.Symbols = append(a.Symbols, p.setSymbols(s)...)
-		}
-		p.file.Decls = append(p.file.Decls, a)
+		p.file.Decls = append(p.file.Decls, &Alphabet{At: at, Symbols: p.symbolsOf(syn.Alphabet.Symbols)})
 	case syn.Block != nil:
-		if p.block != nil {
-			p.errs.Add(at, "blocks do not nest: block %s is still open", p.block.Name)
+		p.open(&Block{At: at, Kind: SharedBlock, Name: syn.Block.Name})
+	case syn.Object != nil:
+		name := p.setSymbols(syn.Object.Name)
+		if len(name) != 1 {
+			p.errs.Add(at, "an object is named by one symbol, such as ω1")
 			return
 		}
-		p.block = &Block{At: at, Name: syn.Block.Name}
-		p.file.Decls = append(p.file.Decls, p.block)
+		p.open(&Block{At: at, Kind: ObjectBlock, Name: name[0].Name})
+	case syn.GoodEvil != nil && syn.GoodEvil.Braced:
+		p.open(&Block{At: at, Kind: GoodEvilBlock})
+	case syn.GoodEvil != nil:
+		p.topLevel(at, &Pattern{At: at, Actions: p.symbolsOf(syn.GoodEvil.Pattern)})
+	case syn.Space != nil && syn.Space.Braced != "":
+		kind := map[string]BlockKind{"table": TableBlock, "generator": GeneratorBlock}[syn.Space.Braced]
+		p.open(&Block{At: at, Kind: kind})
+	case syn.Space != nil:
+		dialect := syn.Space.Dialect
+		if dialect == "" {
+			dialect = "thesis"
+		}
+		p.topLevel(at, &SpaceCode{At: at, Dialect: dialect, Code: p.symbolsOf(syn.Space.Code)})
+	case syn.Actions != nil:
+		p.topLevel(at, &Actions{At: at, Names: p.symbolsOf(syn.Actions.Symbols)})
+	case syn.Setting != nil:
+		p.topLevel(at, &Setting{At: at, Key: syn.Setting.Key, Args: p.words(syn.Setting.Tokens[1:])})
 	case syn.Use != nil:
 		p.addEntry(&Use{At: at, Name: syn.Use.Name})
 	case syn.Close:
@@ -212,6 +252,56 @@ func (p *parser) decl(syn *declSyntax) {
 		p.block.End = at
 		p.block = nil
 	}
+}
+
+// open starts reading a braced block.
+func (p *parser) open(b *Block) {
+	if p.block != nil {
+		p.errs.Add(b.At, "blocks do not nest: the block at %s is still open", p.block.At)
+		return
+	}
+	p.block = b
+	p.file.Decls = append(p.file.Decls, b)
+}
+
+// topLevel adds a declaration that only stands outside blocks.
+func (p *parser) topLevel(at Pos, d Decl) {
+	if p.block != nil {
+		p.errs.Add(at, "this declaration stands at the top level, not inside a block")
+		return
+	}
+	p.file.Decls = append(p.file.Decls, d)
+}
+
+func (p *parser) symbolsOf(set []*setSyntax) []*Symbol {
+	var out []*Symbol
+	for _, s := range set {
+		out = append(out, p.setSymbols(s)...)
+	}
+	return out
+}
+
+// words joins adjacent tokens back into the words they were written as,
+// with escapes resolved (\pi is π).
+func (p *parser) words(toks []lexer.Token) []string {
+	var out []string
+	end := -1
+	for _, t := range toks {
+		text := t.Value
+		if t.Type == tokRun {
+			text = ""
+			for _, s := range p.runs[t.Pos.Offset] {
+				text += s.Name
+			}
+		}
+		if t.Pos.Offset == end && len(out) > 0 {
+			out[len(out)-1] += text
+		} else {
+			out = append(out, text)
+		}
+		end = t.Pos.Offset + len(t.Value)
+	}
+	return out
 }
 
 func (p *parser) setSymbols(s *setSyntax) []*Symbol {

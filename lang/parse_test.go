@@ -145,7 +145,7 @@ func TestErrors(t *testing.T) {
 		"t.anynt:5:1: unknown escape \\nope",
 		"t.anynt:6:1: ( is not closed",
 		"t.anynt:7:1: } closes no block",
-		"t.anynt:8:1: block x is not closed with }",
+		"t.anynt:8:1: this block is not closed with }",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
