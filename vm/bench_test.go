@@ -1,6 +1,9 @@
 package vm
 
 import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -14,32 +17,74 @@ var benchmarks = []struct {
 	name, alphabet, input string
 	rules                 func(a *asm)
 	opt                   Options
-	// expansion is the plain program that the naive interpreter runs
-	// instead of rules, if rules is sugared.
+	// expansion is the plain program that BenchmarkNaive runs, or nil to
+	// skip it there.
 	expansion func(a *asm)
 }{
 	// 14 binary digits 1 become 16383 strokes.
 	{"plain/binaryToUnary", "| 0 1", strings.Repeat("1 ", 14), binaryToUnary, Options{Leftmost: true}, binaryToUnary},
-	// 150 symbols, 7500 swaps.
+	// 150 symbols, 3825 swaps.
 	{"sugared/sortABC", "a b c", strings.Repeat("c b a ", 50), sortABC, Options{}, sortABCExpansion},
-	{"plain/sortABCExpansion", "a b c", strings.Repeat("c b a ", 50), sortABCExpansion, Options{}, sortABCExpansion},
+	{"plain/sortABCExpansion", "a b c", strings.Repeat("c b a ", 50), sortABCExpansion, Options{}, nil},
 	{"sugared/sortAny", "p q r", strings.Repeat("r q p ", 50) + "$", sortAny, Options{}, nil},
 }
 
 func BenchmarkRun(b *testing.B) {
 	for _, bm := range benchmarks {
-		b.Run(bm.name, func(b *testing.B) {
-			a := newAsm(b, bm.alphabet, "$")
-			bm.rules(a)
-			m, input := New(a.build()), a.str(bm.input)
-			b.ReportAllocs()
-			steps := 0
-			for b.Loop() {
-				_, res := m.Run(input, bm.opt)
-				steps += res.Steps
+		b.Run(bm.name, func(b *testing.B) { benchmarkRun(b, bm.alphabet, bm.input, bm.rules, bm.opt, maxExpansion) })
+		if strings.HasPrefix(bm.name, "sugared/") {
+			b.Run(bm.name+"/matcher", func(b *testing.B) { benchmarkRun(b, bm.alphabet, bm.input, bm.rules, bm.opt, 0) })
+		}
+	}
+}
+
+func benchmarkRun(b *testing.B, alphabet, input string, rules func(a *asm), opt Options, maxExpansion int) {
+	a := newAsm(b, alphabet, "$")
+	rules(a)
+	m, in := newMachine(a.build(), maxExpansion), a.str(input)
+	m.Run(in, opt) // grows the buffers
+	b.ReportAllocs()
+	steps := 0
+	for b.Loop() {
+		_, res := m.Run(in, opt)
+		steps += res.Steps
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+}
+
+// BenchmarkExpansionLimit compares the two ways of finding a sugared rule's
+// match, searching for the literals of its expansion and running its
+// matcher, on the rule (χ1 ∉ {s0}) s0 -> s0 χ1 over growing alphabets; it
+// sets maxExpansion.
+func BenchmarkExpansionLimit(b *testing.B) {
+	for _, n := range []int{4, 16, 32, 64} {
+		names := make([]string, n)
+		for i := range names {
+			names[i] = "s" + strconv.Itoa(i)
+		}
+		rng := rand.New(rand.NewPCG(1, 2))
+		var input []string
+		for range 100 {
+			input = append(input, names[1+rng.IntN(n-1)])
+			if rng.IntN(4) == 0 {
+				input = append(input, "s0")
 			}
-			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
-		})
+		}
+		rules := func(a *asm) {
+			a.sugared(
+				code(save(0), a.any("s0"), save(1), a.sym("s0"), match()),
+				code(a.emit("s0"), emitCap(0), done()))
+		}
+		alphabet := strings.Join(names, " ")
+		for _, limit := range []int{n, 0} {
+			name := fmt.Sprintf("literals=%d/expanded", n-1)
+			if limit == 0 {
+				name = fmt.Sprintf("literals=%d/matcher", n-1)
+			}
+			b.Run(name, func(b *testing.B) {
+				benchmarkRun(b, alphabet, strings.Join(input, " "), rules, Options{}, limit)
+			})
+		}
 	}
 }
 

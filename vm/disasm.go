@@ -67,23 +67,10 @@ func (p *Program) Disasm() string {
 	return b.String()
 }
 
-// disasmBlock prints the code reachable from start. Code only jumps forward,
-// so it is the contiguous run up to the farthest pc that a fall-through or
-// a jump reaches.
+// disasmBlock prints the code reachable from start.
 func (p *Program) disasmBlock(b *strings.Builder, start int) {
-	end := start + 1
-	for pc := start; pc < end && pc >= 0 && pc < len(p.Code); pc++ {
-		in := p.Code[pc]
-		fmt.Fprintf(b, "  %4d %s\n", pc, p.disasmInstr(in))
-		switch in.Op {
-		case OpSplit, OpJmp:
-			end = max(end, int(in.A)+1)
-		case OpSkipUnbound:
-			end = max(end, int(in.B)+1)
-		}
-		if in.Op != OpMatch && in.Op != OpDone && in.Op != OpJmp {
-			end = max(end, pc+2)
-		}
+	for pc := max(start, 0); pc < p.blockEnd(start); pc++ {
+		fmt.Fprintf(b, "  %4d %s\n", pc, p.disasmInstr(p.Code[pc]))
 	}
 }
 

@@ -4,14 +4,14 @@
 //
 // A Program is the compiler's output and the machine's only input; it is
 // read-only, so one Program can back many machines. Its strings are byte
-// strings of symbol codes (at most 256 symbols): codes below AlphabetSize
-// form the alphabet that χ ranges over, in the alphabet's order, and the
-// machine searches strings with the standard library's byte search. All
-// code of all rules is one flat []Instr; a rule points at its matcher code
-// (Rule.Match) and its writer code (Rule.Write). Literals and exclusion sets
-// live in constant pools that instructions index. Validate checks the
-// invariants that the machine relies on instead of checking them while it
-// runs; Disasm prints a program for tests and debugging.
+// strings of symbol codes (at most 256 symbols), so that the machine can
+// search them with byte searches; codes below AlphabetSize form the
+// alphabet that χ ranges over, in the alphabet's order. All code of all
+// rules is one flat []Instr; a rule points at its matcher code (Rule.Match)
+// and its writer code (Rule.Write). Literals and exclusion sets live in
+// constant pools that instructions index. Validate checks the invariants
+// that the machine relies on instead of checking them while it runs; Disasm
+// prints a program for tests and debugging.
 //
 // # One step
 //
@@ -22,13 +22,15 @@
 // (the classic one). An empty left-hand side matches at the right end, or
 // at the left end in leftmost mode.
 //
-// A plain rule has a fixed left-hand side, found with bytes.LastIndex or
-// bytes.Index. A sugared rule (optionals, alternatives, χ, bound
-// subscripts) means its ordered expansion, the list of plain rules e1..ek it
-// stands for: it applies iff some ei occurs, and the ei applied is the first
-// that occurs anywhere, at its rightmost (leftmost) occurrence. The machine
-// gets the same answer without expanding. Its matcher code runs at one start
-// position as a backtracking depth-first search in which OpSplit tries its
+// A plain rule has a fixed left-hand side, found with bytes.Index, or from
+// the right with a word-at-a-time scan (bytes.LastIndex hashes every
+// byte). A sugared rule (optionals, alternatives, χ, bound subscripts) means
+// its ordered expansion, the list of plain rules e1..ek it stands for: it
+// applies iff some ei occurs, and the ei applied is the first that occurs
+// anywhere, at its rightmost (leftmost) occurrence.
+//
+// The matcher code computes this without expanding. At one start position
+// it is a backtracking depth-first search in which OpSplit tries its
 // fall-through branch first, so the first success is the lowest-ranked
 // expansion that matches there. The search records each choice it makes
 // (0 or 1 per OpSplit, the symbol code per OpAny); the compiler lays out the
@@ -36,11 +38,21 @@
 // by rank. The machine scans start positions from the preferred end and
 // keeps the first match it meets unless a later position has a strictly
 // lower record: the result is the lowest record, nearest the preferred end.
-// Two shortcuts keep this fast without changing the answer: a search stops
-// as soon as its record climbs above the best one found (records are met in
-// increasing order), and the scan stops at a record of all first choices,
-// which nothing can beat. A matcher only starts where the symbols that all
-// its paths begin with occur.
+// Shortcuts that do not change the answer keep this fast: a search stops as
+// soon as its record climbs above the best one found (records are met in
+// increasing order); the scan stops at a record of all first choices, which
+// nothing can beat; and the matcher only starts where the rule's anchor, a
+// run of symbols that every match contains at a known distance from its
+// start, occurs at that distance.
+//
+// Most sugared rules have small expansions, though, and searching for a
+// handful of literals with a byte search is much faster than starting the
+// matcher at every position. So New enumerates each rule's ordered
+// expansion (the paths through its matcher code, in search order) and,
+// when it has at most 32 literals, finds the rule by searching for them in
+// order; the first literal that occurs gives the position, and the matcher
+// run there alone yields the captures, since its first success there is
+// that literal's expansion.
 //
 // Captures are slot pairs (start, end) set by OpSave, undone on
 // backtracking through an undo log on the backtrack stack. The writer code
@@ -53,7 +65,8 @@
 // A Machine has one memory register, empty at first and kept across runs,
 // because an environment object runs its algorithm once per interaction and
 // remembers between interactions. When a rule fires and Rule.Store >= 0, the
-// text capture Store matched (empty if unbound) is stored; with
+// text capture Store matched is stored (nothing is, if the capture is
+// unbound: the mark stood in an alternative the match did not take); with
 // Rule.StoreWhole the whole new string is. Reset empties the register.
 //
 // # Limits
@@ -73,5 +86,7 @@
 // reuses them, so once they have grown to the run's needs a step allocates
 // nothing; the tests assert it with testing.AllocsPerRun. The output of Run
 // is the machine's string buffer, valid until the next Run. The matcher is
-// one for loop around one switch over a flat instruction stream.
+// one for loop around one switch over a flat instruction stream. New
+// analyses each rule once (its expansion, its anchor): make a machine once
+// per program and memory register, and reuse it.
 package vm

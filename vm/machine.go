@@ -58,30 +58,32 @@ type Result struct {
 // which outlives a run. A Machine is not safe for concurrent use; its Program
 // is only read and may be shared by many machines.
 type Machine struct {
-	prog *Program
-	// prefixes[i] is the run of symbols that every match of sugared rule i
-	// starts with: the matcher is only started where it occurs.
-	prefixes [][]byte
+	prog  *Program
+	plans []plan // how to search for each rule
 
 	str []byte // the string being rewritten
 	rhs []byte // the right-hand side of the current step
 	mem []byte // the memory register
 
-	slots     []int // captures of the matcher's current path
-	bestSlots []int // captures of the best match found so far
-	unbound   []int // captures of a plain rule's match: none
-	record    []byte
+	slots     []int  // captures of the matcher's current path
+	bestSlots []int  // captures of the best match found so far
+	unbound   []int  // captures of a plain rule's match: none
+	record    []byte // choice record of the matcher's current path
 	best      []byte // choice record of the best match found so far
 	stack     []frame
 }
 
 // New returns a machine for p with an empty memory. p must be valid (see
 // Validate); the compiler only produces valid programs.
-func New(p *Program) *Machine {
+func New(p *Program) *Machine { return newMachine(p, maxExpansion) }
+
+// newMachine returns a machine that expands sugared rules whose expansion
+// has at most maxExpansion literals.
+func newMachine(p *Program, maxExpansion int) *Machine {
 	n := 2 * p.NumCaptures
 	m := &Machine{
 		prog:      p,
-		prefixes:  make([][]byte, len(p.Rules)),
+		plans:     make([]plan, len(p.Rules)),
 		slots:     make([]int, n),
 		bestSlots: make([]int, n),
 		unbound:   make([]int, n),
@@ -89,34 +91,10 @@ func New(p *Program) *Machine {
 	for i := range m.unbound {
 		m.unbound[i] = -1
 	}
-	for i, r := range p.Rules {
-		if !r.Plain {
-			m.prefixes[i] = p.fixedPrefix(r.Match)
-		}
+	for i := range p.Rules {
+		m.plans[i] = p.planRule(&p.Rules[i], maxExpansion)
 	}
 	return m
-}
-
-// fixedPrefix returns the symbols that the matcher code at pc must match
-// first, whatever path it takes.
-func (p *Program) fixedPrefix(pc int) []byte {
-	var prefix []byte
-	for {
-		in := p.Code[pc]
-		switch in.Op {
-		case OpSym:
-			prefix = append(prefix, byte(in.A))
-		case OpLit:
-			prefix = append(prefix, p.Literals[in.A:in.A+in.B]...)
-		case OpSave:
-		case OpJmp:
-			pc = int(in.A)
-			continue
-		default:
-			return prefix
-		}
-		pc++
-	}
 }
 
 // Memory returns the memory register. The slice is the machine's own and is
@@ -163,8 +141,10 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 			return m.str, res
 		}
 		// The stored capture refers to the string before the rewrite, so it
-		// is copied out before the splice overwrites it.
-		if r.Store >= 0 {
+		// is copied out before the splice overwrites it. An unbound capture
+		// is a mark in an alternative this match did not take: nothing is
+		// stored, as in the plain rule of the expansion, which has no mark.
+		if r.Store >= 0 && bound(slots, r.Store) {
 			m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
 		}
 		m.splice(start, end, rhs)
@@ -187,21 +167,31 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 // captures, or rule -1.
 func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 	for i := range m.prog.Rules {
-		r := &m.prog.Rules[i]
-		if r.Plain {
-			var at int
-			if leftmost {
-				at = bytes.Index(m.str, r.Literal)
-			} else {
-				at = lastIndex(m.str, r.Literal)
-			}
-			if at >= 0 {
-				return i, at, at + len(r.Literal), m.unbound
+		r, plan := &m.prog.Rules[i], &m.plans[i]
+		if !plan.expanded {
+			if start, end, ok := m.matchRule(r.Match, &plan.anchor, leftmost); ok {
+				return i, start, end, m.bestSlots
 			}
 			continue
 		}
-		if start, end, ok := m.matchRule(r.Match, m.prefixes[i], leftmost); ok {
-			return i, start, end, m.bestSlots
+		for _, lit := range plan.literals {
+			var at int
+			if leftmost {
+				at = bytes.Index(m.str, lit)
+			} else {
+				at = lastIndex(m.str, lit)
+			}
+			if at < 0 {
+				continue
+			}
+			if r.Plain {
+				return i, at, at + len(lit), m.unbound
+			}
+			// The first literal that occurs is the lowest-ranked match
+			// anywhere, so it is also the first success of the matcher at
+			// its position; the matcher finds its captures.
+			end, _ := m.matchAt(r.Match, at, false)
+			return i, at, end, m.bestSlots
 		}
 	}
 	return -1, 0, 0, nil

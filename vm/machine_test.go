@@ -209,22 +209,34 @@ var runTests = []struct {
 func TestRun(t *testing.T) {
 	for _, tt := range runTests {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newAsm(t, tt.alphabet, "o $")
-			tt.rules(a)
-			m := New(a.build())
-			out, res := m.Run(a.str(tt.input), tt.opt)
-			if got := a.text(out); got != tt.want {
-				t.Errorf("output %q, want %q", got, tt.want)
-			}
-			want := Result{Steps: tt.steps, Halt: tt.halt, Rule: tt.rule}
-			if res != want {
-				t.Errorf("result %+v (%v), want %+v (%v)", res, res.Halt, want, want.Halt)
-			}
-			if got := a.text(m.Memory()); got != tt.memory {
-				t.Errorf("memory %q, want %q", got, tt.memory)
-			}
+			forEachSearch(t, func(t *testing.T, newMachine func(*Program) *Machine) {
+				a := newAsm(t, tt.alphabet, "o $")
+				tt.rules(a)
+				m := newMachine(a.build())
+				out, res := m.Run(a.str(tt.input), tt.opt)
+				if got := a.text(out); got != tt.want {
+					t.Errorf("output %q, want %q", got, tt.want)
+				}
+				want := Result{Steps: tt.steps, Halt: tt.halt, Rule: tt.rule}
+				if res != want {
+					t.Errorf("result %+v (%v), want %+v (%v)", res, res.Halt, want, want.Halt)
+				}
+				if got := a.text(m.Memory()); got != tt.memory {
+					t.Errorf("memory %q, want %q", got, tt.memory)
+				}
+			})
 		})
 	}
+}
+
+// forEachSearch runs test with each way the machine finds the match of a
+// sugared rule: searching for the literals of its ordered expansion, and
+// running its matcher.
+func forEachSearch(t *testing.T, test func(t *testing.T, newMachine func(*Program) *Machine)) {
+	t.Run("expanded", func(t *testing.T) { test(t, New) })
+	t.Run("matcher", func(t *testing.T) {
+		test(t, func(p *Program) *Machine { return newMachine(p, 0) })
+	})
 }
 
 func TestDefaultLimits(t *testing.T) {
@@ -272,74 +284,100 @@ func TestTrace(t *testing.T) {
 }
 
 func TestMemoryAcrossRuns(t *testing.T) {
-	a := newAsm(t, "a b c d m", "")
-	a.plain("m", "∇", terminating)
-	a.sugared( // (a|b)1^Δ c ->. d
-		code(save(0), split(4), a.sym("a"), jmp(5), a.sym("b"), save(1), a.sym("c"), match()),
-		code(a.emit("d"), done()),
-		store(0), terminating)
-	m := New(a.build())
-	run := func(input string) string {
-		out, _ := m.Run(a.str(input), Options{})
-		return a.text(out)
-	}
-	steps := []struct{ do, want string }{
-		{"b c", "d"},
-		{"m", "b"}, // stored by the previous run
-		{"m", "b"},
-		{"reset", ""},
-		{"m", ""},
-		{"set a b", ""},
-		{"m", "a b"},
-	}
-	for i, st := range steps {
-		switch {
-		case st.do == "reset":
-			m.Reset()
-		case strings.HasPrefix(st.do, "set "):
-			m.SetMemory(a.str(strings.TrimPrefix(st.do, "set ")))
-		default:
-			if got := run(st.do); got != st.want {
-				t.Errorf("step %d: run %q: %q, want %q", i, st.do, got, st.want)
+	forEachSearch(t, func(t *testing.T, newMachine func(*Program) *Machine) {
+		a := newAsm(t, "a b c d m", "")
+		a.plain("m", "∇", terminating)
+		a.sugared( // (a|b)1^Δ c ->. d
+			code(save(0), split(4), a.sym("a"), jmp(5), a.sym("b"), save(1), a.sym("c"), match()),
+			code(a.emit("d"), done()),
+			store(0), terminating)
+		m := newMachine(a.build())
+		run := func(input string) string {
+			out, _ := m.Run(a.str(input), Options{})
+			return a.text(out)
+		}
+		steps := []struct{ do, want string }{
+			{"b c", "d"},
+			{"m", "b"}, // stored by the previous run
+			{"m", "b"},
+			{"reset", ""},
+			{"m", ""},
+			{"set a b", ""},
+			{"m", "a b"},
+		}
+		for i, st := range steps {
+			switch {
+			case st.do == "reset":
+				m.Reset()
+			case strings.HasPrefix(st.do, "set "):
+				m.SetMemory(a.str(strings.TrimPrefix(st.do, "set ")))
+			default:
+				if got := run(st.do); got != st.want {
+					t.Errorf("step %d: run %q: %q, want %q", i, st.do, got, st.want)
+				}
 			}
 		}
-	}
+	})
 }
 
-func TestStoreUnboundCaptureEmptiesMemory(t *testing.T) {
-	a := newAsm(t, "a b c", "")
-	a.sugared( // [a]^Δ b ->. c
-		code(save(0), split(3), a.sym("a"), save(1), a.sym("b"), match()),
-		code(a.emit("c"), done()),
-		store(0), terminating)
-	m := New(a.build())
-	m.SetMemory(a.str("a a"))
-	out, _ := m.Run(a.str("b"), Options{})
-	if a.text(out) != "c" || len(m.Memory()) != 0 {
-		t.Errorf("output %q, memory %q; want \"c\" and empty memory", a.text(out), a.text(m.Memory()))
-	}
+// A marked optional that is absent matched the empty string: its capture is
+// bound and empty, and storing it empties the memory.
+func TestStoreEmptyCaptureEmptiesMemory(t *testing.T) {
+	forEachSearch(t, func(t *testing.T, newMachine func(*Program) *Machine) {
+		a := newAsm(t, "a b c", "")
+		a.sugared( // [a]^Δ b ->. c
+			code(save(0), split(3), a.sym("a"), save(1), a.sym("b"), match()),
+			code(a.emit("c"), done()),
+			store(0), terminating)
+		m := newMachine(a.build())
+		m.SetMemory(a.str("a a"))
+		out, _ := m.Run(a.str("b"), Options{})
+		if a.text(out) != "c" || len(m.Memory()) != 0 {
+			t.Errorf("output %q, memory %q; want \"c\" and empty memory", a.text(out), a.text(m.Memory()))
+		}
+	})
+}
+
+// A mark inside an alternative the match did not take leaves its capture
+// unbound, and nothing is stored: the expansion's plain rule has no mark.
+func TestStoreUnboundCaptureLeavesMemory(t *testing.T) {
+	forEachSearch(t, func(t *testing.T, newMachine func(*Program) *Machine) {
+		a := newAsm(t, "a b c", "")
+		a.sugared( // (a^Δ|b) c ->. c
+			code(split(5), save(0), a.sym("a"), save(1), jmp(6), a.sym("b"), a.sym("c"), match()),
+			code(a.emit("c"), done()),
+			store(0), terminating)
+		m := newMachine(a.build())
+		m.SetMemory(a.str("a a"))
+		out, _ := m.Run(a.str("b c"), Options{})
+		if a.text(out) != "c" || a.text(m.Memory()) != "a a" {
+			t.Errorf("output %q, memory %q; want \"c\" and the memory unchanged", a.text(out), a.text(m.Memory()))
+		}
+	})
 }
 
 func TestRecallReadsMemoryBeforeTheStep(t *testing.T) {
-	a := newAsm(t, "a b c e", "")
-	a.sugared( // (a|b)1^Δ ->. ∇
-		code(save(0), split(4), a.sym("a"), jmp(5), a.sym("b"), save(1), match()),
-		code(emitMem(), done()),
-		store(0), terminating)
-	a.plain("e", "∇ ∇", storeWhole, terminating) // e ->. ∇ ∇ Δ
-	m := New(a.build())
-	m.SetMemory(a.str("c"))
-	for _, tt := range []struct{ input, want, memory string }{
-		{"a", "c", "a"},
-		{"e", "a a", "a a"},
-		{"e", "a a a a", "a a a a"},
-	} {
-		out, _ := m.Run(a.str(tt.input), Options{})
-		if a.text(out) != tt.want || a.text(m.Memory()) != tt.memory {
-			t.Errorf("run %q: output %q, memory %q; want %q, %q",
-				tt.input, a.text(out), a.text(m.Memory()), tt.want, tt.memory)
+	forEachSearch(t, func(t *testing.T, newMachine func(*Program) *Machine) {
+		a := newAsm(t, "a b c e", "")
+		a.sugared( // (a|b)1^Δ ->. ∇
+			code(save(0), split(4), a.sym("a"), jmp(5), a.sym("b"), save(1), match()),
+			code(emitMem(), done()),
+			store(0), terminating)
+		a.plain("e", "∇ ∇", storeWhole, terminating) // e ->. ∇ ∇ Δ
+		m := newMachine(a.build())
+		m.SetMemory(a.str("c"))
+		for _, tt := range []struct{ input, want, memory string }{
+			{"a", "c", "a"},
+			{"e", "a a", "a a"},
+			{"e", "a a a a", "a a a a"},
+		} {
+			out, _ := m.Run(a.str(tt.input), Options{})
+			if a.text(out) != tt.want || a.text(m.Memory()) != tt.memory {
+				t.Errorf("run %q: output %q, memory %q; want %q, %q",
+					tt.input, a.text(out), a.text(m.Memory()), tt.want, tt.memory)
+			}
 		}
-	}
+	})
 }
 
 func TestOutputMayBeTheNextInput(t *testing.T) {
@@ -366,12 +404,17 @@ func TestSugaredAgreesWithExpansion(t *testing.T) {
 		{"bound choice", "x y z w", boundChoice, boundChoiceExpansion},
 		{"sort", "a b c", sortABC, sortABCExpansion},
 		{"overlapping alternatives", "a b c d", overlapping, overlappingExpansion},
+		{"two wildcards", "a b c", twoWildcards, twoWildcardsExpansion},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			sugared, expansion := newAsm(t, tt.alphabet, ""), newAsm(t, tt.alphabet, "")
 			tt.sugared(sugared)
 			tt.expansion(expansion)
-			ms, me := New(sugared.build()), New(expansion.build())
+			me, mm := New(expansion.build()), newMachine(sugared.build(), 0)
+			ms := New(sugared.build())
+			if ms.plans[0].expanded == mm.plans[0].expanded {
+				t.Fatal("both machines search the same way")
+			}
 			naive := naiveRules(t, expansion.build())
 			symbols := strings.Fields(tt.alphabet)
 			for range 3000 {
@@ -380,12 +423,17 @@ func TestSugaredAgreesWithExpansion(t *testing.T) {
 					input[i] = symbols[rng.IntN(len(symbols))]
 				}
 				opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 30, MaxLen: 20}
+				outM, resM := mm.Run(sugared.str(strings.Join(input, " ")), opt)
 				outS, resS := ms.Run(sugared.str(strings.Join(input, " ")), opt)
 				outE, resE := me.Run(expansion.str(strings.Join(input, " ")), opt)
 				outN, resN := naiveRun(naive, input, opt)
-				gotS, gotE, gotN := sugared.text(outS), expansion.text(outE), strings.Join(outN, " ")
+				gotM, gotS := sugared.text(outM), sugared.text(outS)
+				gotE, gotN := expansion.text(outE), strings.Join(outN, " ")
 				if gotE != gotN || resE != resN {
 					t.Fatalf("%q %+v: expansion %q %+v, naive %q %+v", input, opt, gotE, resE, gotN, resN)
+				}
+				if gotM != gotS || resM != resS {
+					t.Fatalf("%q %+v: matcher %q %+v, expanded %q %+v", input, opt, gotM, resM, gotS, resS)
 				}
 				resS.Rule, resE.Rule = 0, 0 // rule numbers differ
 				if gotS != gotE || resS != resE {
@@ -407,16 +455,18 @@ func TestNoAllocationPerRun(t *testing.T) {
 		{"sugared with trace", "x y z w", "y x z x z y", boundChoice, Options{MaxSteps: 500, Trace: func(int, int, []byte) {}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			a := newAsm(t, tt.alphabet, "$")
-			tt.rules(a)
-			m, input := New(a.build()), a.str(tt.input)
-			_, res := m.Run(input, tt.opt) // grows the buffers
-			if res.Steps < 10 {
-				t.Fatalf("only %d steps", res.Steps)
-			}
-			if allocs := testing.AllocsPerRun(20, func() { m.Run(input, tt.opt) }); allocs != 0 {
-				t.Errorf("%v allocations per run of %d steps", allocs, res.Steps)
-			}
+			forEachSearch(t, func(t *testing.T, newMachine func(*Program) *Machine) {
+				a := newAsm(t, tt.alphabet, "$")
+				tt.rules(a)
+				m, input := newMachine(a.build()), a.str(tt.input)
+				_, res := m.Run(input, tt.opt) // grows the buffers
+				if res.Steps < 10 {
+					t.Fatalf("only %d steps", res.Steps)
+				}
+				if allocs := testing.AllocsPerRun(20, func() { m.Run(input, tt.opt) }); allocs != 0 {
+					t.Errorf("%v allocations per run of %d steps", allocs, res.Steps)
+				}
+			})
 		})
 	}
 }

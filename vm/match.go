@@ -20,19 +20,25 @@ type frame struct {
 // ordered expansion selects: the lowest choice record over all start
 // positions and, among equal records, the one nearest the preferred end.
 // Start positions are scanned from the preferred end, and a later one wins
-// only with a strictly lower record. Only positions where prefix occurs are
-// tried. The match's record and captures are left in m.best and m.bestSlots.
-func (m *Machine) matchRule(pc int, prefix []byte, leftmost bool) (start, end int, found bool) {
+// only with a strictly lower record. Only the positions that have the
+// anchor at the right distance are tried. The match's record and captures
+// are left in m.best and m.bestSlots.
+func (m *Machine) matchRule(pc int, a *anchor, leftmost bool) (start, end int, found bool) {
 	s := m.str
 	m.best = m.best[:0]
 	if leftmost {
 		for p := 0; p <= len(s); p++ {
-			if len(prefix) > 0 {
-				i := bytes.Index(s[p:], prefix)
+			if len(a.run) > 0 {
+				// Skip to the first position with the anchor at most a.hi later.
+				from := p + a.lo
+				if from > len(s) {
+					break
+				}
+				i := bytes.Index(s[from:], a.run)
 				if i < 0 {
 					break
 				}
-				p += i
+				p = max(p, from+i-a.hi)
 			}
 			if e, better := m.matchAt(pc, p, found); better {
 				start, end, found = p, e, true
@@ -44,11 +50,13 @@ func (m *Machine) matchRule(pc int, prefix []byte, leftmost bool) (start, end in
 		return start, end, found
 	}
 	for p := len(s); p >= 0; p-- {
-		if len(prefix) > 0 {
-			p = bytes.LastIndex(s[:min(p+len(prefix), len(s))], prefix)
-			if p < 0 {
+		if len(a.run) > 0 {
+			// Skip to the last position with the anchor at least a.lo later.
+			at := lastIndex(s[:min(p+a.hi+len(a.run), len(s))], a.run)
+			if at < a.lo {
 				break
 			}
+			p = min(p, at-a.lo)
 		}
 		if e, better := m.matchAt(pc, p, found); better {
 			start, end, found = p, e, true

@@ -133,3 +133,24 @@ func overlappingExpansion(a *asm) {
 	a.plain("b a b c", "d b a b")
 	a.plain("b a b", "d b a b")
 }
+
+// twoWildcards has a fixed symbol after two χ, over the alphabet a b c:
+//
+//	χ1 χ2 a [b] -> χ2 b χ1
+func twoWildcards(a *asm) {
+	a.sugared(
+		code(
+			save(0), a.any(""), save(1), save(2), a.any(""), save(3),
+			a.sym("a"), split(9), a.sym("b"),
+			match()),
+		code(emitCap(1), a.emit("b"), emitCap(0), done()))
+}
+
+func twoWildcardsExpansion(a *asm) {
+	for _, x := range []string{"a", "b", "c"} {
+		for _, y := range []string{"a", "b", "c"} {
+			a.plain(x+" "+y+" a b", y+" b "+x)
+			a.plain(x+" "+y+" a", y+" b "+x)
+		}
+	}
+}

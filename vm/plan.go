@@ -1,0 +1,221 @@
+package vm
+
+import (
+	"bytes"
+	"math"
+	"slices"
+)
+
+// maxExpansion is the most literals of a sugared rule's ordered expansion
+// that the machine searches for one by one. Searching for a literal costs a
+// fraction of a nanosecond per symbol, running the matcher tens of
+// nanoseconds per start position tried. BenchmarkExpansionLimit puts the
+// break-even at about 20 literals for a rule whose matcher has an anchor
+// right after a χ, its best case; without an anchor the matcher is over ten
+// times slower. A rule with a larger expansion runs its matcher.
+const maxExpansion = 32
+
+// expansionWork bounds the instructions New walks to expand one rule, paths
+// that fail included.
+const expansionWork = 1 << 16
+
+// plan is how the machine looks for a rule's match, decided by New.
+type plan struct {
+	// expanded rules are found by searching for their literals, in order:
+	// a plain rule's one literal, or the ordered expansion of a sugared
+	// rule, without repeats.
+	expanded bool
+	literals [][]byte
+	// The matcher of a rule that is not expanded is only started where its
+	// anchor occurs at the right distance.
+	anchor anchor
+}
+
+// planRule decides how to search for r, expanding it if its expansion has at
+// most limit literals.
+func (p *Program) planRule(r *Rule, limit int) plan {
+	if r.Plain {
+		return plan{expanded: true, literals: [][]byte{r.Literal}}
+	}
+	if literals, ok := p.expansion(r.Match, limit); ok {
+		return plan{expanded: true, literals: literals}
+	}
+	return plan{anchor: p.findAnchor(r.Match)}
+}
+
+// expansion returns the literals of the ordered expansion of the matcher
+// code at pc, in order and without repeats (a repeat never applies, its
+// first occurrence always does), or false if there are more than limit.
+func (p *Program) expansion(pc, limit int) ([][]byte, bool) {
+	e := expander{p: p, limit: limit, work: expansionWork}
+	slots := make([]int, 2*p.NumCaptures)
+	for i := range slots {
+		slots[i] = -1
+	}
+	e.walk(pc, nil, slots)
+	return e.literals, !e.overflow
+}
+
+// expander walks every path through matcher code in the order of the
+// backtracking search, writing down the text each path matches.
+type expander struct {
+	p        *Program
+	limit    int
+	work     int // instructions left to walk
+	literals [][]byte
+	overflow bool
+}
+
+// walk follows the paths from pc, where text has been matched with the
+// captures in slots. Branches get their own copies of both.
+func (e *expander) walk(pc int, text []byte, slots []int) {
+	for !e.overflow {
+		if e.work--; e.work < 0 {
+			e.overflow = true
+			return
+		}
+		in := e.p.Code[pc]
+		pc++
+		switch in.Op {
+		case OpSym:
+			text = append(text, byte(in.A))
+		case OpLit:
+			text = append(text, e.p.Literals[in.A:in.A+in.B]...)
+		case OpAny:
+			for c := range e.p.AlphabetSize {
+				if !e.p.Sets[in.A].Has(byte(c)) {
+					e.walk(pc, append(slices.Clip(text), byte(c)), slices.Clone(slots))
+				}
+			}
+			return
+		case OpSplit:
+			e.walk(pc, slices.Clip(text), slices.Clone(slots))
+			pc = int(in.A)
+		case OpJmp:
+			pc = int(in.A)
+		case OpSave:
+			slots[in.A] = len(text)
+		case OpBackref:
+			if !bound(slots, int(in.A)) {
+				return
+			}
+			text = append(text, text[slots[2*in.A]:slots[2*in.A+1]]...)
+		case OpMatch:
+			if slices.ContainsFunc(e.literals, func(l []byte) bool { return bytes.Equal(l, text) }) {
+				return
+			}
+			if len(e.literals) == e.limit {
+				e.overflow = true
+				return
+			}
+			e.literals = append(e.literals, slices.Clone(text))
+			return
+		}
+	}
+}
+
+// anchor is a run of symbols that every match of a rule contains, starting
+// lo to hi symbols after the start of the match.
+type anchor struct {
+	run    []byte
+	lo, hi int
+}
+
+// findAnchor finds the longest anchor of the matcher code at start, or none.
+// Code only jumps forward, so a path visits increasing pcs, and every path
+// passes through a pc unless an edge jumps over it or a match ends before
+// it. The offsets of each pc from the start of the match are propagated
+// forward as ranges.
+func (p *Program) findAnchor(start int) anchor {
+	end := p.blockEnd(start)
+	const unknown = math.MaxInt // after a back-reference, whose length varies
+	reached := make([]bool, end-start)
+	lo, hi := make([]int, end-start), make([]int, end-start)
+	reach := func(pc, from, to int) {
+		i := pc - start
+		if !reached[i] {
+			reached[i], lo[i], hi[i] = true, from, to
+		}
+		lo[i], hi[i] = min(lo[i], from), max(hi[i], to)
+	}
+	reach(start, 0, 0)
+	var best, run anchor
+	farthest, matched := start, false // farthest pc an edge reaches; a match ended
+	for pc := start; pc < end; pc++ {
+		i := pc - start
+		if !reached[i] {
+			run = anchor{}
+			continue
+		}
+		in := p.Code[pc]
+		everyPath := farthest <= pc && !matched
+		// The offsets after the instruction: a back-reference may match
+		// nothing or anything.
+		width, fixed := 0, true
+		switch in.Op {
+		case OpSym, OpAny:
+			width = 1
+		case OpLit:
+			width = int(in.B)
+		case OpBackref:
+			fixed = false
+		}
+		nextLo, nextHi := lo[i]+width, unknown
+		if fixed && hi[i] != unknown {
+			nextHi = hi[i] + width
+		}
+		switch {
+		case in.Op == OpSave && everyPath && len(run.run) > 0:
+		case (in.Op == OpSym || in.Op == OpLit) && everyPath && hi[i] != unknown:
+			if len(run.run) == 0 {
+				run = anchor{lo: lo[i], hi: hi[i]}
+			}
+			if in.Op == OpSym {
+				run.run = append(run.run, byte(in.A))
+			} else {
+				run.run = append(run.run, p.Literals[in.A:in.A+in.B]...)
+			}
+		default:
+			run = anchor{}
+		}
+		if len(run.run) > len(best.run) {
+			best = anchor{run: slices.Clone(run.run), lo: run.lo, hi: run.hi}
+		}
+		var successors []int
+		switch in.Op {
+		case OpMatch:
+			matched = true
+		case OpJmp:
+			successors = []int{int(in.A)}
+		case OpSplit:
+			successors = []int{pc + 1, int(in.A)}
+		default:
+			successors = []int{pc + 1}
+		}
+		for _, to := range successors {
+			reach(to, nextLo, nextHi)
+			farthest = max(farthest, to)
+		}
+	}
+	return best
+}
+
+// blockEnd returns the end of the code reachable from start. Code only
+// jumps forward, so it is contiguous up to the farthest pc that a
+// fall-through or a jump reaches.
+func (p *Program) blockEnd(start int) int {
+	end := start + 1
+	for pc := start; pc >= 0 && pc < end && pc < len(p.Code); pc++ {
+		in := p.Code[pc]
+		switch in.Op {
+		case OpSplit, OpJmp:
+			end = max(end, int(in.A)+1)
+		case OpSkipUnbound:
+			end = max(end, int(in.B)+1)
+		}
+		if in.Op != OpMatch && in.Op != OpDone && in.Op != OpJmp {
+			end = max(end, pc+2)
+		}
+	}
+	return min(end, len(p.Code))
+}
