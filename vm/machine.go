@@ -60,6 +60,14 @@ type Result struct {
 type Machine struct {
 	prog  *Program
 	plans []plan // how to search for each rule
+	// absent rules, the first ones, are known not to have occurred in the
+	// string before the last rewrite, which wrote str[changedFrom:changedTo].
+	absent                 int
+	changedFrom, changedTo int
+	// counts and present follow the symbols of the string, so that find can
+	// skip a rule that needs a symbol the string lacks.
+	counts  [256]int32
+	present SymSet
 
 	str []byte // the string being rewritten
 	rhs []byte // the right-hand side of the current step
@@ -119,6 +127,8 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 		maxLen = DefaultMaxLen
 	}
 	m.str = append(m.str[:0], input...)
+	m.countSymbols()
+	m.absent = 0
 	res.Rule = -1
 	if len(m.str) > maxLen {
 		res.Halt = LengthLimit
@@ -147,7 +157,9 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 		if r.Store >= 0 && bound(slots, r.Store) {
 			m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
 		}
+		m.recount(m.str[start:end], rhs)
 		m.splice(start, end, rhs)
+		m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
 		if r.StoreWhole {
 			m.mem = append(m.mem[:0], m.str...)
 		}
@@ -163,35 +175,75 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	}
 }
 
+// countSymbols counts the symbols of a new string.
+func (m *Machine) countSymbols() {
+	m.counts = [256]int32{}
+	m.present = SymSet{}
+	for _, c := range m.str {
+		m.counts[c]++
+		m.present.Add(c)
+	}
+}
+
+// recount updates the counts for a rewrite of removed into added.
+func (m *Machine) recount(removed, added []byte) {
+	for _, c := range removed {
+		if m.counts[c]--; m.counts[c] == 0 {
+			m.present.Remove(c)
+		}
+	}
+	for _, c := range added {
+		if m.counts[c]++; m.counts[c] == 1 {
+			m.present.Add(c)
+		}
+	}
+}
+
 // find returns the first rule that applies, the span it replaces and its
 // captures, or rule -1.
 func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 	for i := range m.prog.Rules {
 		r, plan := &m.prog.Rules[i], &m.plans[i]
+		if !plan.needs.Within(&m.present) {
+			continue
+		}
 		if !plan.expanded {
 			if start, end, ok := m.matchRule(r.Match, &plan.anchor, leftmost); ok {
 				return i, start, end, m.bestSlots
 			}
 			continue
 		}
-		for _, lit := range plan.literals {
+		for j, lit := range plan.literals {
+			if key := plan.literalKeys[j]; key >= 0 && m.counts[key] == 0 {
+				continue
+			}
+			// A rule before the last one applied did not occur in the
+			// string before the last rewrite, so an occurrence now must
+			// overlap the rewritten span: only its surroundings are searched.
+			lo, hi := 0, len(m.str)
+			if i < m.absent && len(lit) > 0 {
+				lo, hi = max(m.changedFrom-len(lit)+1, 0), min(m.changedTo+len(lit)-1, len(m.str))
+			}
 			var at int
 			if leftmost {
-				at = bytes.Index(m.str, lit)
+				at = bytes.Index(m.str[lo:hi], lit)
 			} else {
-				at = lastIndex(m.str, lit)
+				at = lastIndex(m.str[lo:hi], lit)
 			}
 			if at < 0 {
 				continue
 			}
+			at += lo
 			if r.Plain {
 				return i, at, at + len(lit), m.unbound
 			}
-			// The first literal that occurs is the lowest-ranked match
-			// anywhere, so it is also the first success of the matcher at
-			// its position; the matcher finds its captures.
-			end, _ := m.matchAt(r.Match, at, false)
-			return i, at, end, m.bestSlots
+			for k, slot := range plan.literalSlots[j] {
+				if slot >= 0 {
+					slot += at
+				}
+				m.bestSlots[k] = slot
+			}
+			return i, at, at + len(lit), m.bestSlots
 		}
 	}
 	return -1, 0, 0, nil

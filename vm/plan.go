@@ -26,34 +26,81 @@ type plan struct {
 	// rule, without repeats.
 	expanded bool
 	literals [][]byte
+	// literalSlots are the captures of each literal of a sugared rule,
+	// relative to its start: the lowest-ranked expansion that occurs is the
+	// matcher's first success where it occurs, so these are the captures
+	// the matcher would find, without running it.
+	literalSlots [][]int
 	// The matcher of a rule that is not expanded is only started where its
 	// anchor occurs at the right distance.
 	anchor anchor
+	// needs holds the symbols every match contains: a rule needing a
+	// symbol the string lacks is skipped without a search. literalKeys
+	// holds, for each literal, one of its symbols beyond needs (or -1): a
+	// literal whose key is absent is skipped too. One symbol is a weaker
+	// test than all, but it costs one load, and it is the symbol that tells
+	// the literals of a χ apart.
+	needs       SymSet
+	literalKeys []int
 }
 
 // planRule decides how to search for r, expanding it if its expansion has at
 // most limit literals.
 func (p *Program) planRule(r *Rule, limit int) plan {
 	if r.Plain {
-		return plan{expanded: true, literals: [][]byte{r.Literal}}
+		return withNeeds(plan{expanded: true, literals: [][]byte{r.Literal}})
 	}
-	if literals, ok := p.expansion(r.Match, limit); ok {
-		return plan{expanded: true, literals: literals}
+	if literals, slots, ok := p.expansion(r.Match, limit); ok {
+		return withNeeds(plan{expanded: true, literals: literals, literalSlots: slots})
 	}
-	return plan{anchor: p.findAnchor(r.Match)}
+	pl := plan{anchor: p.findAnchor(r.Match)}
+	pl.needs = symbolsOf(pl.anchor.run)
+	return pl
+}
+
+// withNeeds fills in the symbols an expanded plan's literals need.
+func withNeeds(pl plan) plan {
+	for i, lit := range pl.literals {
+		set := symbolsOf(lit)
+		if i == 0 {
+			pl.needs = set
+		} else {
+			pl.needs.intersect(&set)
+		}
+	}
+	for _, lit := range pl.literals {
+		key := -1
+		for _, c := range lit {
+			if !pl.needs.Has(c) {
+				key = int(c)
+				break
+			}
+		}
+		pl.literalKeys = append(pl.literalKeys, key)
+	}
+	return pl
+}
+
+func symbolsOf(run []byte) SymSet {
+	var set SymSet
+	for _, c := range run {
+		set.Add(c)
+	}
+	return set
 }
 
 // expansion returns the literals of the ordered expansion of the matcher
 // code at pc, in order and without repeats (a repeat never applies, its
-// first occurrence always does), or false if there are more than limit.
-func (p *Program) expansion(pc, limit int) ([][]byte, bool) {
+// first occurrence always does), with the captures of each, or false if
+// there are more than limit.
+func (p *Program) expansion(pc, limit int) ([][]byte, [][]int, bool) {
 	e := expander{p: p, limit: limit, work: expansionWork}
 	slots := make([]int, 2*p.NumCaptures)
 	for i := range slots {
 		slots[i] = -1
 	}
 	e.walk(pc, nil, slots)
-	return e.literals, !e.overflow
+	return e.literals, e.slots, !e.overflow
 }
 
 // expander walks every path through matcher code in the order of the
@@ -63,6 +110,7 @@ type expander struct {
 	limit    int
 	work     int // instructions left to walk
 	literals [][]byte
+	slots    [][]int // the captures of each literal, from its start
 	overflow bool
 }
 
@@ -109,6 +157,7 @@ func (e *expander) walk(pc int, text []byte, slots []int) {
 				return
 			}
 			e.literals = append(e.literals, slices.Clone(text))
+			e.slots = append(e.slots, slices.Clone(slots))
 			return
 		}
 	}

@@ -31,7 +31,7 @@ func TestExpansion(t *testing.T) {
 			a := newAsm(t, tt.alphabet, "")
 			tt.rules(a)
 			p := a.build()
-			literals, ok := p.expansion(p.Rules[0].Match, tt.limit)
+			literals, _, ok := p.expansion(p.Rules[0].Match, tt.limit)
 			if ok != (tt.want != nil) {
 				t.Fatalf("expanded: %v, want %v", ok, tt.want != nil)
 			}

@@ -118,7 +118,7 @@ func TestRandomPatterns(t *testing.T) {
 			withCaptures.sugared(matcher, append(writer, done()))
 
 			p := &sugared.prog
-			literals, expanded := p.expansion(p.Rules[len(p.Rules)-1].Match, 200)
+			literals, _, expanded := p.expansion(p.Rules[len(p.Rules)-1].Match, 200)
 			if !expanded {
 				ok = false
 				break
