@@ -62,12 +62,13 @@ type Alphabet struct {
 // behaviour (goodevil), a space generator (space generator) or a space's
 // arrow table (space table).
 type Block struct {
-	At    Pos
-	End   Pos // of the closing brace
-	Kind  BlockKind
-	Name  string  // of a shared block or an object
-	Rules []Entry // of every kind but a table
-	Rows  []*Row  // of a table
+	At      Pos
+	End     Pos // of the closing brace
+	Kind    BlockKind
+	Name    string  // of a shared block or an object
+	Dialect string  // of the code a generator writes: "thesis" or "paper"
+	Rules   []Entry // of every kind but a table
+	Rows    []*Row  // of a table
 }
 
 // BlockKind says what a block is.
@@ -180,11 +181,11 @@ func (n *Actions) Pos() Pos   { return n.At }
 func (n *SpaceCode) Pos() Pos { return n.At }
 func (n *Pattern) Pos() Pos   { return n.At }
 func (n *Setting) Pos() Pos   { return n.At }
-func (n *Block) Pos() Pos    { return n.At }
-func (n *Use) Pos() Pos      { return n.At }
-func (n *Rule) Pos() Pos     { return n.At }
-func (n *Symbol) Pos() Pos   { return n.At }
-func (n *Group) Pos() Pos    { return n.At }
-func (n *Wildcard) Pos() Pos { return n.At }
-func (n *Store) Pos() Pos    { return n.At }
-func (n *Recall) Pos() Pos   { return n.At }
+func (n *Block) Pos() Pos     { return n.At }
+func (n *Use) Pos() Pos       { return n.At }
+func (n *Rule) Pos() Pos      { return n.At }
+func (n *Symbol) Pos() Pos    { return n.At }
+func (n *Group) Pos() Pos     { return n.At }
+func (n *Wildcard) Pos() Pos  { return n.At }
+func (n *Store) Pos() Pos     { return n.At }
+func (n *Recall) Pos() Pos    { return n.At }

@@ -84,7 +84,7 @@ func blockHeader(b *Block) string {
 	case GoodEvilBlock:
 		return "goodevil {"
 	case GeneratorBlock:
-		return "space generator {"
+		return "space generator " + b.Dialect + " {"
 	case TableBlock:
 		return "space table {"
 	}

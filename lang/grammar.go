@@ -95,9 +95,11 @@ type actionsSyntax struct {
 
 // spaceSyntax is `space table {`, `space generator {` or `space [DIALECT] CODE`.
 type spaceSyntax struct {
-	Braced  string       `parser:"\"space\" ( @(\"table\" | \"generator\") LBrace"`
-	Dialect string       `parser:"        | @(\"thesis\" | \"paper\")?"`
-	Code    []*setSyntax `parser:"          @@+ )"`
+	Table      bool         `parser:"\"space\" ( @\"table\" LBrace"`
+	Generator  bool         `parser:"          | @\"generator\""`
+	GenDialect string       `parser:"            @(\"thesis\" | \"paper\")? LBrace"`
+	Dialect    string       `parser:"          | @(\"thesis\" | \"paper\")?"`
+	Code       []*setSyntax `parser:"            @@+ )"`
 }
 
 type objectSyntax struct {

@@ -229,15 +229,12 @@ func (p *parser) decl(syn *declSyntax) {
 		p.open(&Block{At: at, Kind: GoodEvilBlock})
 	case syn.GoodEvil != nil:
 		p.topLevel(at, &Pattern{At: at, Actions: p.symbolsOf(syn.GoodEvil.Pattern)})
-	case syn.Space != nil && syn.Space.Braced != "":
-		kind := map[string]BlockKind{"table": TableBlock, "generator": GeneratorBlock}[syn.Space.Braced]
-		p.open(&Block{At: at, Kind: kind})
+	case syn.Space != nil && syn.Space.Table:
+		p.open(&Block{At: at, Kind: TableBlock})
+	case syn.Space != nil && syn.Space.Generator:
+		p.open(&Block{At: at, Kind: GeneratorBlock, Dialect: orThesis(syn.Space.GenDialect)})
 	case syn.Space != nil:
-		dialect := syn.Space.Dialect
-		if dialect == "" {
-			dialect = "thesis"
-		}
-		p.topLevel(at, &SpaceCode{At: at, Dialect: dialect, Code: p.symbolsOf(syn.Space.Code)})
+		p.topLevel(at, &SpaceCode{At: at, Dialect: orThesis(syn.Space.Dialect), Code: p.symbolsOf(syn.Space.Code)})
 	case syn.Actions != nil:
 		p.topLevel(at, &Actions{At: at, Names: p.symbolsOf(syn.Actions.Symbols)})
 	case syn.Setting != nil:
@@ -252,6 +249,14 @@ func (p *parser) decl(syn *declSyntax) {
 		p.block.End = at
 		p.block = nil
 	}
+}
+
+// orThesis names the default dialect of space codes.
+func orThesis(dialect string) string {
+	if dialect == "" {
+		return "thesis"
+	}
+	return dialect
 }
 
 // open starts reading a braced block.
