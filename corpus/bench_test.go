@@ -98,13 +98,13 @@ func benchReference(b *testing.B, w workload) {
 }
 
 // The VM is at least 20 times faster than the reference interpreter of the
-// expansion on the same workloads. The two are measured in turn, five
-// times, and the median of the five ratios is compared: the machines these
+// expansion on the same workloads. The two are measured in turn, three
+// times, and the median of the three ratios is compared: the machines these
 // tests run on are shared and noisy.
 func TestVMIsTwentyTimesFasterThanReference(t *testing.T) {
 	for _, w := range workloads {
 		var ratios []float64
-		for range 5 {
+		for range 3 {
 			v := testing.Benchmark(func(b *testing.B) { benchVM(b, w) })
 			r := testing.Benchmark(func(b *testing.B) { benchReference(b, w) })
 			ratios = append(ratios, v.Extra["steps/s"]/r.Extra["steps/s"])
@@ -113,9 +113,9 @@ func TestVMIsTwentyTimesFasterThanReference(t *testing.T) {
 			}
 		}
 		slices.Sort(ratios)
-		t.Logf("%s: the VM is %.0f times faster than the reference (median of %.0f)", w.name, ratios[2], ratios)
-		if ratios[2] < 20 {
-			t.Errorf("%s: the VM is only %.1f times faster than the reference", w.name, ratios[2])
+		t.Logf("%s: the VM is %.0f times faster than the reference (median of %.0f)", w.name, ratios[1], ratios)
+		if ratios[1] < 20 {
+			t.Errorf("%s: the VM is only %.1f times faster than the reference", w.name, ratios[1])
 		}
 	}
 }

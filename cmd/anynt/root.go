@@ -75,9 +75,13 @@ Exit status: 0 success; 1 errors in an input file; 2 usage errors;
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
-	root.AddCommand(newMarkovCmd(io), newExpandCmd(io), newFmtCmd(io), newDisasmCmd(io))
+	root.AddCommand(newMarkovCmd(io), newExpandCmd(io), newFmtCmd(io), newDisasmCmd(io),
+		newCheckCmd(io), newSpaceCmd(io), newRunCmd(io), newDotCmd(io))
 	return root
 }
+
+func asExit(err error, target **exitError) bool     { return errors.As(err, target) }
+func asList(err error, target *lang.ErrorList) bool { return errors.As(err, target) }
 
 // printError prints errors one a line; a positioned error gets the line of
 // its file and a caret under the column.

@@ -1,0 +1,189 @@
+package agent
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/anynt/anynt/env"
+)
+
+// Settings are the knobs of the agents that have any.
+type Settings struct {
+	Alpha, Gamma, Q0 float64 // Q-learning
+}
+
+// DefaultSettings are the thesis's Q-learning settings (§4.6).
+var DefaultSettings = Settings{Alpha: 0.05, Gamma: 0.35, Q0: 2}
+
+var makers = map[string]func(Settings) env.Agent{
+	"random":    func(Settings) env.Agent { return &Random{} },
+	"stay":      func(Settings) env.Agent { return Stay{} },
+	"follower":  func(Settings) env.Agent { return &Follower{} },
+	"oracle":    func(Settings) env.Agent { return &Oracle{} },
+	"qlearning": func(s Settings) env.Agent { return &QLearning{Settings: s} },
+}
+
+// Names lists the agents New knows.
+func Names() []string {
+	names := make([]string, 0, len(makers))
+	for n := range makers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// New returns a fresh agent by name.
+func New(name string, s Settings) (env.Agent, error) {
+	mk, ok := makers[name]
+	if !ok {
+		return nil, fmt.Errorf("no agent %q (%s)", name, strings.Join(Names(), ", "))
+	}
+	return mk(s), nil
+}
+
+// Random picks each action uniformly, the stay action included: the agent
+// whose expected score a balanced environment makes 0.
+type Random struct{ rng *rand.Rand }
+
+func (r *Random) Start(_ *env.Env, rng *rand.Rand) { r.rng = rng }
+func (r *Random) Act(v *env.View) int              { return r.rng.IntN(len(v.Dest())) }
+func (r *Random) End(float64)                      {}
+
+// Stay always stays.
+type Stay struct{}
+
+func (Stay) Start(*env.Env, *rand.Rand) {}
+func (Stay) Act(*env.View) int          { return 0 }
+func (Stay) End(float64)                {}
+
+// Follower is the thesis's trivial follower: if Good is in a cell it can
+// reach, it goes there (or stays, if Good shares its cell); otherwise it
+// moves at random among the cells it can reach, avoiding Evil's cell when it
+// can. It ignores rewards.
+type Follower struct {
+	rng  *rand.Rand
+	safe []int
+}
+
+func (f *Follower) Start(_ *env.Env, rng *rand.Rand) { f.rng = rng }
+func (f *Follower) End(float64)                      {}
+
+func (f *Follower) Act(v *env.View) int {
+	pos, dest := v.Positions(), v.Dest()
+	if a := slices.Index(dest, pos[env.Good]); a >= 0 {
+		return a
+	}
+	f.safe = f.safe[:0]
+	for a, d := range dest {
+		if d != pos[env.Evil] {
+			f.safe = append(f.safe, a)
+		}
+	}
+	if len(f.safe) == 0 {
+		return f.rng.IntN(len(dest))
+	}
+	return f.safe[f.rng.IntN(len(f.safe))]
+}
+
+// Oracle is the thesis's oracle: it knows where Good and Evil intend to go
+// and the cell rewards, and takes the action whose cell pays most this
+// interaction, preferring Good's intended cell; it looks one step ahead and
+// cannot foresee a collision between Good and Evil.
+type Oracle struct {
+	rng  *rand.Rand
+	e    *env.Env
+	best []int
+}
+
+func (o *Oracle) Start(e *env.Env, rng *rand.Rand) { o.e, o.rng = e, rng }
+func (o *Oracle) End(float64)                      {}
+
+func (o *Oracle) Act(v *env.View) int {
+	good, evil := v.Intended()
+	dest := v.Dest()
+	if a := slices.Index(dest, good); a >= 0 && o.e.Settings.Rewards == env.LambdaOneRewards {
+		return a
+	}
+	value := func(c int) float64 {
+		if o.e.Settings.Rewards == env.LambdaOneRewards {
+			switch c {
+			case good:
+				return 1
+			case evil:
+				return -1
+			}
+			return 0
+		}
+		return v.CellRewards()[c] // eaten after the moves, as it is now
+	}
+	o.best = o.best[:0]
+	bestValue := 0.0
+	for a, d := range dest {
+		switch val := value(d); {
+		case len(o.best) == 0 || val > bestValue:
+			o.best, bestValue = append(o.best[:0], a), val
+		case val == bestValue:
+			o.best = append(o.best, a)
+		}
+	}
+	return o.best[o.rng.IntN(len(o.best))]
+}
+
+// QLearning is tabular Q-learning as the thesis runs it: the state is π's
+// observation string, Q starts at Q0 (2, optimistic against rewards shifted
+// to [0, 2]), the action is greedy with ties broken at random, and
+// Q(s,a) += α (r + 1 + γ max Q(s',·) − Q(s,a)).
+type QLearning struct {
+	Settings
+	rng   *rand.Rand
+	q     map[string][]float64
+	prev  []float64 // Q values of the previous state
+	prevA int
+	ties  []int
+}
+
+func (q *QLearning) Start(_ *env.Env, rng *rand.Rand) {
+	q.rng, q.q, q.prev = rng, map[string][]float64{}, nil
+}
+
+func (q *QLearning) Act(v *env.View) int {
+	values := q.values(v.Observation(), len(v.Dest()))
+	if q.prev != nil {
+		q.update(v.Reward, slices.Max(values))
+	}
+	q.ties = q.ties[:0]
+	best := slices.Max(values)
+	for a, x := range values {
+		if x == best {
+			q.ties = append(q.ties, a)
+		}
+	}
+	q.prev, q.prevA = values, q.ties[q.rng.IntN(len(q.ties))]
+	return q.prevA
+}
+
+// End learns nothing: an episode cut at its length is not a terminal
+// state, and bootstrapping from a state that never comes would bias Q.
+func (q *QLearning) End(float64) {}
+
+func (q *QLearning) update(reward, next float64) {
+	old := &q.prev[q.prevA]
+	*old += q.Alpha * (reward + 1 + q.Gamma*next - *old)
+}
+
+// values returns the Q values of a state, creating them at Q0.
+func (q *QLearning) values(state []byte, actions int) []float64 {
+	if vals, ok := q.q[string(state)]; ok {
+		return vals
+	}
+	vals := make([]float64, actions)
+	for i := range vals {
+		vals[i] = q.Q0
+	}
+	q.q[string(state)] = vals
+	return vals
+}

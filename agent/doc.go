@@ -1,0 +1,8 @@
+// Package agent holds the evaluated agents, all behind env.Agent: random,
+// stay, the thesis's follower and oracle (seed 000 §5.2), and Q-learning
+// with the thesis's settings (§4.6: α = 0.05, γ = 0.35, Q initialised to 2,
+// rewards shifted from [−1, 1] to [0, 2], the state is π's observation).
+//
+// An agent draws only from the random stream the episode gives it, so one
+// seed decides a whole run. New builds an agent by name with its settings.
+package agent

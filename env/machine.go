@@ -1,0 +1,373 @@
+package env
+
+import (
+	"math/rand/v2"
+
+	"github.com/anynt/anynt/vm"
+)
+
+// Agent is the evaluated agent π, behind one interface for every kind of
+// agent (package agent).
+type Agent interface {
+	// Start begins an episode of e; rng is the agent's own random stream.
+	Start(e *Env, rng *rand.Rand)
+	// Act chooses π's action, an index into Env.Actions.
+	Act(v *View) int
+	// End gives the reward of π's last action.
+	End(reward float64)
+}
+
+// View is what an agent is given at each interaction: π's observation and
+// the reward of its previous action. The privileged parts (where everything
+// is, the cell rewards, where Good and Evil intend to go) are there for
+// agents such as the thesis's oracle, which are allowed to cheat.
+type View struct {
+	ep     *Episode
+	Reward float64 // of the previous action; 0 at the first
+	obs    []byte
+	built  bool
+}
+
+// Observation is π's observation ([P] §4.3), as codes of Env.Symbol. It is
+// built when first asked for: an agent that does not look costs nothing.
+// The slice is valid until the next interaction.
+func (v *View) Observation() []byte {
+	if !v.built {
+		v.obs = v.ep.observe(v.obs[:0], v.ep.pos[Pi], true)
+		v.built = true
+	}
+	return v.obs
+}
+
+// Text spells π's observation as the papers write it.
+func (v *View) Text() string { return v.ep.env.Text(v.Observation()) }
+
+// Cell is π's cell (from 0).
+func (v *View) Cell() int { return v.ep.pos[Pi] }
+
+// Dest is where each action leads from π's cell.
+func (v *View) Dest() []int { return v.ep.env.Space.Dest[v.ep.pos[Pi]] }
+
+// Positions gives the cell of π, ⊕, ⊖ and each object (privileged).
+func (v *View) Positions() []int { return v.ep.pos }
+
+// CellRewards gives the reward each cell holds now (privileged).
+func (v *View) CellRewards() []float64 { return v.ep.cellReward }
+
+// Intended gives the cells Good and Evil will move to this interaction,
+// before any collision between them is resolved (privileged).
+func (v *View) Intended() (good, evil int) { return v.ep.intended[0], v.ep.intended[1] }
+
+// Symbol names an observation code.
+func (e *Env) Symbol(c byte) string { return e.symbols.names[c] }
+
+// Text spells a string of observation codes.
+func (e *Env) Text(codes []byte) string {
+	var b []byte
+	for _, c := range codes {
+		b = append(b, e.symbols.names[c]...)
+	}
+	return string(b)
+}
+
+// Episode is one run of an environment with an agent: placement, an
+// optional start-up garbage phase, then the scored interactions.
+type Episode struct {
+	env        *Env
+	agent      Agent
+	rng        *rand.Rand
+	pos        []int // cells of π, ⊕, ⊖, ω1…
+	cellReward []float64
+	objects    []behaviourRunner
+	good, evil behaviourRunner
+	patternAt  int
+	level      [2]int // the reward level Good and Evil chose last
+	untilSwap  int
+	intended   [2]int
+	view       View
+	obs        []byte
+	moves      []int
+	// MaxSteps is the most VM steps any behaviour run took (Kt^max).
+	MaxSteps int
+}
+
+// NewEpisode places everything and readies the behaviours. The seed decides
+// every random choice of the environment; the agent gets its own stream
+// from the same seed.
+func NewEpisode(e *Env, agent Agent, seed uint64) *Episode {
+	ep := &Episode{
+		env:        e,
+		agent:      agent,
+		rng:        rand.New(rand.NewPCG(seed, 0x5eed_e11e)),
+		pos:        make([]int, 3+len(e.Objects)),
+		cellReward: make([]float64, e.Space.Cells()),
+		moves:      make([]int, len(e.Objects)),
+	}
+	ep.view.ep = ep
+	for _, o := range e.Objects {
+		ep.objects = append(ep.objects, newRunner(o.Program, e.Settings))
+	}
+	if p := e.GoodEvil.Program; p != nil {
+		ep.good, ep.evil = newRunner(p, e.Settings), newRunner(p, e.Settings)
+	}
+	ep.place()
+	ep.untilSwap = ep.drawInterval()
+	agent.Start(e, rand.New(rand.NewPCG(seed, 0xa6e7)))
+	if e.Settings.Garbage {
+		garbage := &randomAgent{rng: rand.New(rand.NewPCG(seed, 0x6a7ba6e))}
+		for range ep.drawInterval() {
+			ep.interact(garbage.act)
+		}
+	}
+	return ep
+}
+
+// drawInterval draws n ~ U[1, CycleBound] ([P] §4.2).
+func (ep *Episode) drawInterval() int { return 1 + ep.rng.IntN(ep.env.Settings.CycleBound) }
+
+// place puts every object in its declared cell or, where none is
+// declared, in a uniform random one; Evil never shares Good's cell: when it
+// would, it gets a uniform draw among the other cells ([P] §6.2).
+func (ep *Episode) place() {
+	n := ep.env.Space.Cells()
+	for i, c := range ep.env.Place {
+		if c < 0 {
+			c = ep.rng.IntN(n)
+		}
+		ep.pos[i] = c
+	}
+	if ep.pos[Good] == ep.pos[Evil] {
+		c := ep.rng.IntN(n - 1)
+		if c >= ep.pos[Good] {
+			c++
+		}
+		if ep.env.Place[Evil] >= 0 { // Evil's cell is fixed: move Good
+			ep.pos[Good] = c
+		} else {
+			ep.pos[Evil] = c
+		}
+	}
+}
+
+// Run plays n scored interactions and returns the score: the average
+// reward, ρ/n ([P] §4.4 step 15).
+func (ep *Episode) Run(n int, trace func(Step)) float64 {
+	total := 0.0
+	reward := 0.0
+	for i := range n {
+		ep.view.Reward = reward
+		var action int
+		reward = ep.interact(func(v *View) int {
+			if trace != nil {
+				v.Observation() // the trace shows what π saw, before the moves
+			}
+			action = ep.agent.Act(v)
+			return action
+		})
+		total += reward
+		if trace != nil {
+			trace(ep.step(i+1, action, reward))
+		}
+	}
+	ep.agent.End(reward)
+	if n == 0 {
+		return 0
+	}
+	return total / float64(n)
+}
+
+// Step describes one interaction for a trace.
+type Step struct {
+	Interaction int
+	Observation string // what π saw
+	Action      string
+	Reward      float64
+	Positions   []int // after the moves: π, ⊕, ⊖, ω1…, cells from 1
+}
+
+func (ep *Episode) step(i, action int, reward float64) Step {
+	s := Step{Interaction: i, Observation: ep.view.Text(), Action: ep.env.Actions[action], Reward: reward}
+	for _, c := range ep.pos {
+		s.Positions = append(s.Positions, c+1)
+	}
+	return s
+}
+
+// interact plays one interaction ([P] §4.4 steps 7–13, or the Λ_one order)
+// with act choosing π's action, and returns π's reward.
+func (ep *Episode) interact(act func(*View) int) float64 {
+	e, st := ep.env, &ep.env.Settings
+	if st.Cycle {
+		if ep.untilSwap--; ep.untilSwap == 0 {
+			ep.pos[Good], ep.pos[Evil] = ep.pos[Evil], ep.pos[Good]
+			ep.untilSwap = ep.drawInterval()
+		}
+	}
+	if st.Rewards == TraceRewards {
+		if c := ep.pos[Good]; c != ep.pos[Pi] {
+			ep.cellReward[c] = ep.rewardValue(0)
+		}
+		if c := ep.pos[Evil]; c != ep.pos[Pi] {
+			ep.cellReward[c] = -ep.rewardValue(1)
+		}
+	}
+	// Every object decides on the observation of this interaction, before
+	// anything moves; π's move cannot change what they do.
+	dest := e.Space.Dest
+	for i := range ep.objects {
+		ep.moves[i] = ep.objectAction(i)
+	}
+	ep.intended[0], ep.intended[1] = ep.goodEvilDest()
+	ep.view.built = false
+	a := act(&ep.view)
+	ep.pos[Pi] = dest[ep.pos[Pi]][a]
+	for i, m := range ep.moves {
+		ep.pos[3+i] = dest[ep.pos[3+i]][m]
+	}
+	ep.moveGoodEvil()
+	ep.patternAt++
+	if st.Rewards == LambdaOneRewards {
+		clear(ep.cellReward)
+		ep.cellReward[ep.pos[Good]] = ep.rewardValue(0)
+		ep.cellReward[ep.pos[Evil]] = -ep.rewardValue(1)
+		return ep.cellReward[ep.pos[Pi]]
+	}
+	reward := ep.cellReward[ep.pos[Pi]]
+	ep.cellReward[ep.pos[Pi]] = 0
+	for c := range ep.cellReward {
+		ep.cellReward[c] /= 2
+	}
+	return reward
+}
+
+func (ep *Episode) rewardValue(who int) float64 {
+	if levels := ep.env.Reward.Levels; len(levels) > 0 {
+		return levels[ep.level[who]]
+	}
+	return ep.env.Reward.Value
+}
+
+// objectAction runs object i's behaviour on its observation: its action is
+// the rightmost action symbol of the output (none: stay).
+func (ep *Episode) objectAction(i int) int {
+	ep.obs = ep.observe(ep.obs[:0], ep.pos[3+i], false)
+	out := ep.run(&ep.objects[i])
+	t := &ep.env.symbols
+	for j := len(out) - 1; j >= 0; j-- {
+		if a := t.actionOf(out[j]); a >= 0 {
+			return a
+		}
+	}
+	return 0
+}
+
+// goodEvilDest works out where Good and Evil intend to go: each follows
+// the whole action sequence its run writes (none: stay), or the pattern's
+// next action.
+func (ep *Episode) goodEvilDest() (good, evil int) {
+	dest := ep.env.Space.Dest
+	if p := ep.env.GoodEvil.Pattern; p != nil {
+		a := p[ep.patternAt%len(p)]
+		return dest[ep.pos[Good]][a], dest[ep.pos[Evil]][a]
+	}
+	follow := func(who int, r *behaviourRunner) int {
+		c := ep.pos[1+who]
+		ep.obs = ep.observe(ep.obs[:0], c, false)
+		t := &ep.env.symbols
+		for _, sym := range ep.run(r) {
+			if a := t.actionOf(sym); a >= 0 {
+				c = dest[c][a]
+			} else if l := t.levelOf(sym); l >= 0 {
+				ep.level[who] = l
+			}
+		}
+		return c
+	}
+	return follow(0, &ep.good), follow(1, &ep.evil)
+}
+
+// moveGoodEvil moves Good and Evil to their intended cells, but never into
+// one cell: then the one that did not move keeps its cell and the other
+// stays put, or, when both moved, a fair coin picks the one that moves
+// ([P] §4.2).
+func (ep *Episode) moveGoodEvil() {
+	g, v := ep.intended[0], ep.intended[1]
+	if g == v {
+		switch {
+		case g == ep.pos[Good]:
+			v = ep.pos[Evil]
+		case v == ep.pos[Evil]:
+			g = ep.pos[Good]
+		case ep.rng.IntN(2) == 0:
+			v = ep.pos[Evil]
+		default:
+			g = ep.pos[Good]
+		}
+	}
+	ep.pos[Good], ep.pos[Evil] = g, v
+}
+
+// observe appends the observation of an object in cell from ([P] §4.3):
+// for each cell in order, its objects (π, then ⊕ and ⊖, then ω1…), then the
+// markers of the actions leading there from cell from, then ':'. π sees ⊕
+// and ⊖; every other object sees both as ⊙.
+func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
+	t := &ep.env.symbols
+	good, evil := t.odot, t.odot
+	if isPi {
+		good, evil = t.good, t.evil
+	}
+	arrows := ep.env.Space.Dest[from]
+	for c := range ep.cellReward {
+		if ep.pos[Pi] == c {
+			buf = append(buf, t.pi)
+		}
+		if ep.pos[Good] == c {
+			buf = append(buf, good)
+		}
+		if ep.pos[Evil] == c {
+			buf = append(buf, evil)
+		}
+		for i, code := range t.object {
+			if ep.pos[3+i] == c {
+				buf = append(buf, code)
+			}
+		}
+		for a, d := range arrows {
+			if d == c {
+				buf = append(buf, t.marker[a])
+			}
+		}
+		buf = append(buf, t.colon)
+	}
+	return buf
+}
+
+// run runs a behaviour on ep.obs and returns its output.
+func (ep *Episode) run(r *behaviourRunner) []byte {
+	out, steps := r.run(ep.obs)
+	ep.MaxSteps = max(ep.MaxSteps, steps)
+	return out
+}
+
+// behaviourRunner is one object's machine, with its own memory.
+type behaviourRunner struct {
+	machine *vm.Machine
+	opts    vm.Options
+}
+
+func newRunner(p *vm.Program, s Settings) behaviourRunner {
+	return behaviourRunner{machine: vm.New(p), opts: vm.Options{MaxSteps: s.MaxSteps, MaxLen: s.MaxLen}}
+}
+
+// run runs the behaviour under its bounds; at a bound, the output is the
+// string so far ([P] §6.2: "executed for a fixed period of time").
+func (r *behaviourRunner) run(obs []byte) ([]byte, int) {
+	out, res := r.machine.Run(obs, r.opts)
+	return out, res.Steps
+}
+
+// randomAgent plays the start-up garbage.
+type randomAgent struct{ rng *rand.Rand }
+
+func (r *randomAgent) act(v *View) int { return r.rng.IntN(len(v.Dest())) }
