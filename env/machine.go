@@ -1,6 +1,8 @@
 package env
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math/rand/v2"
 
 	"github.com/anynt/anynt/vm"
@@ -105,10 +107,11 @@ func NewEpisode(e *Env, agent Agent, seed uint64) *Episode {
 	}
 	ep.view.ep = ep
 	for _, o := range e.Objects {
-		ep.objects = append(ep.objects, newRunner(o.Program, e.Settings))
+		ep.objects = append(ep.objects, newRunner(o.Program, e.Settings, newMemo()))
 	}
 	if p := e.GoodEvil.Program; p != nil {
-		ep.good, ep.evil = newRunner(p, e.Settings), newRunner(p, e.Settings)
+		shared := newMemo()
+		ep.good, ep.evil = newRunner(p, e.Settings, shared), newRunner(p, e.Settings, shared)
 	}
 	ep.place()
 	ep.untilSwap = ep.drawInterval()
@@ -350,21 +353,59 @@ func (ep *Episode) run(r *behaviourRunner) []byte {
 	return out
 }
 
-// behaviourRunner is one object's machine, with its own memory.
+// behaviourRunner is one object's machine, with its own memory, and the
+// memo of the program it runs.
 type behaviourRunner struct {
 	machine *vm.Machine
 	opts    vm.Options
+	memo    *memo
 }
 
-func newRunner(p *vm.Program, s Settings) behaviourRunner {
-	return behaviourRunner{machine: vm.New(p), opts: vm.Options{MaxSteps: s.MaxSteps, MaxLen: s.MaxLen}}
+func newRunner(p *vm.Program, s Settings, m *memo) behaviourRunner {
+	return behaviourRunner{machine: vm.New(p), opts: vm.Options{MaxSteps: s.MaxSteps, MaxLen: s.MaxLen}, memo: m}
 }
 
 // run runs the behaviour under its bounds; at a bound, the output is the
-// string so far ([P] §6.2: "executed for a fixed period of time").
+// string so far ([P] §6.2: "executed for a fixed period of time"). A
+// behaviour is a function of its memory and its observation, so a run seen
+// before is answered from the memo, memory and step count included.
 func (r *behaviourRunner) run(obs []byte) ([]byte, int) {
+	key := r.memo.key(r.machine.Memory(), obs)
+	if hit, ok := r.memo.runs[string(key)]; ok {
+		r.machine.SetMemory(hit.memory)
+		return hit.out, hit.steps
+	}
 	out, res := r.machine.Run(obs, r.opts)
+	if len(r.memo.runs) < memoSize {
+		r.memo.runs[string(key)] = memoRun{out: bytes.Clone(out), memory: bytes.Clone(r.machine.Memory()), steps: res.Steps}
+	}
 	return out, res.Steps
+}
+
+// memoSize bounds a memo; past it, runs are no longer remembered.
+const memoSize = 1 << 16
+
+// memo remembers the runs of one program in one episode, keyed by memory
+// and observation; the objects that share the program (Good and Evil)
+// share it.
+type memo struct {
+	runs   map[string]memoRun
+	keyBuf []byte
+}
+
+type memoRun struct {
+	out, memory []byte
+	steps       int
+}
+
+func newMemo() *memo { return &memo{runs: map[string]memoRun{}} }
+
+// key is the memory's length, the memory and the observation.
+func (m *memo) key(memory, obs []byte) []byte {
+	m.keyBuf = binary.AppendUvarint(m.keyBuf[:0], uint64(len(memory)))
+	m.keyBuf = append(m.keyBuf, memory...)
+	m.keyBuf = append(m.keyBuf, obs...)
+	return m.keyBuf
 }
 
 // randomAgent plays the start-up garbage.
