@@ -1,0 +1,33 @@
+// Package env is the environment machine of the class Λ ([P] = seed 004
+// §4; [T] = seed 000 §3.6 and Ch. 4–5): it loads environment files, checks
+// their spaces, and plays episodes of an agent against them.
+//
+// Loading (load.go) turns an environment file into an Env: the actions (the
+// stay action first; each action's observation marker is its upper-case
+// form), the space (a table, a code in either dialect of the seeds, or a
+// Markov algorithm that writes a code, run under a bound and decoded
+// leniently), the objects' and Good/Evil's programs, rewards and settings.
+// Every behaviour is compiled with one symbol table prefix — markers, π, ⊕,
+// ⊖, ⊙, the objects, ':', the actions, the reward levels — so that one
+// observation string serves every program and an action is recognised in
+// any program's output by its code.
+//
+// The loop (machine.go) follows [P] §4.4: Good and Evil set their cells'
+// rewards, every object decides on the observation of this interaction, π
+// acts, everything moves (Good and Evil never into one cell), π eats its
+// cell's reward, every cell reward halves; the score is the average reward.
+// The Λ_one variant ([T] §5.1) and the cycle clause and start-up garbage
+// ([P] §4.2) are settings. Objects decide before π moves, which is the
+// paper's order: they only see the observation of step 9.
+//
+// Determinism: an episode draws from its own seeded streams (one for the
+// environment, one for the agent, one for the garbage agent), derived from
+// the run's seed and the episode's index; Evaluate runs episodes in
+// parallel and keeps their results in order, so a seed gives the same
+// output bit for bit.
+//
+// Speed: a behaviour is a function of its memory and its observation, so
+// an episode keeps a memo of the runs of each program (runs of Good and
+// Evil share one); a run met again costs a map lookup. Interactions
+// allocate nothing once the memo has met the environment's states.
+package env

@@ -1,0 +1,91 @@
+package env_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/lang"
+)
+
+func load(t *testing.T, src string) (*env.Env, error) {
+	t.Helper()
+	f, err := lang.Parse("t.anynt", []byte(src))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	return env.Load(f)
+}
+
+const valid = "actions s r\nspace thesis r+:r+\ngoodevil {\n\t->. s\n}\n"
+
+// A broken environment is refused with positioned errors, all of them.
+func TestLoadErrors(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"no actions", "space thesis r+:r+\ngoodevil pattern 0\n", "t.anynt:1:1: an environment declares its actions"},
+		{"no space", "actions s r\ngoodevil pattern 0\n", "t.anynt:1:1: an environment gives its space"},
+		{"no goodevil", "actions s r\nspace thesis r+:r+\n", "t.anynt:1:1: an environment gives the Good/Evil behaviour"},
+		{"one action", "actions s\nspace thesis ::\ngoodevil pattern 0\n", "t.anynt:1:1: an environment needs at least 2 actions"},
+		{"upper-case action", "actions s R\nspace thesis R+:R+\ngoodevil pattern 0\n", "t.anynt:1:11: action R must start with a lower-case letter"},
+		{"bad code", "actions s r\nspace thesis r+:x\ngoodevil pattern 0\n", `t.anynt:2:17: "x" is neither an action`},
+		{"no exit", "actions s r\nspace thesis r+:r\ngoodevil pattern 0\n", "t.anynt:2:1: the space is invalid: cell 2: every arrow loops"},
+		{"not connected", "actions s r\nspace table {\n1 2\n2 3\n3 2\n}\ngoodevil pattern 0\n", "t.anynt:2:1: the space is invalid: cell 1: cannot be reached from cell 2"},
+		{"short row", "actions s r\nspace table {\n1\n1 1\n}\ngoodevil pattern 0\n", "t.anynt:3:1: a table row gives one cell for each of the 2 actions"},
+		{"two spaces", valid + "space thesis r+:r+\n", "t.anynt:6:1: the space is already given at t.anynt:2:1"},
+		{"bad behaviour", "actions s r\nspace thesis r+:r+\ngoodevil {\n\ta -> χ\n}\n", "t.anynt:4:7: χ on the right-hand side must carry a subscript"},
+		{"bad pattern", "actions s r\nspace thesis r+:r+\ngoodevil pattern 0 x\n", "t.anynt:3:20: x is not an action"},
+		{"top-level rule", valid + "a -> b\n", "t.anynt:6:1: rules of an environment stand inside an object"},
+		{"unknown setting", valid + "set speed 3\n", "t.anynt:6:1: set speed 3: unknown setting speed"},
+		{"bad reward", valid + "reward 2\n", "t.anynt:6:1: reward 2: a reward lies in (0, 1]"},
+		{"bad place", valid + "place ω9 1\n", "t.anynt:6:1: place ω9 1: no object ω9"},
+		{"place outside", valid + "place π 3\n", "π is placed in cell 3; the space has 2 cells"},
+		{"Good on Evil", valid + "place ⊕ 1\nplace ⊖ 1\n", "Good and Evil are placed in the same cell"},
+		{"object named like an action", "actions s r\nspace thesis r+:r+\nobject r {\n\t->. s\n}\ngoodevil pattern 0\n", "t.anynt:1:11: r is already an object"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load(t, tt.src)
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+}
+
+// A behaviour that never halts only ever costs its bound: the output is the
+// string at the bound, and the run goes on.
+func TestRunawayBehaviourCostsItsBound(t *testing.T) {
+	e, err := load(t, "actions s r\nspace thesis r+:r+\ngoodevil {\n\t-> r\n}\nset max-steps 50\nset max-len 1000\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := agent.New("random", agent.DefaultSettings)
+	ep := env.NewEpisode(e, a, 1)
+	ep.Run(20, nil)
+	if ep.MaxSteps != 50 {
+		t.Errorf("the most steps of a run is %d, want the bound 50", ep.MaxSteps)
+	}
+}
+
+// A space generator that never halts is cut at its bound and its output
+// post-processed: here it writes r+ forever, which is too many cells to be
+// a useful space but a valid one.
+func TestGeneratorAtItsBound(t *testing.T) {
+	e, err := load(t, "actions s r\nspace generator thesis {\n\t-> r+:\n}\ngoodevil pattern 1\nset cycle-bound 10\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := e.Space.Cells(); n < 2 {
+		t.Errorf("the generator's output gave %d cells", n)
+	}
+}
+
+// The paper's ring generator of Example 5 (with its erratum corrected)
+// writes the 2-cell space +r+r.
+func TestPaperExample5Space(t *testing.T) {
+	e := loadCorpus(t, "paper/example5.anynt")
+	if got := e.Space.Table(e.Actions); got != "cell\tl\tr\n1\t1\t2\n2\t2\t1\n" {
+		t.Errorf("space:\n%s", got)
+	}
+}
