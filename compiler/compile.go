@@ -17,6 +17,10 @@ type Options struct {
 	// a declared alphabet they join the default alphabet after the file's
 	// own symbols; with one, they are symbols χ does not match.
 	Extra []string
+	// Prefix, when there is neither Alphabet nor a declaration, starts the
+	// default alphabet: an environment puts its observation symbols and
+	// actions first, so that every behaviour gives them the same codes.
+	Prefix []string
 	// MaxExpansion bounds the number of plain rules Expand may produce;
 	// 0 means DefaultMaxExpansion.
 	MaxExpansion int
@@ -28,7 +32,13 @@ const DefaultMaxExpansion = 1 << 20
 // Compile resolves, checks and lowers a rule file's main algorithm to a
 // program for the VM. All errors of the file are returned, positioned.
 func Compile(f *lang.File, opts Options) (*vm.Program, error) {
-	u, err := analyze(f, opts)
+	return CompileList(f, f.Rules(), opts)
+}
+
+// CompileList compiles a rule list of f, such as an object's behaviour;
+// its uses refer to f's blocks and the standard library.
+func CompileList(f *lang.File, list []lang.Entry, opts Options) (*vm.Program, error) {
+	u, err := analyze(f, list, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +49,7 @@ func Compile(f *lang.File, opts Options) (*vm.Program, error) {
 // on the part of a file that parsed, so that one run reports the syntax
 // errors and the errors of meaning together.
 func Check(f *lang.File, opts Options) error {
-	_, err := analyze(f, opts)
+	_, err := analyze(f, f.Rules(), opts)
 	return err
 }
 
@@ -77,9 +87,9 @@ type guard struct {
 	alt   int
 }
 
-func analyze(f *lang.File, opts Options) (*unit, error) {
+func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 	var errs lang.ErrorList
-	rules := resolve(f, &errs)
+	rules := resolve(f, list, &errs)
 	u := &unit{codes: map[string]byte{}, opts: opts}
 	for _, r := range rules {
 		u.rules = append(u.rules, checkRule(r, &errs))
@@ -91,9 +101,9 @@ func analyze(f *lang.File, opts Options) (*unit, error) {
 	return u, nil
 }
 
-// resolve flattens the main algorithm: each `use` is replaced by the rules
+// resolve flattens a rule list: each `use` is replaced by the rules
 // of its block, found in the file first and in the standard library next.
-func resolve(f *lang.File, errs *lang.ErrorList) []*lang.Rule {
+func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) []*lang.Rule {
 	var out []*lang.Rule
 	var walk func(entries []lang.Entry, using []string)
 	walk = func(entries []lang.Entry, using []string) {
@@ -118,7 +128,7 @@ func resolve(f *lang.File, errs *lang.ErrorList) []*lang.Rule {
 			}
 		}
 	}
-	walk(f.Rules(), nil)
+	walk(list, nil)
 	return out
 }
 
@@ -347,6 +357,7 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 			add(s.Name)
 		}
 	default:
+		add(u.opts.Prefix...)
 		add(ruleSymbols...)
 		add(u.opts.Extra...)
 	}
