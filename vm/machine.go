@@ -64,10 +64,9 @@ type Machine struct {
 	// string before the last rewrite, which wrote str[changedFrom:changedTo].
 	absent                 int
 	changedFrom, changedTo int
-	// counts and present follow the symbols of the string, so that find can
-	// skip a rule that needs a symbol the string lacks.
-	counts  [256]int32
-	present SymSet
+	// counts follows the symbols of the string, so that find can skip a
+	// rule that needs a symbol the string lacks.
+	counts [256]int32
 
 	str []byte // the string being rewritten
 	rhs []byte // the right-hand side of the current step
@@ -126,8 +125,11 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	if maxLen <= 0 {
 		maxLen = DefaultMaxLen
 	}
+	m.clearCounts()
 	m.str = append(m.str[:0], input...)
-	m.countSymbols()
+	for _, c := range m.str {
+		m.counts[c]++
+	}
 	m.absent = 0
 	res.Rule = -1
 	if len(m.str) > maxLen {
@@ -145,7 +147,10 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 			return m.str, res
 		}
 		r := &m.prog.Rules[rule]
-		rhs := m.write(r.Write, slots)
+		rhs := m.plans[rule].rhs
+		if !m.plans[rule].fixedRHS {
+			rhs = m.write(r.Write, slots)
+		}
 		if len(m.str)-(end-start)+len(rhs) > maxLen {
 			res.Halt = LengthLimit
 			return m.str, res
@@ -175,28 +180,32 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	}
 }
 
-// countSymbols counts the symbols of a new string.
-func (m *Machine) countSymbols() {
-	m.counts = [256]int32{}
-	m.present = SymSet{}
+// clearCounts zeroes the counts through the last string's symbols, which
+// is cheaper than clearing all 256.
+func (m *Machine) clearCounts() {
 	for _, c := range m.str {
-		m.counts[c]++
-		m.present.Add(c)
+		m.counts[c] = 0
 	}
 }
 
 // recount updates the counts for a rewrite of removed into added.
 func (m *Machine) recount(removed, added []byte) {
 	for _, c := range removed {
-		if m.counts[c]--; m.counts[c] == 0 {
-			m.present.Remove(c)
-		}
+		m.counts[c]--
 	}
 	for _, c := range added {
-		if m.counts[c]++; m.counts[c] == 1 {
-			m.present.Add(c)
+		m.counts[c]++
+	}
+}
+
+// hasAll reports whether the string holds every one of syms.
+func (m *Machine) hasAll(syms []byte) bool {
+	for _, c := range syms {
+		if m.counts[c] == 0 {
+			return false
 		}
 	}
+	return true
 }
 
 // find returns the first rule that applies, the span it replaces and its
@@ -204,7 +213,7 @@ func (m *Machine) recount(removed, added []byte) {
 func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 	for i := range m.prog.Rules {
 		r, plan := &m.prog.Rules[i], &m.plans[i]
-		if !plan.needs.Within(&m.present) {
+		if !m.hasAll(plan.needsList) {
 			continue
 		}
 		if !plan.expanded {
@@ -213,40 +222,82 @@ func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 			}
 			continue
 		}
-		for j, lit := range plan.literals {
-			if key := plan.literalKeys[j]; key >= 0 && m.counts[key] == 0 {
-				continue
-			}
-			// A rule before the last one applied did not occur in the
-			// string before the last rewrite, so an occurrence now must
-			// overlap the rewritten span: only its surroundings are searched.
-			lo, hi := 0, len(m.str)
-			if i < m.absent && len(lit) > 0 {
-				lo, hi = max(m.changedFrom-len(lit)+1, 0), min(m.changedTo+len(lit)-1, len(m.str))
-			}
-			var at int
-			if leftmost {
-				at = bytes.Index(m.str[lo:hi], lit)
-			} else {
-				at = lastIndex(m.str[lo:hi], lit)
-			}
-			if at < 0 {
-				continue
-			}
-			at += lo
-			if r.Plain {
-				return i, at, at + len(lit), m.unbound
-			}
-			for k, slot := range plan.literalSlots[j] {
-				if slot >= 0 {
-					slot += at
-				}
-				m.bestSlots[k] = slot
-			}
-			return i, at, at + len(lit), m.bestSlots
+		j, at := -1, 0
+		if i < m.absent && plan.byFirst != nil {
+			j, at = m.findNearChange(plan, leftmost)
+		} else {
+			j, at = m.findLiteral(plan, i < m.absent, leftmost)
 		}
+		if j < 0 {
+			continue
+		}
+		lit := plan.literals[j]
+		if r.Plain {
+			return i, at, at + len(lit), m.unbound
+		}
+		for k, slot := range plan.literalSlots[j] {
+			if slot >= 0 {
+				slot += at
+			}
+			m.bestSlots[k] = slot
+		}
+		return i, at, at + len(lit), m.bestSlots
 	}
 	return -1, 0, 0, nil
+}
+
+// findLiteral returns the first of a plan's literals that occurs and where
+// (its rightmost or leftmost occurrence), or -1. A rule known absent before
+// the last rewrite is searched for only around the rewritten span: an
+// occurrence now must overlap it.
+func (m *Machine) findLiteral(plan *plan, knownAbsent, leftmost bool) (int, int) {
+	for j, lit := range plan.literals {
+		if key := plan.literalKeys[j]; key >= 0 && m.counts[key] == 0 {
+			continue
+		}
+		lo, hi := 0, len(m.str)
+		if knownAbsent && len(lit) > 0 {
+			lo, hi = max(m.changedFrom-len(lit)+1, 0), min(m.changedTo+len(lit)-1, len(m.str))
+		}
+		var at int
+		if leftmost {
+			at = bytes.Index(m.str[lo:hi], lit)
+		} else {
+			at = lastIndex(m.str[lo:hi], lit)
+		}
+		if at >= 0 {
+			return j, at + lo
+		}
+	}
+	return -1, 0
+}
+
+// findNearChange does what findLiteral does for a rule known absent, with
+// many literals: rather than search for each literal in turn, it walks the
+// few positions where an occurrence can start (those that overlap the
+// rewritten span) and tries only the literals that start with the symbol
+// there. The first literal in order wins; between its occurrences, the
+// rightmost (leftmost).
+func (m *Machine) findNearChange(plan *plan, leftmost bool) (int, int) {
+	s := m.str
+	best, bestAt := -1, 0
+	for p := max(m.changedFrom-plan.longest+1, 0); p < m.changedTo; p++ {
+		c := s[p]
+		for _, j := range plan.byFirst[plan.firstStart[c]:plan.firstStart[int(c)+1]] {
+			if best >= 0 && int(j) > best {
+				break
+			}
+			lit := plan.literals[j]
+			if !bytes.HasPrefix(s[p:], lit) {
+				continue
+			}
+			if best < 0 || int(j) < best || !leftmost {
+				best, bestAt = int(j), p
+			}
+			break
+		}
+	}
+	return best, bestAt
 }
 
 // bound reports whether capture k is bound.

@@ -41,12 +41,30 @@ type plan struct {
 	// test than all, but it costs one load, and it is the symbol that tells
 	// the literals of a χ apart.
 	needs       SymSet
+	needsList   []byte // the symbols of needs, which find checks one by one
 	literalKeys []int
+	// byFirst lists the literals by their first symbol, in order:
+	// byFirst[firstStart[c]:firstStart[c+1]] are those that start with c.
+	// It is set for a rule of several non-empty literals, and lets a rule
+	// known absent be checked position by position near a rewrite.
+	byFirst    []int16
+	firstStart []uint16
+	longest    int
+	// rhs is the right-hand side when it is a fixed run of symbols, which
+	// the machine then writes without running the writer code.
+	rhs      []byte
+	fixedRHS bool
 }
 
 // planRule decides how to search for r, expanding it if its expansion has at
 // most limit literals.
 func (p *Program) planRule(r *Rule, limit int) plan {
+	pl := p.searchPlan(r, limit)
+	pl.rhs, pl.fixedRHS = p.fixedRHS(r.Write)
+	return pl
+}
+
+func (p *Program) searchPlan(r *Rule, limit int) plan {
 	if r.Plain {
 		return withNeeds(plan{expanded: true, literals: [][]byte{r.Literal}})
 	}
@@ -55,7 +73,24 @@ func (p *Program) planRule(r *Rule, limit int) plan {
 	}
 	pl := plan{anchor: p.findAnchor(r.Match)}
 	pl.needs = symbolsOf(pl.anchor.run)
+	pl.needsList = pl.needs.list()
 	return pl
+}
+
+// fixedRHS returns the right-hand side written by the writer code at pc
+// when it is only literals.
+func (p *Program) fixedRHS(pc int) ([]byte, bool) {
+	var rhs []byte
+	for ; ; pc++ {
+		switch in := p.Code[pc]; in.Op {
+		case OpEmit:
+			rhs = append(rhs, p.Literals[in.A:in.A+in.B]...)
+		case OpDone:
+			return rhs, true
+		default:
+			return nil, false
+		}
+	}
 }
 
 // withNeeds fills in the symbols an expanded plan's literals need.
@@ -78,7 +113,35 @@ func withNeeds(pl plan) plan {
 		}
 		pl.literalKeys = append(pl.literalKeys, key)
 	}
+	pl.needsList = pl.needs.list()
+	indexByFirst(&pl)
 	return pl
+}
+
+// indexByFirst fills in byFirst, firstStart and longest.
+func indexByFirst(pl *plan) {
+	if len(pl.literals) < 2 || len(pl.literals) > math.MaxInt16 {
+		return
+	}
+	var count [257]int
+	for _, lit := range pl.literals {
+		if len(lit) == 0 {
+			return
+		}
+		count[int(lit[0])+1]++
+		pl.longest = max(pl.longest, len(lit))
+	}
+	pl.firstStart = make([]uint16, 257)
+	for c := 1; c <= 256; c++ {
+		count[c] += count[c-1]
+		pl.firstStart[c] = uint16(count[c])
+	}
+	pl.byFirst = make([]int16, len(pl.literals))
+	for j, lit := range pl.literals {
+		c := lit[0]
+		pl.byFirst[count[c]] = int16(j)
+		count[c]++
+	}
 }
 
 func symbolsOf(run []byte) SymSet {

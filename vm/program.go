@@ -45,12 +45,16 @@ func (s *SymSet) Has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
 // Add puts c in the set.
 func (s *SymSet) Add(c byte) { s[c>>6] |= 1 << (c & 63) }
 
-// Remove takes c out of the set.
-func (s *SymSet) Remove(c byte) { s[c>>6] &^= 1 << (c & 63) }
 
-// Within reports whether every symbol of s is in t.
-func (s *SymSet) Within(t *SymSet) bool {
-	return s[0]&^t[0]|s[1]&^t[1]|s[2]&^t[2]|s[3]&^t[3] == 0
+// list returns the symbols of the set in order.
+func (s *SymSet) list() []byte {
+	var out []byte
+	for c := range 256 {
+		if s.Has(byte(c)) {
+			out = append(out, byte(c))
+		}
+	}
+	return out
 }
 
 func (s *SymSet) intersect(t *SymSet) {
