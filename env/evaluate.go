@@ -11,7 +11,7 @@ type Evaluation struct {
 	Scores []float64 // each episode's average reward, in episode order
 	Mean   float64
 	CI95   [2]float64 // Student's t interval for the mean
-	// MaxSteps is the most VM steps any behaviour run took, over all
+	// MaxSteps is the most VM steps any interaction took, over all
 	// episodes (the time part of Kt^max).
 	MaxSteps int
 }

@@ -63,8 +63,8 @@ func TestRunawayBehaviourCostsItsBound(t *testing.T) {
 	a, _ := agent.New("random", agent.DefaultSettings)
 	ep := env.NewEpisode(e, a, 1)
 	ep.Run(20, nil)
-	if ep.MaxSteps != 50 {
-		t.Errorf("the most steps of a run is %d, want the bound 50", ep.MaxSteps)
+	if ep.MaxSteps != 100 {
+		t.Errorf("the most steps of an interaction is %d, want 100: Good's and Evil's runs, each cut at its bound of 50", ep.MaxSteps)
 	}
 }
 

@@ -89,8 +89,10 @@ type Episode struct {
 	view       View
 	obs        []byte
 	moves      []int
-	// MaxSteps is the most VM steps any behaviour run took (Kt^max).
+	// MaxSteps is the most VM steps any interaction took, all its
+	// behaviour runs together: the time part of Kt^max ([T] Def. 3.4.1).
 	MaxSteps int
+	steps    int // of the interaction under way
 }
 
 // NewEpisode places everything and readies the behaviours. The seed decides
@@ -200,6 +202,8 @@ func (ep *Episode) step(i, action int, reward float64) Step {
 // with act choosing π's action, and returns π's reward.
 func (ep *Episode) interact(act func(*View) int) float64 {
 	e, st := ep.env, &ep.env.Settings
+	ep.steps = 0
+	defer func() { ep.MaxSteps = max(ep.MaxSteps, ep.steps) }()
 	if st.Cycle {
 		if ep.untilSwap--; ep.untilSwap == 0 {
 			ep.pos[Good], ep.pos[Evil] = ep.pos[Evil], ep.pos[Good]
@@ -349,7 +353,7 @@ func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
 // run runs a behaviour on ep.obs and returns its output.
 func (ep *Episode) run(r *behaviourRunner) []byte {
 	out, steps := r.run(ep.obs)
-	ep.MaxSteps = max(ep.MaxSteps, steps)
+	ep.steps += steps
 	return out
 }
 
