@@ -105,6 +105,11 @@ type symbolTable struct {
 	actions int    // codes action[0]..action[n-1] are consecutive
 }
 
+// BaseSymbols lists the symbols every behaviour of the environment starts
+// with: the markers, π, ⊕, ⊖, ⊙, the objects, ':', the actions, the reward
+// levels.
+func (e *Env) BaseSymbols() []string { return e.symbols.names }
+
 // actionOf returns the action index a code stands for, or -1.
 func (t *symbolTable) actionOf(c byte) int {
 	if i := int(c) - int(t.action[0]); i >= 0 && i < t.actions {

@@ -21,6 +21,17 @@ const (
 	GeneratorLen   = 100_000
 )
 
+// IsEnvironment reports whether a file declares an environment (it has an
+// actions declaration) rather than a bare rule list.
+func IsEnvironment(f *lang.File) bool {
+	for _, d := range f.Decls {
+		if _, ok := d.(*lang.Actions); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Load reads an environment from a parsed file. Every error is positioned;
 // all of them are returned together.
 func Load(f *lang.File) (*Env, error) {

@@ -185,3 +185,67 @@ func TestEverySubcommandHasHelpWithAnExample(t *testing.T) {
 		}
 	}
 }
+
+func TestComplexityJSON(t *testing.T) {
+	out, _, code := anynt(t, "", "complexity", "--json", corpusDir+"thesis/omega1-blocker.anynt", corpusDir+"thesis/expansion.anynt")
+	if code != exitOK {
+		t.Fatalf("status %d", code)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("want one JSON object a file, got:\n%s", out)
+	}
+	for _, line := range lines {
+		var r map[string]any
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, key := range []string{"bits", "kt_bits", "brotli_bits", "parts", "version"} {
+			if _, ok := r[key]; !ok {
+				t.Errorf("%s lacks %q", line, key)
+			}
+		}
+	}
+}
+
+func TestComplexityOfABrokenFileIsPositioned(t *testing.T) {
+	file := writeFile(t, "broken.anynt", "actions s r\nspace thesis r+:x\ngoodevil pattern 0\n")
+	_, errw, code := anynt(t, "", "complexity", file)
+	if code != exitFile || !strings.Contains(errw, file+":2:17:") {
+		t.Errorf("status %d, stderr %q", code, errw)
+	}
+}
+
+func TestRunJSONAndDeterminism(t *testing.T) {
+	args := []string{"run", corpusDir + "lambda-one/fixture-b.anynt", "--agent", "qlearning", "--episodes", "4", "--steps", "500", "--seed", "9", "--json"}
+	first, _, code := anynt(t, "", args...)
+	second, _, _ := anynt(t, "", args...)
+	if code != exitOK || first != second {
+		t.Fatalf("status %d; two runs:\n%s\n%s", code, first, second)
+	}
+	var r runOutcome
+	if err := json.Unmarshal([]byte(first), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.Episodes != 4 || r.Steps != 500 || r.Agent != "qlearning" || r.Seed != 9 || len(r.Scores) != 4 || r.CI95[0] > r.Mean || r.CI95[1] < r.Mean {
+		t.Errorf("unexpected outcome %+v", r)
+	}
+}
+
+func TestCheckAndSpace(t *testing.T) {
+	if _, errw, code := anynt(t, "", "check", corpusDir+"thesis/omega1-blocker.anynt", corpusDir+"lambda-one/fixture-b.anynt"); code != exitOK {
+		t.Errorf("check of the corpus: status %d, %s", code, errw)
+	}
+	out, _, code := anynt(t, "", "space", "lr+:l-r+:l-r")
+	if code != exitOK || out != "cell\ts\tl\tr\n1\t1\t1\t2\n2\t2\t1\t3\n3\t3\t2\t3\n" {
+		t.Errorf("space: status %d, table:\n%s", code, out)
+	}
+	_, errw, code := anynt(t, "", "space", "--actions", "s r", "r+:r")
+	if code != exitFile || !strings.Contains(errw, "cell 2: every arrow loops") {
+		t.Errorf("an invalid space: status %d, %q", code, errw)
+	}
+	out, _, code = anynt(t, "", "dot", corpusDir+"paper/example5.anynt")
+	if code != exitOK || !strings.Contains(out, "c1 -> c2 [label=\"r\"]") {
+		t.Errorf("dot: status %d:\n%s", code, out)
+	}
+}
