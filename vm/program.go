@@ -45,7 +45,6 @@ func (s *SymSet) Has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
 // Add puts c in the set.
 func (s *SymSet) Add(c byte) { s[c>>6] |= 1 << (c & 63) }
 
-
 // list returns the symbols of the set in order.
 func (s *SymSet) list() []byte {
 	var out []byte
