@@ -277,7 +277,7 @@ func Environment(f *lang.File, e *env.Env) []Part {
 	case *lang.Block:
 		parts = append(parts, Part{"good/evil", 1 + c.program(g.Rules)})
 	case *lang.Pattern:
-		parts = append(parts, Part{"good/evil", 1 + natural(len(g.Actions)-1) + float64(len(g.Actions))*choice(len(e.Actions))})
+		parts = append(parts, Part{"good/evil", PatternBits(len(g.Actions), len(e.Actions))})
 	}
 	parts = append(parts, c.shared()...)
 	parts = append(parts, Part{"rewards", rewardBits(e)})
@@ -308,13 +308,26 @@ func spaceBits(f *lang.File, e *env.Env) float64 {
 			return 1 + gc.program(b.Rules)
 		}
 	}
-	code := CanonicalCode(e.Space, e.Actions)
-	sigma := len(base)
+	return ExplicitSpaceBits(e.Space, e.Actions)
+}
+
+// ExplicitSpaceBits charges a space given as a table or a code: as the
+// one-rule generator ->. CODE that writes its canonical code.
+func ExplicitSpaceBits(s *env.Space, actions []string) float64 {
+	code := CanonicalCode(s, actions)
+	sigma := len(actions) + 3 // the actions, +, - and :
 	// natural(0) work symbols, natural(1) entry, the rule-or-use bit, then
 	// the rule ->. CODE: terminating bit, no mark, empty LHS, the code.
 	rule := 1 + natural(0) + natural(0) + natural(len(code)) + float64(len(code))*(1+choice(sigma))
 	return 1 + natural(0) + natural(1) + 1 + rule
 }
+
+// PatternBits charges a Good/Evil pattern of n actions out of na: a bit
+// for "pattern", its length, and its actions.
+func PatternBits(n, na int) float64 { return 1 + natural(n-1) + float64(n)*choice(na) }
+
+// Natural is the length of the universal code of n (Elias delta of n+1).
+func Natural(n int) float64 { return natural(n) }
 
 // CanonicalCode writes a space in the thesis dialect: cells separated by
 // ':', each non-stay arrow that leaves its cell as the action and its

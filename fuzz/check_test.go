@@ -19,17 +19,40 @@ const (
 	diffMaxLen   = 64
 )
 
-// errRejected reports a file that the compiler refuses: not a discrepancy.
-var errRejected = errors.New("the compiler rejects the file")
+// diffMaxExpansion bounds the expansions the reference interpreter runs:
+// it tries every plain rule at every position, every step.
+const diffMaxExpansion = 300
 
-// diffCase is one differential check: a rule file, its compile options and
-// the inputs of consecutive runs of one machine. A nil input after the first
-// feeds the previous run's output back, as the machine's own buffer.
+// errNotChecked reports a file that the compiler rejects, or whose
+// expansion is too large for the reference interpreter: not a discrepancy.
+var errNotChecked = errors.New("not checked")
+
+// diffCase is one differential check: a rule file, its compile options,
+// the limits, and consecutive runs of one machine, which keeps its memory.
 type diffCase struct {
-	src    string
-	opts   compiler.Options
-	inputs [][]string
-	modes  []bool // Leftmost values to check; both when nil
+	src              string
+	opts             compiler.Options
+	runs             []diffRun
+	modes            []bool // Leftmost values to check; both when nil
+	maxSteps, maxLen int    // diffMaxSteps and diffMaxLen when 0
+}
+
+// diffRun is one run: on input, or on the previous run's output (feed),
+// passed back as the machine's own buffer; reset empties the memory first.
+type diffRun struct {
+	input       []string
+	feed, reset bool
+}
+
+func (c diffCase) limits() (maxSteps, maxLen int) {
+	maxSteps, maxLen = c.maxSteps, c.maxLen
+	if maxSteps == 0 {
+		maxSteps = diffMaxSteps
+	}
+	if maxLen == 0 {
+		maxLen = diffMaxLen
+	}
+	return maxSteps, maxLen
 }
 
 func (c diffCase) String() string {
@@ -38,34 +61,58 @@ func (c diffCase) String() string {
 	if !strings.HasSuffix(c.src, "\n") {
 		b.WriteByte('\n')
 	}
-	fmt.Fprintf(&b, "options: Alphabet %q, Extra %q\n", c.opts.Alphabet, c.opts.Extra)
-	for i, in := range c.inputs {
-		if i > 0 && in == nil {
-			fmt.Fprintf(&b, "run %d: the output of run %d\n", i+1, i)
+	maxSteps, maxLen := c.limits()
+	fmt.Fprintf(&b, "options: Alphabet %q, Extra %q; MaxSteps %d, MaxLen %d\n",
+		c.opts.Alphabet, c.opts.Extra, maxSteps, maxLen)
+	for i, r := range c.runs {
+		fmt.Fprintf(&b, "run %d: ", i+1)
+		if r.reset {
+			b.WriteString("memory reset, ")
+		}
+		if r.feed {
+			fmt.Fprintf(&b, "the output of run %d\n", i)
 		} else {
-			fmt.Fprintf(&b, "run %d: input %q\n", i+1, strings.Join(in, " "))
+			fmt.Fprintf(&b, "input %q\n", strings.Join(r.input, " "))
 		}
 	}
 	return b.String()
 }
 
 // check parses and compiles the file and runs it on the VM and on the
-// reference interpreter of its expansion. It returns errRejected (wrapped)
-// when the compiler refuses the file, and a description of the first
-// difference otherwise.
+// reference interpreter of its expansion. It returns errNotChecked (wrapped)
+// when the compiler rejects the file or its expansion is too large, and a
+// description of the first difference otherwise.
 func (c diffCase) check() error {
 	f, err := lang.Parse("case.anynt", []byte(c.src))
 	if err != nil {
 		return fmt.Errorf("the source does not parse: %v", err)
 	}
+	return c.checkFile(f)
+}
+
+// checkFile is check on a parsed file.
+func (c diffCase) checkFile(f *lang.File) error {
 	prog, err := compiler.Compile(f, c.opts)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errRejected, err)
+		return fmt.Errorf("%w: the compiler rejects the file: %v", errNotChecked, err)
 	}
 	if err := prog.Validate(); err != nil {
 		return fmt.Errorf("the compiler made an invalid program: %v", err)
 	}
-	plain, err := compiler.Expand(f, c.opts)
+	opts := c.opts
+	opts.MaxExpansion = diffMaxExpansion
+	plain, err := compiler.Expand(f, opts)
+	// Expand fails on a file that compiles only when the expansion is too
+	// large ("more than N plain rules"); the VM must still run it.
+	if err != nil && strings.Contains(err.Error(), "plain rules") {
+		maxSteps, maxLen := c.limits()
+		for _, leftmost := range []bool{false, true} {
+			if codes, err := prog.Encode(c.runs[0].input); err == nil {
+				vm.New(prog).Run(codes, vm.Options{Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen})
+			}
+		}
+		return fmt.Errorf("%w: %v", errNotChecked, err)
+	}
 	if err != nil {
 		return fmt.Errorf("the file compiles but does not expand: %v", err)
 	}
@@ -87,25 +134,28 @@ func (c diffCase) check() error {
 
 // compare runs one machine and one reference interpreter side by side.
 func (c diffCase) compare(prog *vm.Program, plain []compiler.PlainRule, leftmost bool) error {
-	var vmTrace, refTrace []string
+	var vmTrace, refTrace []traceStep
+	maxSteps, maxLen := c.limits()
 	m := vm.New(prog)
 	vmOpts := vm.Options{
-		Leftmost: leftmost, MaxSteps: diffMaxSteps, MaxLen: diffMaxLen,
+		Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen,
 		Trace: func(step, rule int, s []byte) {
-			vmTrace = append(vmTrace, fmt.Sprintf("step %d: rule at %s gives %q",
-				step, prog.Rules[rule].Pos, strings.Join(prog.Decode(s), " ")))
+			vmTrace = append(vmTrace, traceStep{prog.Rules[rule].Pos, prog.Decode(s)})
 		},
 	}
-	ref := reference.New(plain, reference.Options{Leftmost: leftmost, MaxSteps: diffMaxSteps, MaxLen: diffMaxLen})
+	ref := reference.New(plain, reference.Options{Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen})
 	ref.Trace = func(rule int, s []string) {
-		refTrace = append(refTrace, fmt.Sprintf("step %d: rule at %s gives %q",
-			len(refTrace)+1, plain[rule].Pos, strings.Join(s, " ")))
+		refTrace = append(refTrace, traceStep{plain[rule].Pos, s})
 	}
 	var prevOut []byte
 	var prevSyms []string
-	for i, in := range c.inputs {
-		input, codes := in, []byte(nil)
-		if i > 0 && in == nil {
+	for i, run := range c.runs {
+		if run.reset {
+			m.Reset()
+			ref.Reset()
+		}
+		input, codes := run.input, []byte(nil)
+		if run.feed {
 			input, codes = prevSyms, prevOut
 		} else {
 			var err error
@@ -141,11 +191,12 @@ func (c diffCase) compare(prog *vm.Program, plain []compiler.PlainRule, leftmost
 		if len(vmTrace) != res.Steps {
 			diffs = append(diffs, fmt.Sprintf("vm: %d steps reported, %d traced", res.Steps, len(vmTrace)))
 		}
-		if wantRule := -1; res.Steps == 0 && res.Rule != wantRule {
+		switch {
+		case res.Steps == 0 && res.Rule != -1:
 			diffs = append(diffs, fmt.Sprintf("vm: no step done, yet the last rule is %d", res.Rule))
-		} else if res.Steps > 0 && (res.Rule < 0 || res.Rule >= len(prog.Rules) ||
-			!strings.Contains(vmTrace[len(vmTrace)-1], " at "+prog.Rules[res.Rule].Pos.String()+" ")) {
-			diffs = append(diffs, fmt.Sprintf("vm: the last rule is %d, the last step's rule is not", res.Rule))
+		case res.Steps > 0 && len(vmTrace) > 0 && (res.Rule < 0 || res.Rule >= len(prog.Rules) ||
+			prog.Rules[res.Rule].Pos != vmTrace[len(vmTrace)-1].rule):
+			diffs = append(diffs, fmt.Sprintf("vm: the last rule is %d, not the last step's", res.Rule))
 		}
 		if len(diffs) > 0 {
 			return fmt.Errorf("run %d on %q with memory %q:\n\t%s",
@@ -156,19 +207,32 @@ func (c diffCase) compare(prog *vm.Program, plain []compiler.PlainRule, leftmost
 	return nil
 }
 
+// traceStep is one rewrite: where the rule that fired was written, and the
+// string it gave.
+type traceStep struct {
+	rule lang.Pos
+	s    []string
+}
+
+func (t traceStep) String() string {
+	return fmt.Sprintf("rule at %s gives %q", t.rule, strings.Join(t.s, " "))
+}
+
 // firstDifference describes where two traces part, or returns "".
-func firstDifference(vmTrace, refTrace []string) string {
+func firstDifference(vmTrace, refTrace []traceStep) string {
 	for i := range max(len(vmTrace), len(refTrace)) {
+		if i < len(vmTrace) && i < len(refTrace) &&
+			vmTrace[i].rule == refTrace[i].rule && slices.Equal(vmTrace[i].s, refTrace[i].s) {
+			continue
+		}
 		v, r := "(none)", "(none)"
 		if i < len(vmTrace) {
-			v = vmTrace[i]
+			v = vmTrace[i].String()
 		}
 		if i < len(refTrace) {
-			r = refTrace[i]
+			r = refTrace[i].String()
 		}
-		if v != r {
-			return fmt.Sprintf("trace parts at step %d:\n\t\tvm        %s\n\t\treference %s", i+1, v, r)
-		}
+		return fmt.Sprintf("trace parts at step %d:\n\t\tvm        %s\n\t\treference %s", i+1, v, r)
 	}
 	return ""
 }

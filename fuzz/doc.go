@@ -8,39 +8,51 @@
 // FuzzParse feeds arbitrary text to lang.Parse. Parsing never panics; every
 // error is a *lang.Error of a sorted lang.ErrorList whose position names the
 // file and lies inside the input (line 1 to the number of lines, column 1 to
-// one past the line's last character). A file that parses is formatted; the
-// canonical text parses again without error to the same tree (positions
-// aside), and formatting is idempotent. Seeds: every corpus and standard
-// library file, and a table of tricky snippets.
+// one past the line's last character). When the text parses, every position
+// in the tree lies inside the input too, and the canonical form
+// (lang.Format) parses without error to the same tree, positions aside;
+// formatting it again changes nothing. Seeds: every corpus and standard
+// library file, and a table of tricky snippets (arrows, marks, escapes,
+// subscripts next to runs, reserved characters as symbols, unbalanced
+// brackets, bad bytes, comments, blocks, environment declarations).
 //
-// FuzzCompile feeds arbitrary text through the whole pipeline. When it
-// parses, compiler.Compile never panics and only produces programs that
-// pass vm.Program.Validate; when it compiles and its ordered expansion
-// (compiler.Expand) is small, the VM and the naive interpreter of the
-// expansion (internal/reference) agree on a short input, as below.
+// FuzzCompile feeds arbitrary text through the whole pipeline: whatever
+// parses compiles without panicking, to positioned errors or to a program
+// that passes vm.Program.Validate, and a program whose ordered expansion
+// (compiler.Expand) is small runs on an input made of its own symbols
+// exactly like the reference interpreter of the expansion, as below.
 //
 // FuzzDifferential turns its bytes into a random but valid rule file over
-// the alphabet a b c d (plus x, a symbol outside the alphabet): up to five
-// rules whose left-hand sides mix symbols, χ, bound χk, (χk ∉ {…}),
-// alternatives and optionals (nested, bound, repeated), at most one ^Δ mark,
-// and whose right-hand sides mix symbols, bound references, conditional
-// optionals, ∇ and Δ, spelled with the notation's variants (\chi, _1, →, ·,
-// ;). The alphabet is given as an option, declared in the file, or left to
-// the default. It then runs the compiled program on the VM and the
-// expansion on the reference interpreter, in rightmost and leftmost mode,
-// three runs in a row with one memory register (each run's input is fresh
-// or the previous output), with small limits, and requires the same string
-// after every step, the same rule at every step, and the same output, halt
-// reason, step count and memory after every run. TestDifferentialRandom
-// does the same for thousands of fixed seeds, TestGeneratorCompiles checks
-// that the generator's files almost always compile, and
-// TestDifferentialThesisFixture runs the thesis's expansion example on every
-// short input.
+// the alphabet a b c d, in any order, plus x, a symbol outside it: up to
+// five rules whose left-hand sides mix symbols, χ, bound χk, (χk ∉ {…}),
+// alternatives and optionals (nested, bound, repeated where the binding
+// allows), at most one ^Δ mark, and whose right-hand sides mix symbols,
+// bound references, conditional optionals (nested), ∇ and Δ; terminating
+// or not, sometimes in a block used once or twice, spelled with the
+// notation's variants (\chi, \notin, _1, →, ·, ;). The alphabet is given as
+// an option, declared in the file, or left to the default. The VM then runs
+// the compiled program and the reference interpreter (internal/reference)
+// runs the expansion, in rightmost and in leftmost mode, three runs in a row
+// with one memory register (each run on a fresh input or on the previous
+// output, sometimes after a reset), with small limits (200 steps and 64
+// symbols, sometimes far fewer). They must give the same string and the
+// same rule after every step, and the same output, halt reason, step count
+// and memory after every run. The canonical form of the file must expand to
+// the same plain rules. Expansions of more than 300 plain rules are too
+// slow for the reference: the VM runs them alone.
+//
+// Tests run the same check without -fuzz: TestDifferentialRandom on 2000
+// fixed seeds, TestDifferentialThesisFixture on the thesis's expansion
+// example for every input of up to four symbols, TestDifferentialRegressions
+// on the discrepancies fuzzing found, once fixed. TestGeneratorCompiles
+// requires 95% of generated files to compile, so that the generator keeps
+// testing something.
 //
 // FuzzClassic feeds arbitrary text to lang.ParseClassic: no panic, errors
-// positioned inside the input; a file that parses compiles (unless it uses
-// more than 256 symbols) and runs in leftmost mode on a string made of its
-// own patterns exactly like the reference interpreter.
+// and symbols positioned inside the input, each symbol the character at its
+// position; a file that parses compiles (unless it has more than 256
+// symbols) and runs in leftmost mode, on a string made of its own patterns,
+// exactly like the reference interpreter.
 //
 // # Running
 //
@@ -52,8 +64,11 @@
 //	go test ./fuzz -run=^$ -fuzz=FuzzDifferential -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzClassic -fuzztime=30s
 //
-// A failing input is written under testdata/fuzz/FuzzX/; once the bug is
-// fixed it stays there and runs with the seeds. A FuzzDifferential failure
-// prints the generated source, the options, the mode and the runs, so that
-// it can be replayed with `anynt markov` or turned into a table test.
+// A failing input is written under testdata/fuzz/FuzzX/; it is committed
+// once the bug is fixed, and then runs with the seeds. A differential
+// failure prints the generated source, the options, the limits, the mode
+// and the runs, with the step where the VM and the reference part, so that
+// it can be replayed with `anynt markov` or added to
+// TestDifferentialRegressions. Pauses with no executions in the progress
+// lines are the fuzzer minimizing a new input, not a hang.
 package fuzz

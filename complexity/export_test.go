@@ -1,4 +1,0 @@
-package complexity
-
-// Natural exposes the universal code's length to the tests.
-var Natural = natural
