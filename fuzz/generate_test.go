@@ -47,14 +47,6 @@ var (
 	genOutside  = "x"
 )
 
-// genRepeatOptional lets the generator repeat an optional bound group on
-// the left-hand side. The VM departs from the expansion there today: when
-// the group is absent the expansion repeats nothing, and the VM's
-// back-reference to the unbound capture fails (`[a]1 b [a]1 -> c` leaves
-// `b` as it is; its expansion `b -> c` rewrites it). It stays false, so
-// that the suite stays green, until the VM is fixed.
-const genRepeatOptional = false
-
 // generate turns fuzz bytes into a differential case: a rule file that the
 // compiler should accept, options, limits, and three runs.
 func generate(data []byte) diffCase {
@@ -163,13 +155,12 @@ type genBinding struct {
 	def    string // a group's text, repeated verbatim by later occurrences
 	guards []int  // the alternatives it stands in: a later LHS occurrence must too
 	marks  bool   // the group's text holds a mark, so it cannot be repeated on the LHS
-	opt    bool   // an optional group
 }
 
 // repeatable reports whether b may occur again at the current place of the
 // left-hand side.
 func (g *ruleGen) repeatable(b genBinding) bool {
-	return !b.marks && (genRepeatOptional || !b.opt) &&
+	return !b.marks &&
 		len(b.guards) <= len(g.guards) && slices.Equal(b.guards, g.guards[:len(b.guards)])
 }
 
@@ -325,7 +316,7 @@ func (g *ruleGen) group(depth int) string {
 		sub, spelled := g.subscript()
 		text += spelled
 		g.binds = append(g.binds, genBinding{sub: sub, def: text, guards: slices.Clone(g.guards),
-			marks: g.marked && !markedBefore, opt: open == "["})
+			marks: g.marked && !markedBefore})
 	}
 	return text
 }

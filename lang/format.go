@@ -28,7 +28,7 @@ func Format(f *File) []byte {
 		case *Actions:
 			p.line(d.At, "", "actions "+joinSymbols(d.Names, " "))
 		case *SpaceCode:
-			p.line(d.At, "", "space "+d.Dialect+" "+joinSymbols(d.Code, ""))
+			p.line(d.At, "", "space "+d.Dialect+" "+runString(d.Code, true))
 		case *Pattern:
 			p.line(d.At, "", "goodevil pattern "+joinSymbols(d.Actions, " "))
 		case *Setting:
@@ -163,7 +163,9 @@ func runString(run []*Symbol, topLevel bool) string {
 	}
 	names := make([]string, len(run))
 	for i, s := range run {
-		names[i] = SymbolString(s.Name, topLevel)
+		// A marked '|' is escaped even at the top level: the grammar reads
+		// a bare '|' there as a symbol of its own, which takes no mark.
+		names[i] = SymbolString(s.Name, topLevel && !s.Marked)
 	}
 	var b strings.Builder
 	for i, name := range names {

@@ -32,6 +32,16 @@ func TestFormatCanonicalForm(t *testing.T) {
 }
 
 // Printing and parsing again gives the same tree.
+// Escapes of characters that cannot be printed back, and bytes that are not
+// UTF-8, are errors.
+func TestUnprintableSymbols(t *testing.T) {
+	for _, src := range []string{"\\\x01 -> a\n", "\\\x98 -> a\n", "\x98 -> a\n"} {
+		if _, err := lang.Parse("t.anynt", []byte(src)); err == nil {
+			t.Errorf("%q parses", src)
+		}
+	}
+}
+
 func TestFormatRoundTrip(t *testing.T) {
 	srcs := []string{
 		"[(χ1 ∉ {A1, π})] A1 (π|⊙)2 -> (π|⊙)2 [χ1]\n",
@@ -39,6 +49,9 @@ func TestFormatRoundTrip(t *testing.T) {
 		"[E_I|E_D] H (I|D) Φ_F -> Φ_F\nΦ_I Φ_F -> H Δ\n(E_I H I | E_D H D) ->. s\n",
 		"alphabet a b \\,\nblock q {\nuse r\n}\n\\, -> ()\n",
 		"-|- -> |-|\n",
+		"\\|^Δ -> a\n",             // a marked '|' keeps its escape
+		"actions s r\nspace A 0\n", // a space code reads back as the same symbols
+		"\uFFFD -> a\n",            // a valid U+FFFD is a symbol like any other
 	}
 	for _, src := range srcs {
 		f1, err := lang.Parse("t.anynt", []byte(src))

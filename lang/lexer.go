@@ -274,11 +274,12 @@ func (s *scanner) run(pipeIsSymbol bool) []*Symbol {
 // the character is a letter. It returns nil after reporting a bad escape.
 func (s *scanner) symbol() *Symbol {
 	at := s.pos()
-	r := s.next()
-	if r == utf8.RuneError {
+	if r, n := s.peek(); r == utf8.RuneError && n == 1 {
+		s.next()
 		s.errors.Add(at, "invalid UTF-8 encoding")
 		return nil
 	}
+	r := s.next()
 	if r == '\\' {
 		var ok bool
 		if r, ok = s.escape(at); !ok {
@@ -308,9 +309,18 @@ func (s *scanner) escape(at Pos) (rune, bool) {
 		}
 		return r, ok
 	}
+	if r, n := s.peek(); r == utf8.RuneError && n == 1 {
+		s.next()
+		s.errors.Add(at, "invalid UTF-8 encoding")
+		return 0, false
+	}
 	r := s.next()
 	if r < 0 || r == '\n' {
 		s.errors.Add(at, "a backslash must be followed by a name or a character")
+		return 0, false
+	}
+	if !unicode.IsPrint(r) {
+		s.errors.Add(at, "invalid character %U", r)
 		return 0, false
 	}
 	return r, true

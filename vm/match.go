@@ -140,8 +140,9 @@ match:
 			}
 			slots[in.A] = pos
 		case OpBackref:
-			ok = bound(slots, int(in.A))
-			if ok {
+			// An unbound capture is an absent optional group: its later
+			// occurrences are absent too, and match the empty string.
+			if bound(slots, int(in.A)) {
 				text := s[slots[2*in.A]:slots[2*in.A+1]]
 				ok = bytes.HasPrefix(s[pos:], text)
 				pos += len(text)

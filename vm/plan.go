@@ -207,10 +207,9 @@ func (e *expander) walk(pc int, text []byte, slots []int) {
 		case OpSave:
 			slots[in.A] = len(text)
 		case OpBackref:
-			if !bound(slots, int(in.A)) {
-				return
+			if bound(slots, int(in.A)) { // unbound: an absent group, repeated as absent
+				text = append(text, text[slots[2*in.A]:slots[2*in.A+1]]...)
 			}
-			text = append(text, text[slots[2*in.A]:slots[2*in.A+1]]...)
 		case OpMatch:
 			if slices.ContainsFunc(e.literals, func(l []byte) bool { return bytes.Equal(l, text) }) {
 				return

@@ -82,7 +82,7 @@ const (
 	OpSplit             // choice point: try pc+1 (record 0); on failure, pc A (record 1)
 	OpJmp               // continue at pc A
 	OpSave              // slot A = current position (undone on backtrack)
-	OpBackref           // match the text of capture A again (fails if unbound)
+	OpBackref           // match the text of capture A again (the empty string if unbound)
 	OpMatch             // success: the match ends at the current position
 
 	// Writer instructions build the right-hand side.
