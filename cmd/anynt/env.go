@@ -8,6 +8,7 @@ import (
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/lang"
 	"github.com/spf13/cobra"
 )
@@ -26,19 +27,41 @@ func loadEnv(name string) (*env.Env, error) {
 }
 
 func newCheckCmd(io *stdio) *cobra.Command {
-	return &cobra.Command{
+	filters := generate.DefaultFilters
+	var runFilters bool
+	cmd := &cobra.Command{
 		Use:   "check FILE...",
 		Short: "Check environment files",
 		Long: `check loads each environment FILE: it parses it, compiles its behaviours,
 builds and checks its space (at least two actions, the stay arrow in every cell,
 two arrows of every cell reaching different cells, strong connectivity), and
 checks its settings. It prints nothing and exits 0 when every file is valid, or
-prints every error, positioned, and exits 1.`,
-		Example: `  anynt check corpus/thesis/omega1-blocker.anynt corpus/paper/*.anynt`,
-		Args:    cobra.MinimumNArgs(1),
+prints every error, positioned, and exits 1.
+
+--filters also runs the generator's filters on each valid file and prints the
+verdict: balance (the random agent's 95% interval contains 0) and
+discrimination (the oracle's interval and random's do not overlap); a file
+that fails them exits 1 too.`,
+		Example: `  anynt check corpus/thesis/omega1-blocker.anynt corpus/paper/*.anynt
+  anynt check --filters corpus/paper/example5.anynt`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var all lang.ErrorList
+			rejected := 0
 			for _, name := range args {
+				if runFilters {
+					src, err := readSource(name)
+					if err != nil {
+						return err
+					}
+					if v := generate.Check(name, string(src), filters); v.Reason != generate.ReasonSyntax && v.Reason != generate.ReasonSpace {
+						fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], filters.Good, v.Good.Mean)
+						if !v.Accepted {
+							rejected++
+						}
+						continue
+					}
+				}
 				if _, err := loadEnv(name); err != nil {
 					var ee *exitError
 					var list lang.ErrorList
@@ -52,9 +75,16 @@ prints every error, positioned, and exits 1.`,
 			if len(all) > 0 {
 				return fileErrors(all)
 			}
+			if rejected > 0 {
+				return &exitError{code: exitFile, err: fmt.Errorf("%d file(s) failed the filters", rejected)}
+			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&runFilters, "filters", false, "also run the balance and discrimination filters")
+	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, "episodes of each agent in the filters")
+	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, "interactions an episode in the filters")
+	return cmd
 }
 
 func newSpaceCmd(io *stdio) *cobra.Command {

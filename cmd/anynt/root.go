@@ -76,7 +76,8 @@ Exit status: 0 success; 1 errors in an input file; 2 usage errors;
 		SilenceUsage:  true,
 	}
 	root.AddCommand(newMarkovCmd(io), newExpandCmd(io), newFmtCmd(io), newDisasmCmd(io),
-		newCheckCmd(io), newSpaceCmd(io), newRunCmd(io), newDotCmd(io), newComplexityCmd(io))
+		newCheckCmd(io), newSpaceCmd(io), newRunCmd(io), newDotCmd(io), newComplexityCmd(io),
+		newEnumerateCmd(io), newEvolveCmd(io))
 	return root
 }
 

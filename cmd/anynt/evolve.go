@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/anynt/anynt/generate"
+	"github.com/spf13/cobra"
+)
+
+func newEvolveCmd(io *stdio) *cobra.Command {
+	s := generate.DefaultEvolve
+	var out string
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "evolve [--seed S] [--generations G] [--population P] [--episodes E] [--steps N] [--out DIR] [--json]",
+		Short: "Evolve environments that discriminate well for their size",
+		Long: `evolve improves a population of P environments over G generations by
+mutation (of the space table, the number of cells and actions, rule symbols,
+sugar, rules, terminating arrows, objects), crossover (a child takes the
+other parent's space, Good/Evil program, objects or one of its rules) and rule
+exchange between the objects and Good/Evil. A candidate enters the population
+only if it passes the filters of generation: it loads, the random agent's
+mean score is indistinguishable from 0 (balance), and the oracle scores
+clearly better (discrimination), over E episodes of N interactions. The next
+population is the best P of the old one and the accepted children, so the
+best fitness never decreases. The first population is hand-made seeds (the
+paper's Example 5 and small rings) and their mutants.
+
+Fitness is the discrimination per bit of description:
+
+  fitness = (mean oracle score - mean random score) / log2(bits)
+
+where bits is the description length of docs/complexity.md.
+
+Each generation prints a line: its number, the best and the mean fitness of
+the population, the best environment's bits, the candidates accepted (of all
+candidates) and the rejected ones by reason (syntax, space, unbalanced,
+insensitive, duplicate: the same as an earlier candidate). Generation 0 is
+the first population. --json prints one JSON object a generation instead.
+Then the best environment is printed (not with --json). --out DIR writes the
+last population there, best first (best-01.anynt, …), each in canonical form
+with a header comment giving the command's settings, its rank, the generation
+that made it, its fitness, its scores and its bits.
+
+The seed decides everything, the filters' runs included: the same flags give
+the same output, bit for bit, whatever the number of cores.`,
+		Example: `  anynt evolve --seed 7 --out evolved/
+  anynt evolve --generations 30 --population 32 --episodes 100 --steps 100 --json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if s.Population < 2 || s.Generations < 0 || s.Filters.Episodes < 2 || s.Filters.Steps < 1 {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--population and --episodes must be at least 2, --steps at least 1, --generations at least 0")}
+			}
+			return evolve(cmd, io, s, out, asJSON)
+		},
+	}
+	f := cmd.Flags()
+	f.Uint64Var(&s.Seed, "seed", s.Seed, "the seed of every random choice, the filters' included")
+	f.IntVar(&s.Generations, "generations", s.Generations, "generations after the first population")
+	f.IntVar(&s.Population, "population", s.Population, "environments in a population, and candidates a generation")
+	f.IntVar(&s.Filters.Episodes, "episodes", s.Filters.Episodes, "episodes of each agent in the filters")
+	f.IntVar(&s.Filters.Steps, "steps", s.Filters.Steps, "scored interactions an episode in the filters")
+	f.StringVar(&out, "out", "", "write the last population to this folder, best first")
+	f.BoolVar(&asJSON, "json", false, "print one JSON object a generation")
+	return cmd
+}
+
+func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, out string, asJSON bool) error {
+	var onCandidate func(generation, done int)
+	clearProgress := func() {}
+	if isTerminal(io.err) {
+		onCandidate = func(g, done int) { fmt.Fprintf(io.err, "\rgeneration %d: %d candidates", g, done) }
+		clearProgress = func() { fmt.Fprint(io.err, "\r\033[K") }
+	}
+	var writeErr error
+	onGeneration := func(g generate.Generation) {
+		clearProgress()
+		if asJSON {
+			if err := json.NewEncoder(io.out).Encode(g); err != nil && writeErr == nil {
+				writeErr = err
+			}
+			return
+		}
+		if g.Number == 0 {
+			fmt.Fprintf(io.out, "seed %d: %d generations of %d; filters: %d episodes of %d interactions\n",
+				s.Seed, s.Generations, s.Population, s.Filters.Episodes, s.Filters.Steps)
+			fmt.Fprintf(io.out, "fitness = (mean %s - mean random) / log2(bits)\n\n", s.Filters.Good)
+			fmt.Fprintf(io.out, "%3s  %8s  %8s  %7s  %9s  %s\n", "gen", "best", "mean", "bits", "accepted", "rejected")
+		}
+		fmt.Fprintf(io.out, "%3d  %8.4f  %8.4f  %7.1f  %9s  %s\n", g.Number, g.Best, g.Mean, g.BestBits,
+			fmt.Sprintf("%d/%d", g.Accepted, g.Candidates), rejections(g.Rejected))
+	}
+	ev, err := generate.Evolve(cmd.Context(), s, onGeneration, onCandidate)
+	clearProgress()
+	if err != nil {
+		return err
+	}
+	if writeErr != nil {
+		return writeErr
+	}
+	if !asJSON {
+		best := ev.Population[0]
+		fmt.Fprintf(io.out, "\nbest: fitness %.4f, %.1f bits, %s %.4f, random %.4f, born in generation %d\n\n%s",
+			best.Verdict.Fitness, best.Verdict.Bits, s.Filters.Good, best.Verdict.Good.Mean, best.Verdict.Random.Mean, best.Born, best.Source)
+	}
+	if out == "" {
+		return nil
+	}
+	paths, err := ev.WriteFiles(out)
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--out: %v", err)}
+	}
+	if !asJSON {
+		fmt.Fprintf(io.out, "\nwrote %d environments to %s, best first\n", len(paths), out)
+	}
+	return nil
+}
+
+// rejections lists the rejected candidates by reason, in the order the
+// filters run (any other reason after them, alphabetically).
+func rejections(by map[string]int) string {
+	order := []string{generate.ReasonSyntax, generate.ReasonSpace, generate.ReasonUnbalanced,
+		generate.ReasonInsensitive, generate.ReasonDuplicate}
+	for _, reason := range slices.Sorted(maps.Keys(by)) {
+		if !slices.Contains(order, reason) {
+			order = append(order, reason)
+		}
+	}
+	var parts []string
+	for _, reason := range order {
+		if n := by[reason]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", reason, n))
+		}
+	}
+	if len(parts) == 0 {
+		return "-"
+	}
+	return strings.Join(parts, ", ")
+}
