@@ -1,5 +1,6 @@
 // Package fuzz holds the fuzz targets of the toolchain. It has no code of
-// its own: its tests drive the pipeline (lang → compiler → vm) from the
+// its own: its tests drive the pipeline (lang → compiler → vm → env →
+// generate) from the
 // outside, the way a user's files do, and check the promises the packages
 // make to each other.
 //
@@ -54,6 +55,20 @@
 // symbols) and runs in leftmost mode, on a string made of its own patterns,
 // exactly like the reference interpreter.
 //
+// FuzzGeneratedEnvironment turns its bytes into a valid environment (2–4
+// actions, 2–6 cells, a repaired table, Good/Evil a pattern or a program,
+// up to two objects, random settings) and plays every agent in it: every
+// reward and score lies in [−1, 1], Good and Evil never share a cell, π's
+// observation has a ':' for each cell and π once, no interaction takes more
+// VM steps than its behaviours' bounds, and the same seed gives the same
+// run.
+//
+// FuzzSpaceCode feeds arbitrary codes to env.DecodeCode in both dialects,
+// strict and lenient: no panic, and any space it returns is well formed.
+//
+// FuzzEnumerate enumerates up to a fuzzed bound: lengths never decrease,
+// never pass the bound, and every environment emitted loads.
+//
 // # Running
 //
 // The seeds run as ordinary tests with `go test ./fuzz/`. To fuzz one
@@ -63,6 +78,9 @@
 //	go test ./fuzz -run=^$ -fuzz=FuzzCompile -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzDifferential -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzClassic -fuzztime=30s
+//	go test ./fuzz -run=^$ -fuzz=FuzzGeneratedEnvironment -fuzztime=30s
+//	go test ./fuzz -run=^$ -fuzz=FuzzSpaceCode -fuzztime=30s
+//	go test ./fuzz -run=^$ -fuzz=FuzzEnumerate -fuzztime=30s
 //
 // A failing input is written under testdata/fuzz/FuzzX/; it is committed
 // once the bug is fixed, and then runs with the seeds. A differential
