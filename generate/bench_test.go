@@ -1,0 +1,71 @@
+package generate_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/generate"
+	"github.com/anynt/anynt/lang"
+)
+
+// BenchmarkExamine measures candidates examined a second on one core:
+// enumerated, written, parsed, compiled and checked for validity (the
+// space included), without the filters that play episodes:
+//
+//	go test ./generate -run '^$' -bench 'Examine|Accept' -benchmem -cpu 1
+func BenchmarkExamine(b *testing.B) {
+	var sources []string
+	generate.Enumerate(70, func(c generate.Candidate) bool {
+		sources = append(sources, c.Source())
+		return len(sources) < 100_000
+	})
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		f, err := lang.Parse("c.anynt", []byte(sources[i%len(sources)]))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := env.Load(f); err != nil {
+			b.Fatal(err)
+		}
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "candidates/s")
+}
+
+// BenchmarkAccept measures candidates through every filter (the default
+// 200 episodes of 100 interactions of random and of the oracle).
+func BenchmarkAccept(b *testing.B) {
+	var sources []string
+	generate.Enumerate(70, func(c generate.Candidate) bool {
+		sources = append(sources, c.Source())
+		return len(sources) < 10_000
+	})
+	accepted := 0
+	i := 0
+	for b.Loop() {
+		if generate.Check("c.anynt", sources[i%len(sources)], generate.DefaultFilters).Accepted {
+			accepted++
+		}
+		i++
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "candidates/s")
+	b.ReportMetric(float64(accepted)/b.Elapsed().Seconds(), "accepted/s")
+}
+
+// BenchmarkEnumerateBound shows how the cost grows with the length bound:
+// the whole stream up to each bound.
+func BenchmarkEnumerateBound(b *testing.B) {
+	for _, bound := range []float64{50, 55, 60, 65} {
+		b.Run(fmt.Sprintf("max-bits=%g", bound), func(b *testing.B) {
+			n := 0
+			for b.Loop() {
+				n = 0
+				generate.Enumerate(bound, func(generate.Candidate) bool { n++; return true })
+			}
+			b.ReportMetric(float64(n), "environments")
+		})
+	}
+}
