@@ -84,6 +84,7 @@ that fails them exits 1 too.`,
 	cmd.Flags().BoolVar(&runFilters, "filters", false, "also run the balance and discrimination filters")
 	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, "episodes of each agent in the filters")
 	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, "interactions an episode in the filters")
+	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
 	return cmd
 }
 
