@@ -176,6 +176,8 @@ var corpusEnvs = []string{
 	"thesis/omega1-blocker.anynt",
 	"paper/example5.anynt",
 	"paper/example6.anynt",
+	"paper/fig3-torus.anynt",
+	"paper/fig3-two-level-ring.anynt",
 	"lambda-one/fixture-b.anynt",
 }
 
