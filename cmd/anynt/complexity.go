@@ -32,10 +32,7 @@ of the canonical source, and, for Good/Evil patterns, the zlib length the
 			for _, name := range args {
 				r, err := complexityOf(name, kt)
 				if err != nil {
-					var ee *exitError
-					var list lang.ErrorList
-					if asExit(err, &ee) && ee.code == exitFile && asList(ee.err, &list) {
-						all = append(all, list...)
+					if collectFileErrors(err, &all) {
 						continue
 					}
 					return err

@@ -63,10 +63,7 @@ that fails them exits 1 too.`,
 					}
 				}
 				if _, err := loadEnv(name); err != nil {
-					var ee *exitError
-					var list lang.ErrorList
-					if asExit(err, &ee) && ee.code == exitFile && asList(ee.err, &list) {
-						all = append(all, list...)
+					if collectFileErrors(err, &all) {
 						continue
 					}
 					return err

@@ -81,8 +81,18 @@ Exit status: 0 success; 1 errors in an input file; 2 usage errors;
 	return root
 }
 
-func asExit(err error, target **exitError) bool     { return errors.As(err, target) }
-func asList(err error, target *lang.ErrorList) bool { return errors.As(err, target) }
+// collectFileErrors adds the positioned errors of a file to all and
+// reports whether err was only that; a command that goes through several
+// files reports every file's errors before it fails.
+func collectFileErrors(err error, all *lang.ErrorList) bool {
+	var ee *exitError
+	var list lang.ErrorList
+	if errors.As(err, &ee) && ee.code == exitFile && errors.As(ee.err, &list) {
+		*all = append(*all, list...)
+		return true
+	}
+	return false
+}
 
 // printError prints errors one a line; a positioned error gets the line of
 // its file and a caret under the column.
