@@ -60,6 +60,9 @@ type Result struct {
 type Machine struct {
 	prog  *Program
 	plans []plan // how to search for each rule
+	// needs holds, for each rule, up to seven symbols every match contains,
+	// packed so that the test that skips most rules stays in a cache line.
+	needs []ruleNeeds
 	// absent rules, the first ones, are known not to have occurred in the
 	// string before the last rewrite, which wrote str[changedFrom:changedTo].
 	absent                 int
@@ -98,10 +101,20 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 	for i := range m.unbound {
 		m.unbound[i] = -1
 	}
+	m.needs = make([]ruleNeeds, len(p.Rules))
 	for i := range p.Rules {
 		m.plans[i] = p.planRule(&p.Rules[i], maxExpansion)
+		n := &m.needs[i]
+		n.count = uint8(copy(n.syms[:], m.plans[i].needsList))
 	}
 	return m
+}
+
+// ruleNeeds is a rule's needs, or the first seven of them: testing fewer
+// symbols than a rule needs only skips fewer rules, never a wrong one.
+type ruleNeeds struct {
+	count uint8
+	syms  [7]byte
 }
 
 // Memory returns the memory register. The slice is the machine's own and is
@@ -211,11 +224,11 @@ func (m *Machine) hasAll(syms []byte) bool {
 // find returns the first rule that applies, the span it replaces and its
 // captures, or rule -1.
 func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
-	for i := range m.prog.Rules {
-		r, plan := &m.prog.Rules[i], &m.plans[i]
-		if !m.hasAll(plan.needsList) {
+	for i := range m.needs {
+		if n := &m.needs[i]; !m.hasAll(n.syms[:n.count]) {
 			continue
 		}
+		r, plan := &m.prog.Rules[i], &m.plans[i]
 		if !plan.expanded {
 			if start, end, ok := m.matchRule(r.Match, &plan.anchor, leftmost); ok {
 				return i, start, end, m.bestSlots
