@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/anynt/anynt/generate"
 	"github.com/spf13/cobra"
@@ -37,10 +38,12 @@ ends the run on standard error.`,
 			if _, err := fmt.Sscanf(shard, "%d/%d", &s.Shard, &s.Shards); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("--shard is K/N, such as 1/4")}
 			}
+			start := time.Now()
+			rate := func(n int) float64 { return float64(n) / max(time.Since(start).Seconds(), 1e-9) }
 			var progress func(generate.Tally)
 			if isTerminal(io.err) {
 				progress = func(t generate.Tally) {
-					fmt.Fprintf(io.err, "\rexamined %d, accepted %d, rejected %s ", t.Examined, t.Accepted, reasons(t.Rejected))
+					fmt.Fprintf(io.err, "\rexamined %d (%.0f/s), accepted %d, rejected %s ", t.Examined, rate(t.Examined), t.Accepted, reasons(t.Rejected))
 				}
 			}
 			tally, err := generate.Stream(s, func(e generate.Emitted) {
@@ -57,7 +60,8 @@ ends the run on standard error.`,
 			if progress != nil {
 				fmt.Fprintln(io.err)
 			}
-			fmt.Fprintf(io.err, "examined %d, accepted %d, rejected %s\n", tally.Examined, tally.Accepted, reasons(tally.Rejected))
+			fmt.Fprintf(io.err, "examined %d (%.0f/s), accepted %d (%.0f/s), rejected %s\n",
+				tally.Examined, rate(tally.Examined), tally.Accepted, rate(tally.Accepted), reasons(tally.Rejected))
 			if err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}

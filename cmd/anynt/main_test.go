@@ -249,3 +249,47 @@ func TestCheckAndSpace(t *testing.T) {
 		t.Errorf("dot: status %d:\n%s", code, out)
 	}
 }
+
+func TestEnumerateJSON(t *testing.T) {
+	out, errw, code := anynt(t, "", "enumerate", "--limit", "3", "--json", "--episodes", "40", "--steps", "40")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 lines, got:\n%s", out)
+	}
+	last := -1.0
+	for _, line := range lines {
+		var e struct {
+			Bits    float64        `json:"bits"`
+			Source  string         `json:"source"`
+			Filters map[string]any `json:"filters"`
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Bits < last || e.Source == "" || e.Filters["accepted"] != true {
+			t.Errorf("unexpected line %s", line)
+		}
+		last = e.Bits
+	}
+	if !strings.Contains(errw, "examined") || !strings.Contains(errw, "accepted 3") {
+		t.Errorf("no summary on standard error: %q", errw)
+	}
+}
+
+func TestEvolveImprovesAndWrites(t *testing.T) {
+	dir := t.TempDir()
+	out, errw, code := anynt(t, "", "evolve", "--seed", "1", "--generations", "4", "--population", "6", "--out", dir)
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	if !strings.Contains(out, "best: fitness") {
+		t.Errorf("no summary:\n%s", out)
+	}
+	best := filepath.Join(dir, "best-01.anynt")
+	if _, errw, code := anynt(t, "", "check", "--filters", "--episodes", "60", "--steps", "60", best); code != exitOK {
+		t.Errorf("the best environment fails its filters: %s", errw)
+	}
+}
