@@ -1,0 +1,81 @@
+package agent_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/lang"
+)
+
+// line loads a 3-cell line (s l r) with Good, Evil and π placed, Good and
+// Evil staying, no garbage and no cycle clause.
+func line(t *testing.T, pi, good, evil int, rewards string) *env.Env {
+	t.Helper()
+	src := "actions s l r\nspace lr+:l-r+:l-r\ngoodevil pattern s\nset garbage off\nset cycle off\n" + rewards
+	src += "place π " + string(rune('0'+pi)) + "\nplace ⊕ " + string(rune('0'+good)) + "\nplace ⊖ " + string(rune('0'+evil)) + "\n"
+	f, err := lang.Parse("line.anynt", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := env.Load(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// firstAction returns the first action an agent takes from the placement.
+func firstAction(t *testing.T, e *env.Env, name string) string {
+	a, err := agent.New(name, agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var action string
+	env.NewEpisode(e, a, 1).Run(1, func(s env.Step) { action = s.Action })
+	return action
+}
+
+func TestFollowerGoesToGoodAndAvoidsEvil(t *testing.T) {
+	if got := firstAction(t, line(t, 2, 3, 1, ""), "follower"); got != "r" {
+		t.Errorf("Good one cell to the right: the follower plays %s, want r", got)
+	}
+	if got := firstAction(t, line(t, 2, 2, 1, ""), "follower"); got != "s" {
+		t.Errorf("Good in π's cell: the follower plays %s, want s", got)
+	}
+	// Good out of reach (π at 1, Good at 3), Evil at 2: any move but r.
+	for seed := range uint64(20) {
+		a, _ := agent.New("follower", agent.DefaultSettings)
+		env.NewEpisode(line(t, 1, 3, 2, ""), a, seed).Run(1, func(s env.Step) {
+			if s.Action == "r" {
+				t.Errorf("seed %d: the follower walked into Evil", seed)
+			}
+		})
+	}
+}
+
+func TestOracleTakesTheBestCell(t *testing.T) {
+	// Λ_one rewards: Good stays in cell 1, so the oracle moves there.
+	if got := firstAction(t, line(t, 2, 1, 3, "set rewards lambda-one\n"), "oracle"); got != "l" {
+		t.Errorf("Λ_one: the oracle plays %s, want l (to Good's cell)", got)
+	}
+	// Trace rewards: Good's cell holds +1/2, Evil's −1/2; the oracle eats
+	// the best one it can reach.
+	if got := firstAction(t, line(t, 2, 3, 1, ""), "oracle"); got != "r" {
+		t.Errorf("trace: the oracle plays %s, want r", got)
+	}
+}
+
+func TestNewRejectsUnknownAgents(t *testing.T) {
+	if _, err := agent.New("clairvoyant", agent.DefaultSettings); err == nil {
+		t.Error("an unknown agent was made")
+	}
+	for _, name := range agent.Names() {
+		a, err := agent.New(name, agent.DefaultSettings)
+		if err != nil || a == nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		a.Start(nil, rand.New(rand.NewPCG(1, 2)))
+	}
+}
