@@ -13,12 +13,7 @@ import (
 // This is the meaning of the notation; the VM must behave exactly like a
 // naive interpreter of it.
 func Expand(f *lang.File, opts Options) ([]PlainRule, error) {
-	return ExpandList(f, f.Rules(), opts)
-}
-
-// ExpandList expands a rule list of f, as CompileList compiles one.
-func ExpandList(f *lang.File, list []lang.Entry, opts Options) ([]PlainRule, error) {
-	u, err := analyze(f, list, opts)
+	u, err := analyze(f, f.Rules(), opts)
 	if err != nil {
 		return nil, err
 	}

@@ -162,3 +162,13 @@ func TestSymbolsOfData(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// The grammar prints as EBNF, for the reference.
+func TestEBNF(t *testing.T) {
+	g := lang.EBNF()
+	for _, want := range []string{"<arrow>", "<subscript>", "\"alphabet\"", "\"goodevil\""} {
+		if !strings.Contains(g, want) {
+			t.Errorf("the EBNF lacks %s:\n%s", want, g)
+		}
+	}
+}

@@ -48,16 +48,6 @@ func Lookup(name string) *lang.Block {
 	return blocks[name]
 }
 
-// Names lists the library's blocks.
-func Names() []string {
-	loadOnce.Do(load)
-	names := make([]string, 0, len(blocks))
-	for n := range blocks {
-		names = append(names, n)
-	}
-	return names
-}
-
 // Err reports whether the embedded library failed to load; a test keeps it
 // nil.
 func Err() error {
