@@ -58,8 +58,11 @@ type Result struct {
 // which outlives a run. A Machine is not safe for concurrent use; its Program
 // is only read and may be shared by many machines.
 type Machine struct {
-	prog  *Program
-	plans []plan // how to search for each rule
+	prog    *Program
+	plans   []plan   // how to search for each rule
+	scanner *scanner // finds the first expanded rule in one pass, on short strings
+	scanned bool     // the last find used the scanner
+	scan    scanState
 	// needs holds, for each rule, up to seven symbols every match contains,
 	// packed so that the test that skips most rules stays in a cache line.
 	needs []ruleNeeds
@@ -70,6 +73,9 @@ type Machine struct {
 	// counts follows the symbols of the string, so that find can skip a
 	// rule that needs a symbol the string lacks.
 	counts [256]int32
+	// countsStale says the counts were not kept up to date: every rule is
+	// one the scanner covers, and the string was short.
+	countsStale bool
 
 	str []byte // the string being rewritten
 	rhs []byte // the right-hand side of the current step
@@ -107,6 +113,7 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 		n := &m.needs[i]
 		n.count = uint8(copy(n.syms[:], m.plans[i].needsList))
 	}
+	m.scanner = newScanner(p, m.plans)
 	return m
 }
 
@@ -138,8 +145,13 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	if maxLen <= 0 {
 		maxLen = DefaultMaxLen
 	}
-	m.clearCounts()
+	if m.countsStale {
+		m.counts = [256]int32{}
+	} else {
+		m.clearCounts()
+	}
 	m.str = append(m.str[:0], input...)
+	m.scan.valid = 0
 	for _, c := range m.str {
 		m.counts[c]++
 	}
@@ -175,9 +187,14 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 		if r.Store >= 0 && bound(slots, r.Store) {
 			m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
 		}
-		m.recount(m.str[start:end], rhs)
+		if m.scanned && m.scanner.firstUncovered == len(m.plans) {
+			m.countsStale = true // nothing reads them while the scanner serves
+		} else {
+			m.recount(m.str[start:end], rhs)
+		}
 		m.splice(start, end, rhs)
 		m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
+		m.scan.valid = min(m.scan.valid, start)
 		if r.StoreWhole {
 			m.mem = append(m.mem[:0], m.str...)
 		}
@@ -199,6 +216,16 @@ func (m *Machine) clearCounts() {
 	for _, c := range m.str {
 		m.counts[c] = 0
 	}
+}
+
+// recountAll counts the string's symbols afresh, after steps the scanner
+// served without keeping the counts.
+func (m *Machine) recountAll() {
+	m.counts = [256]int32{}
+	for _, c := range m.str {
+		m.counts[c]++
+	}
+	m.countsStale = false
 }
 
 // recount updates the counts for a rewrite of removed into added.
@@ -224,7 +251,20 @@ func (m *Machine) hasAll(syms []byte) bool {
 // find returns the first rule that applies, the span it replaces and its
 // captures, or rule -1.
 func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
-	for i := range m.needs {
+	first := 0
+	m.scanned = m.scanner != nil && len(m.str) <= scanMaxLen
+	if m.scanned {
+		rank, at := m.scanner.scan(m.str, leftmost, &m.scan)
+		if rank != noLiteral {
+			ref := &m.scanner.ranks[rank]
+			return ref.rule, at, at + ref.length, m.placeSlots(ref.slots, at)
+		}
+		first = m.scanner.firstUncovered // the rules before it do not occur
+	}
+	if m.countsStale && first < len(m.needs) {
+		m.recountAll()
+	}
+	for i := first; i < len(m.needs); i++ {
 		if n := &m.needs[i]; !m.hasAll(n.syms[:n.count]) {
 			continue
 		}
@@ -244,19 +284,36 @@ func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 		if j < 0 {
 			continue
 		}
-		lit := plan.literals[j]
-		if r.Plain {
-			return i, at, at + len(lit), m.unbound
-		}
-		for k, slot := range plan.literalSlots[j] {
-			if slot >= 0 {
-				slot += at
-			}
-			m.bestSlots[k] = slot
-		}
-		return i, at, at + len(lit), m.bestSlots
+		start, end, slots := m.literalMatch(i, j, at)
+		return i, start, end, slots
 	}
 	return -1, 0, 0, nil
+}
+
+// literalMatch is the match of literal j of expanded rule i at at, with
+// the captures the expansion recorded for it.
+func (m *Machine) literalMatch(i, j, at int) (start, end int, slots []int) {
+	plan := &m.plans[i]
+	var rel []int
+	if !m.prog.Rules[i].Plain {
+		rel = plan.literalSlots[j]
+	}
+	return at, at + len(plan.literals[j]), m.placeSlots(rel, at)
+}
+
+// placeSlots turns captures recorded from a literal's start into captures
+// of the string, for a literal found at at; nil ones are a plain rule's.
+func (m *Machine) placeSlots(rel []int, at int) []int {
+	if rel == nil {
+		return m.unbound
+	}
+	for k, slot := range rel {
+		if slot >= 0 {
+			slot += at
+		}
+		m.bestSlots[k] = slot
+	}
+	return m.bestSlots
 }
 
 // findLiteral returns the first of a plan's literals that occurs and where

@@ -1,0 +1,162 @@
+package vm
+
+// A scanner finds, in one pass over a short string, the first literal of
+// the expanded rules that occurs, in rule order then expansion order: an
+// Aho–Corasick automaton over every literal of every expanded rule, each
+// state knowing the lowest-ranked literal that ends there. On strings of a
+// few dozen symbols, one pass costs less than searching for the rules one
+// by one, which is what the machine does on longer strings.
+
+// scanMaxLen is the longest string the scanner is used on; past it, byte
+// searches for each literal win.
+const scanMaxLen = 64
+
+// noLiteral ranks below every literal.
+const noLiteral = int32(1<<31 - 1)
+
+type scanner struct {
+	symbols int // the width of a row of next
+	// step[state*symbols+c] is the transition: the next state in the high
+	// 32 bits, and in the low ones the lowest rank of a literal ending
+	// there, so that one load serves each symbol.
+	step  []uint64
+	ranks []rankRef // by rank: the rule and literal
+	// empty is the lowest rank of an empty literal, which occurs everywhere.
+	empty int32
+	// before holds, for each rank, the rules before its rule that the
+	// scanner does not cover (their matchers must be tried first).
+	firstUncovered int // the first rule that is not expanded, or len(rules)
+}
+
+type rankRef struct {
+	rule, literal int
+	length        int
+	slots         []int // the literal's captures from its start; nil for a plain rule
+}
+
+// newScanner builds the scanner of a machine's expanded rules, up to the
+// first rule that is not expanded; nil if there are none.
+func newScanner(p *Program, plans []plan) *scanner {
+	sc := &scanner{symbols: len(p.Symbols), empty: noLiteral, firstUncovered: len(plans)}
+	for i, pl := range plans {
+		if !pl.expanded {
+			sc.firstUncovered = i
+			break
+		}
+	}
+	if sc.firstUncovered == 0 || sc.symbols == 0 {
+		return nil
+	}
+	// The trie, state 0 the root; goto edges in a map while building.
+	type node struct {
+		edges map[byte]int32
+		best  int32
+	}
+	nodes := []node{{edges: map[byte]int32{}, best: noLiteral}}
+	for i := range sc.firstUncovered {
+		for j, lit := range plans[i].literals {
+			rank := int32(len(sc.ranks))
+			ref := rankRef{rule: i, literal: j, length: len(lit)}
+			if !p.Rules[i].Plain {
+				ref.slots = plans[i].literalSlots[j]
+			}
+			sc.ranks = append(sc.ranks, ref)
+			if len(lit) == 0 {
+				sc.empty = min(sc.empty, rank)
+				continue
+			}
+			s := int32(0)
+			for _, c := range lit {
+				nxt, ok := nodes[s].edges[c]
+				if !ok {
+					nxt = int32(len(nodes))
+					nodes = append(nodes, node{edges: map[byte]int32{}, best: noLiteral})
+					nodes[s].edges[c] = nxt
+				}
+				s = nxt
+			}
+			nodes[s].best = min(nodes[s].best, rank)
+		}
+	}
+	// Breadth first: fail links, the best rank through them, and the full
+	// transition table.
+	n := len(nodes)
+	next := make([]int32, n*sc.symbols)
+	best := make([]int32, n)
+	fail := make([]int32, n)
+	queue := []int32{0}
+	best[0] = nodes[0].best
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for c := range sc.symbols {
+			t, ok := nodes[s].edges[byte(c)]
+			if !ok {
+				if s != 0 {
+					next[int(s)*sc.symbols+c] = next[int(fail[s])*sc.symbols+c]
+				}
+				continue
+			}
+			next[int(s)*sc.symbols+c] = t
+			if s != 0 {
+				fail[t] = next[int(fail[s])*sc.symbols+c]
+			}
+			best[t] = min(nodes[t].best, best[fail[t]])
+			queue = append(queue, t)
+		}
+	}
+	sc.step = make([]uint64, len(next))
+	for i, t := range next {
+		sc.step[i] = uint64(t)<<32 | uint64(uint32(best[t]))
+	}
+	return sc
+}
+
+// scanState is a scan kept from one step to the next: after a rewrite,
+// the automaton's states and the best literal so far are still right up to
+// where the rewrite began, and the scan resumes there.
+type scanState struct {
+	states []int32 // states[i]: the state after s[:i]
+	best   []int32 // best[i]: the lowest rank ending within s[:i]
+	end    []int32 // end[i]: where that literal ends
+	valid  int     // the entries up to and including valid are right
+}
+
+// scan returns the rank of the first literal that occurs in s and where it
+// starts (its rightmost occurrence, or leftmost), or noLiteral; it scans
+// from st.valid on.
+func (sc *scanner) scan(s []byte, leftmost bool, st *scanState) (int32, int) {
+	n := len(s) + 1
+	if cap(st.states) < n {
+		st.states = make([]int32, n, 2*n)
+		st.best = make([]int32, n, 2*n)
+		st.end = make([]int32, n, 2*n)
+		st.valid = 0
+	}
+	st.states, st.best, st.end = st.states[:n], st.best[:n], st.end[:n]
+	from := min(st.valid, len(s))
+	if from == 0 {
+		st.states[0], st.best[0], st.end[0] = 0, noLiteral, 0
+	}
+	state, best, end := int(st.states[from]), st.best[from], st.end[from]
+	for i := from; i < len(s); i++ {
+		step := sc.step[state*sc.symbols+int(s[i])]
+		state = int(step >> 32)
+		if r := int32(uint32(step)); r < best || r == best && !leftmost {
+			best, end = r, int32(i+1)
+		}
+		st.states[i+1], st.best[i+1], st.end[i+1] = int32(state), best, end
+	}
+	st.valid = len(s)
+	if sc.empty <= best {
+		// An empty literal occurs everywhere: at the end, or the start.
+		if leftmost {
+			return sc.empty, 0
+		}
+		return sc.empty, len(s)
+	}
+	if best == noLiteral {
+		return noLiteral, 0
+	}
+	return best, int(end) - sc.ranks[best].length
+}
