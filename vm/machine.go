@@ -73,8 +73,8 @@ type Machine struct {
 	// counts follows the symbols of the string, so that find can skip a
 	// rule that needs a symbol the string lacks.
 	counts [256]int32
-	// countsStale says the counts were not kept up to date: every rule is
-	// one the scanner covers, and the string was short.
+	// countsStale says the counts are not kept up to date: a run has not
+	// needed them yet, or the scanner, which does not, covers every rule.
 	countsStale bool
 
 	str []byte // the string being rewritten
@@ -145,16 +145,9 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	if maxLen <= 0 {
 		maxLen = DefaultMaxLen
 	}
-	if m.countsStale {
-		m.counts = [256]int32{}
-	} else {
-		m.clearCounts()
-	}
 	m.str = append(m.str[:0], input...)
 	m.scan.valid = 0
-	for _, c := range m.str {
-		m.counts[c]++
-	}
+	m.countsStale = true // counted when a search first needs them
 	m.absent = 0
 	res.Rule = -1
 	if len(m.str) > maxLen {
@@ -187,10 +180,12 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 		if r.Store >= 0 && bound(slots, r.Store) {
 			m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
 		}
-		if m.scanned && m.scanner.firstUncovered == len(m.plans) {
-			m.countsStale = true // nothing reads them while the scanner serves
-		} else {
-			m.recount(m.str[start:end], rhs)
+		if !m.countsStale {
+			if m.scanned && m.scanner.firstUncovered == len(m.plans) {
+				m.countsStale = true // nothing reads them while the scanner serves
+			} else {
+				m.recount(m.str[start:end], rhs)
+			}
 		}
 		m.splice(start, end, rhs)
 		m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
@@ -210,16 +205,8 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	}
 }
 
-// clearCounts zeroes the counts through the last string's symbols, which
-// is cheaper than clearing all 256.
-func (m *Machine) clearCounts() {
-	for _, c := range m.str {
-		m.counts[c] = 0
-	}
-}
-
-// recountAll counts the string's symbols afresh, after steps the scanner
-// served without keeping the counts.
+// recountAll counts the string's symbols afresh, when a search needs them
+// and they are stale.
 func (m *Machine) recountAll() {
 	m.counts = [256]int32{}
 	for _, c := range m.str {
@@ -423,6 +410,26 @@ func (m *Machine) splice(start, end int, rhs []byte) {
 		return
 	}
 	t := s[:n]
+	if tail := len(s) - end; tail <= 16 && len(rhs) <= 16 {
+		// Short moves, the common case of observation strings, cost less as
+		// loops than as calls to memmove. The tail moves away from the
+		// direction it is shifted in, so it never overwrites itself.
+		shift := start + len(rhs) - end
+		if shift > 0 {
+			for i := tail - 1; i >= 0; i-- {
+				t[end+shift+i] = s[end+i]
+			}
+		} else if shift < 0 {
+			for i := 0; i < tail; i++ {
+				t[end+shift+i] = s[end+i]
+			}
+		}
+		for i, c := range rhs {
+			t[start+i] = c
+		}
+		m.str = t
+		return
+	}
 	copy(t[start+len(rhs):], s[end:]) // copy is a memmove: the spans may overlap
 	copy(t[start:], rhs)
 	m.str = t
