@@ -116,10 +116,14 @@ func newScanner(p *Program, plans []plan) *scanner {
 // the automaton's states and the best literal so far are still right up to
 // where the rewrite began, and the scan resumes there.
 type scanState struct {
-	states []int32 // states[i]: the state after s[:i]
-	best   []int32 // best[i]: the lowest rank ending within s[:i]
-	end    []int32 // end[i]: where that literal ends
-	valid  int     // the entries up to and including valid are right
+	at    []scanPoint // at[i]: the scan after s[:i]
+	valid int         // the points up to and including valid are right
+}
+
+type scanPoint struct {
+	state int32 // the automaton's state
+	best  int32 // the lowest rank of a literal ending within s[:i]
+	end   int32 // where that literal ends
 }
 
 // scan returns the rank of the first literal that occurs in s and where it
@@ -127,26 +131,25 @@ type scanState struct {
 // from st.valid on.
 func (sc *scanner) scan(s []byte, leftmost bool, st *scanState) (int32, int) {
 	n := len(s) + 1
-	if cap(st.states) < n {
-		st.states = make([]int32, n, 2*n)
-		st.best = make([]int32, n, 2*n)
-		st.end = make([]int32, n, 2*n)
+	if cap(st.at) < n {
+		st.at = make([]scanPoint, n, 2*n)
 		st.valid = 0
 	}
-	st.states, st.best, st.end = st.states[:n], st.best[:n], st.end[:n]
+	at := st.at[:n]
 	from := min(st.valid, len(s))
 	if from == 0 {
-		st.states[0], st.best[0], st.end[0] = 0, noLiteral, 0
+		at[0] = scanPoint{best: noLiteral}
 	}
-	state, best, end := int(st.states[from]), st.best[from], st.end[from]
+	p := at[from]
 	for i := from; i < len(s); i++ {
-		step := sc.step[state*sc.symbols+int(s[i])]
-		state = int(step >> 32)
-		if r := int32(uint32(step)); r < best || r == best && !leftmost {
-			best, end = r, int32(i+1)
+		step := sc.step[int(p.state)*sc.symbols+int(s[i])]
+		p.state = int32(step >> 32)
+		if r := int32(uint32(step)); r < p.best || r == p.best && !leftmost {
+			p.best, p.end = r, int32(i+1)
 		}
-		st.states[i+1], st.best[i+1], st.end[i+1] = int32(state), best, end
+		at[i+1] = p
 	}
+	best, end := p.best, p.end
 	st.valid = len(s)
 	if sc.empty <= best {
 		// An empty literal occurs everywhere: at the end, or the start.
