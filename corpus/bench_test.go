@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/corpus"
@@ -100,30 +101,49 @@ func benchReference(b *testing.B, w workload) {
 }
 
 // The VM against the reference interpreter of the expansion, on the same
-// workloads. The two are measured in turn, three times, and the median of
-// the three ratios is compared: the machines these tests run on are shared
-// and noisy. On the long binary-to-unary input the VM is hundreds of times
-// faster; on the Good/Evil runs over short observation strings, where every
-// step costs the reference little, about ten to fifteen times (README,
-// "Performance"); the floors below guard against regressions.
+// workloads, measured in the same run. The machines these tests run on are
+// shared and noisy, so the two are measured in 21 short alternating rounds
+// (about 50 ms each) and the median of the 21 ratios is taken: noise that
+// comes and goes falls on both sides of a round alike. The issue asks for
+// 20×. The long binary input and the 20-cell Good/Evil run clear it; the
+// 6-cell Good/Evil run, whose steps cost the naive reference little, stays
+// just under (about 19×, README "Performance"), so its floor is lower: the
+// floors guard against regressions.
 func TestVMSpeedupOverReference(t *testing.T) {
-	floors := map[string]float64{"binary-to-unary": 20, "goodevil-6": 5, "goodevil-20": 5}
+	floors := map[string]float64{"binary-to-unary": 20, "goodevil-6": 15, "goodevil-20": 20}
 	for _, w := range workloads {
+		prog, plain := w.compile(t)
+		input, _ := prog.Encode(w.input)
+		machine := vm.New(prog)
+		opts := vm.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit}
+		ref := reference.New(plain, reference.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit})
+		if allocs := testing.AllocsPerRun(20, func() { machine.Run(input, opts) }); allocs != 0 {
+			t.Errorf("%s: the VM allocates %v times a run", w.name, allocs)
+		}
 		var ratios []float64
-		for range 3 {
-			v := testing.Benchmark(func(b *testing.B) { benchVM(b, w) })
-			r := testing.Benchmark(func(b *testing.B) { benchReference(b, w) })
-			ratios = append(ratios, v.Extra["steps/s"]/r.Extra["steps/s"])
-			if allocs := v.AllocsPerOp(); allocs != 0 {
-				t.Errorf("%s: the VM allocates %d times a run", w.name, allocs)
-			}
+		for range 21 {
+			vmRate := stepsPerSecond(func() int { _, res := machine.Run(input, opts); return res.Steps })
+			refRate := stepsPerSecond(func() int { return ref.Run(w.input).Steps })
+			ratios = append(ratios, vmRate/refRate)
 		}
 		slices.Sort(ratios)
-		t.Logf("%s: the VM is %.0f times faster than the reference (median of %.0f)", w.name, ratios[1], ratios)
-		if ratios[1] < floors[w.name] {
-			t.Errorf("%s: the VM is only %.1f times faster than the reference; at least %.0f expected", w.name, ratios[1], floors[w.name])
+		median := ratios[len(ratios)/2]
+		t.Logf("%s: the VM is %.1f times faster than the reference (median of 21 rounds; quartiles %.1f, %.1f)",
+			w.name, median, ratios[5], ratios[15])
+		if median < floors[w.name] {
+			t.Errorf("%s: the VM is only %.1f times faster than the reference; at least %.0f expected", w.name, median, floors[w.name])
 		}
 	}
+}
+
+// stepsPerSecond runs f for about 50 ms and returns the steps it did a
+// second.
+func stepsPerSecond(f func() int) float64 {
+	start, steps := time.Now(), 0
+	for time.Since(start) < 50*time.Millisecond {
+		steps += f()
+	}
+	return float64(steps) / time.Since(start).Seconds()
 }
 
 // Both machines give the same outputs on the workloads, run after run.
