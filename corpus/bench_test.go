@@ -103,7 +103,7 @@ func benchReference(b *testing.B, w workload) {
 // The VM against the reference interpreter of the expansion, on the same
 // workloads, measured in the same run. The machines these tests run on are
 // shared and noisy, so the two are measured in 41 short alternating rounds
-// (about 50 ms each) and the median of the 21 ratios is taken: noise that
+// (about 50 ms each) and the median of the ratios is taken: noise that
 // comes and goes falls on both sides of a round alike. The issue asks for
 // 20×. The long binary input and the 20-cell Good/Evil run clear it; the
 // 6-cell Good/Evil run, whose steps cost the naive reference little, stays
