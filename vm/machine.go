@@ -410,26 +410,6 @@ func (m *Machine) splice(start, end int, rhs []byte) {
 		return
 	}
 	t := s[:n]
-	if tail := len(s) - end; tail <= 16 && len(rhs) <= 16 {
-		// Short moves, the common case of observation strings, cost less as
-		// loops than as calls to memmove. The tail moves away from the
-		// direction it is shifted in, so it never overwrites itself.
-		shift := start + len(rhs) - end
-		if shift > 0 {
-			for i := tail - 1; i >= 0; i-- {
-				t[end+shift+i] = s[end+i]
-			}
-		} else if shift < 0 {
-			for i := 0; i < tail; i++ {
-				t[end+shift+i] = s[end+i]
-			}
-		}
-		for i, c := range rhs {
-			t[start+i] = c
-		}
-		m.str = t
-		return
-	}
 	copy(t[start+len(rhs):], s[end:]) // copy is a memmove: the spans may overlap
 	copy(t[start:], rhs)
 	m.str = t
