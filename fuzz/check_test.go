@@ -13,10 +13,11 @@ import (
 )
 
 // The limits of differential runs: small, so that a run that does not halt
-// costs little, and still large enough for strings to grow and shrink.
+// costs little, and still large enough for strings to grow and shrink past
+// 64 symbols, where the VM stops using its one-pass scanner.
 const (
 	diffMaxSteps = 200
-	diffMaxLen   = 64
+	diffMaxLen   = 160
 )
 
 // diffMaxExpansion bounds the expansions the reference interpreter runs:
