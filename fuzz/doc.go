@@ -35,7 +35,7 @@
 // the compiled program and the reference interpreter (internal/reference)
 // runs the expansion, in rightmost and in leftmost mode, three runs in a row
 // with one memory register (each run on a fresh input or on the previous
-// output, sometimes after a reset), with small limits (200 steps and 64
+// output, sometimes after a reset), with small limits (200 steps and 160
 // symbols, sometimes far fewer). They must give the same string and the
 // same rule after every step, and the same output, halt reason, step count
 // and memory after every run. The canonical form of the file must expand to
