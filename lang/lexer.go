@@ -109,7 +109,7 @@ func (s *scanner) next() rune {
 // character is reported and skipped, so that the parser still sees the rest.
 func lex(file, src string) (*lexed, ErrorList) {
 	s := newScanner(file, src)
-	out := &lexed{runs: map[int][]*Symbol{}}
+	out := &lexed{runs: make(map[int][]*Symbol, len(src)/8), tokens: make([]lexer.Token, 0, len(src)/3+8)}
 	emit := func(t lexer.TokenType, v string, at lexer.Position) {
 		out.tokens = append(out.tokens, lexer.Token{Type: t, Value: v, Pos: at})
 	}
@@ -289,7 +289,7 @@ func (s *scanner) symbol() *Symbol {
 		s.errors.Add(at, "invalid character %U", r)
 		return nil
 	}
-	name := string(r)
+	name := symbolName(r)
 	if unicode.IsLetter(r) && startsSubscript(s.src[s.off:]) {
 		name += s.subscript()
 	}
@@ -324,6 +324,22 @@ func (s *scanner) escape(at Pos) (rune, bool) {
 		return 0, false
 	}
 	return r, true
+}
+
+// asciiNames holds the name of every ASCII symbol, so that lexing one does
+// not allocate a string.
+var asciiNames = func() (names [128]string) {
+	for c := range names {
+		names[c] = string(rune(c))
+	}
+	return names
+}()
+
+func symbolName(r rune) string {
+	if r >= 0 && r < 128 {
+		return asciiNames[r]
+	}
+	return string(r)
 }
 
 // Symbols splits a string given as data (an input string, an alphabet on the

@@ -353,7 +353,7 @@ func (p *parser) elem(e *elemSyntax) []Elem {
 	switch {
 	case e.Run != "":
 		for _, s := range p.runs[e.Pos.Offset] {
-			out = append(out, &Symbol{At: s.At, Name: s.Name})
+			out = append(out, s) // each run token is read once: its symbols are the AST's
 		}
 		if len(out) == 0 {
 			return nil
