@@ -66,6 +66,7 @@ type Machine struct {
 	// needs holds, for each rule, up to seven symbols every match contains,
 	// packed so that the test that skips most rules stays in a cache line.
 	needs []ruleNeeds
+	acts  []ruleAct // what each rule does when it fires
 	// absent rules, the first ones, are known not to have occurred in the
 	// string before the last rewrite, which wrote str[changedFrom:changedTo].
 	absent                 int
@@ -113,8 +114,25 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 		n := &m.needs[i]
 		n.count = uint8(copy(n.syms[:], m.plans[i].needsList))
 	}
-	m.scanner = newScanner(p, m.plans)
+	m.scanner = newScanner(p, m.plans, scanTableMax)
+	m.acts = make([]ruleAct, len(p.Rules))
+	for i, r := range p.Rules {
+		m.acts[i] = ruleAct{
+			rhs: m.plans[i].rhs, fixedRHS: m.plans[i].fixedRHS, write: int32(r.Write), store: int32(r.Store),
+			terminating: r.Terminating, storeWhole: r.StoreWhole,
+		}
+	}
 	return m
+}
+
+// ruleAct is what a step does once a rule's match is found, packed for the
+// scanner's loop.
+type ruleAct struct {
+	rhs          []byte // the right-hand side, if fixedRHS
+	write, store int32  // the writer code, and the capture stored or -1
+	fixedRHS     bool
+	terminating  bool
+	storeWhole   bool
 }
 
 // ruleNeeds is a rule's needs, or the first seven of them: testing fewer
@@ -153,6 +171,11 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	if len(m.str) > maxLen {
 		res.Halt = LengthLimit
 		return m.str, res
+	}
+	if m.scanner != nil && m.scanner.firstUncovered == len(m.plans) {
+		if m.runShort(&opt, maxSteps, maxLen, &res) {
+			return m.str, res
+		}
 	}
 	for {
 		rule, start, end, slots := m.find(opt.Leftmost)
@@ -203,6 +226,65 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 			return m.str, res
 		}
 	}
+}
+
+// runShort runs the steps of a program the scanner covers whole while the
+// string is short enough to scan: the same steps as Run's loop, with only
+// the scanner's bookkeeping. It reports whether the run ended; if not, the
+// string outgrew the scanner and Run goes on with the general loop.
+func (m *Machine) runShort(opt *Options, maxSteps, maxLen int, res *Result) bool {
+	sc := m.scanner
+	if cap(m.str) < shortCap {
+		m.str = append(make([]byte, 0, shortCap), m.str...)
+	}
+	for len(m.str) <= scanMaxLen {
+		rank, start := sc.scan(m.str, opt.Leftmost, &m.scan)
+		if rank == noLiteral {
+			res.Halt = NoRule
+			return true
+		}
+		if res.Steps == maxSteps {
+			res.Halt = StepLimit
+			return true
+		}
+		ref := &sc.ranks[rank]
+		act := &m.acts[ref.rule]
+		end := start + ref.length
+		slots := m.unbound
+		if ref.slots != nil {
+			slots = m.placeSlots(ref.slots, start)
+		}
+		rhs := act.rhs
+		if !act.fixedRHS {
+			rhs = m.write(int(act.write), slots)
+		}
+		if len(m.str)-(end-start)+len(rhs) > maxLen {
+			res.Halt = LengthLimit
+			return true
+		}
+		if act.store >= 0 && bound(slots, int(act.store)) {
+			m.mem = append(m.mem[:0], capture(m.str, slots, int(act.store))...)
+		}
+		if n := len(m.str) - (end - start) + len(rhs); n <= scanMaxLen {
+			m.spliceShort(start, end, rhs)
+		} else {
+			m.splice(start, end, rhs)
+		}
+		m.scan.valid = min(m.scan.valid, start)
+		if act.storeWhole {
+			m.mem = append(m.mem[:0], m.str...)
+		}
+		res.Steps++
+		res.Rule = ref.rule
+		if opt.Trace != nil {
+			opt.Trace(res.Steps, ref.rule, m.str)
+		}
+		if act.terminating {
+			res.Halt = Terminated
+			return true
+		}
+	}
+	return false
 }
 
 // recountAll counts the string's symbols afresh, when a search needs them
@@ -395,6 +477,22 @@ func (m *Machine) write(pc int, slots []int) []byte {
 		}
 		pc++
 	}
+}
+
+// shortCap is the least capacity of the string buffer while runShort
+// runs: a short string's tail is moved as one fixed block of scanMaxLen
+// bytes, read and written past the string's end.
+const shortCap = 2 * scanMaxLen
+
+// spliceShort is splice for a string that stays at most scanMaxLen long,
+// in a buffer of capacity shortCap or more: the tail moves as one 64-byte
+// block, which the compiler copies inline, instead of through memmove.
+func (m *Machine) spliceShort(start, end int, rhs []byte) {
+	buf := m.str[:shortCap]
+	tail := *(*[scanMaxLen]byte)(buf[end:])
+	copy(buf[start:], rhs)
+	*(*[scanMaxLen]byte)(buf[start+len(rhs):]) = tail
+	m.str = buf[:len(m.str)-(end-start)+len(rhs)]
 }
 
 // splice replaces str[start:end] by rhs, in place when the buffer has room.

@@ -109,3 +109,25 @@ func TestLastIndex(t *testing.T) {
 		t.Errorf("lastIndex in a long string = %d, want 200", got)
 	}
 }
+
+// A scanner stops covering rules where its table would pass its bound,
+// and covers every expanded rule when the bound allows.
+func TestScannerTableBound(t *testing.T) {
+	a := newAsm(t, "a b c", "")
+	a.plain("a b c a b c", "a")
+	a.plain("b b b b b b", "b")
+	a.plain("c", "a")
+	p := a.build()
+	m := New(p)
+	if got := m.scanner.firstUncovered; got != 3 {
+		t.Fatalf("unbounded: the scanner covers %d rules, want 3", got)
+	}
+	// The root and the first literal's 6 states fit 7 rows; the second
+	// rule's 6 more do not.
+	if sc := newScanner(p, m.plans, 7*len(p.Symbols)); sc == nil || sc.firstUncovered != 1 {
+		t.Fatalf("bound of 7 rows: got %+v, want a scanner of rule 0 only", sc)
+	}
+	if sc := newScanner(p, m.plans, 6*len(p.Symbols)); sc != nil {
+		t.Fatalf("bound of 6 rows: got a scanner of %d rules, want none", sc.firstUncovered)
+	}
+}

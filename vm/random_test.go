@@ -92,7 +92,8 @@ func (g *patternGen) pattern() ([]Instr, int) {
 }
 
 // TestRandomPatterns runs programs of random sugared rules three ways: the
-// machine searching by matcher and by expansion, and the naive interpreter
+// machine searching by matcher and by expansion (with a whole scanner and
+// with one cut short by its table bound), and the naive interpreter
 // running the ordered expansion (enumerated from the code). With a writer
 // that uses captures, the machine's two ways must agree too.
 func TestRandomPatterns(t *testing.T) {
@@ -133,6 +134,10 @@ func TestRandomPatterns(t *testing.T) {
 		programs++
 		pS, pC, pE := sugared.build(), withCaptures.build(), expansion.build()
 		byMatcher, byExpansion := newMachine(pS, 0), newMachine(pS, 200)
+		// A scanner whose table is too small for both rules covers the first
+		// at most; the rules past it are searched for one by one.
+		byCutScanner := newMachine(pS, 200)
+		byCutScanner.scanner = newScanner(pS, byCutScanner.plans, 12*len(pS.Symbols))
 		capturesByMatcher, capturesByExpansion := newMachine(pC, 0), newMachine(pC, 200)
 		naive := naiveRules(t, pE)
 		for range 30 {
@@ -144,7 +149,7 @@ func TestRandomPatterns(t *testing.T) {
 			opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 20, MaxLen: 24}
 			outN, resN := naiveRun(naive, input, opt)
 			want := strings.Join(outN, " ")
-			for _, m := range []*Machine{byMatcher, byExpansion} {
+			for _, m := range []*Machine{byMatcher, byExpansion, byCutScanner} {
 				out, res := m.Run(in, opt)
 				res.Rule, resN.Rule = 0, 0 // rule numbers differ
 				if got := sugared.text(out); got != want || res != resN {

@@ -16,16 +16,17 @@ const noLiteral = int32(1<<31 - 1)
 
 type scanner struct {
 	symbols int // the width of a row of next
-	// step[state*symbols+c] is the transition: the next state in the high
-	// 32 bits, and in the low ones the lowest rank of a literal ending
-	// there, so that one load serves each symbol.
+	// step[row+c] is the transition from the state whose row starts at row
+	// (state*symbols): the next state's row in the high 32 bits, and in the
+	// low ones the lowest rank of a literal ending there, so that one load
+	// and no multiply serve each symbol.
 	step  []uint64
 	ranks []rankRef // by rank: the rule and literal
 	// empty is the lowest rank of an empty literal, which occurs everywhere.
 	empty int32
-	// before holds, for each rank, the rules before its rule that the
-	// scanner does not cover (their matchers must be tried first).
-	firstUncovered int // the first rule that is not expanded, or len(rules)
+	// firstUncovered is the first rule the scanner does not cover, or
+	// len(rules): the rules before it are all expanded and fit the table.
+	firstUncovered int
 }
 
 type rankRef struct {
@@ -35,8 +36,9 @@ type rankRef struct {
 }
 
 // newScanner builds the scanner of a machine's expanded rules, up to the
-// first rule that is not expanded; nil if there are none.
-func newScanner(p *Program, plans []plan) *scanner {
+// first rule that is not expanded or that would take the table past
+// tableMax transitions; nil if there are none.
+func newScanner(p *Program, plans []plan, tableMax int) *scanner {
 	sc := &scanner{symbols: len(p.Symbols), empty: noLiteral, firstUncovered: len(plans)}
 	for i, pl := range plans {
 		if !pl.expanded {
@@ -54,6 +56,10 @@ func newScanner(p *Program, plans []plan) *scanner {
 	}
 	nodes := []node{{edges: map[byte]int32{}, best: noLiteral}}
 	for i := range sc.firstUncovered {
+		if grown := len(nodes) + symbolsIn(plans[i].literals); grown*sc.symbols > tableMax {
+			sc.firstUncovered = i // the rules from here on are searched for one by one
+			break
+		}
 		for j, lit := range plans[i].literals {
 			rank := int32(len(sc.ranks))
 			ref := rankRef{rule: i, literal: j, length: len(lit)}
@@ -105,11 +111,29 @@ func newScanner(p *Program, plans []plan) *scanner {
 			queue = append(queue, t)
 		}
 	}
+	if sc.firstUncovered == 0 {
+		return nil
+	}
 	sc.step = make([]uint64, len(next))
 	for i, t := range next {
-		sc.step[i] = uint64(t)<<32 | uint64(uint32(best[t]))
+		sc.step[i] = uint64(int(t)*sc.symbols)<<32 | uint64(uint32(best[t]))
 	}
 	return sc
+}
+
+// scanTableMax bounds the transitions of a machine's scanner (8 bytes each), so that
+// a program with many long literals costs at most 8 MiB of table and its
+// row offsets fit in 32 bits; the rules past the bound are searched for
+// one by one.
+const scanTableMax = 1 << 20
+
+// symbolsIn returns the total length of literals.
+func symbolsIn(literals [][]byte) int {
+	n := 0
+	for _, lit := range literals {
+		n += len(lit)
+	}
+	return n
 }
 
 // scanState is a scan kept from one step to the next: after a rewrite,
@@ -121,9 +145,9 @@ type scanState struct {
 }
 
 type scanPoint struct {
-	state int32 // the automaton's state
-	best  int32 // the lowest rank of a literal ending within s[:i]
-	end   int32 // where that literal ends
+	row  int32 // the automaton's state, as the start of its row in step
+	best int32 // the lowest rank of a literal ending within s[:i]
+	end  int32 // where that literal ends
 }
 
 // scan returns the rank of the first literal that occurs in s and where it
@@ -142,8 +166,8 @@ func (sc *scanner) scan(s []byte, leftmost bool, st *scanState) (int32, int) {
 	}
 	p := at[from]
 	for i := from; i < len(s); i++ {
-		step := sc.step[int(p.state)*sc.symbols+int(s[i])]
-		p.state = int32(step >> 32)
+		step := sc.step[int(p.row)+int(s[i])]
+		p.row = int32(step >> 32)
 		if r := int32(uint32(step)); r < p.best || r == p.best && !leftmost {
 			p.best, p.end = r, int32(i+1)
 		}
