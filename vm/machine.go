@@ -66,7 +66,6 @@ type Machine struct {
 	// needs holds, for each rule, up to seven symbols every match contains,
 	// packed so that the test that skips most rules stays in a cache line.
 	needs []ruleNeeds
-	acts  []ruleAct // what each rule does when it fires
 	// absent rules, the first ones, are known not to have occurred in the
 	// string before the last rewrite, which wrote str[changedFrom:changedTo].
 	absent                 int
@@ -115,24 +114,7 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 		n.count = uint8(copy(n.syms[:], m.plans[i].needsList))
 	}
 	m.scanner = newScanner(p, m.plans, scanTableMax)
-	m.acts = make([]ruleAct, len(p.Rules))
-	for i, r := range p.Rules {
-		m.acts[i] = ruleAct{
-			rhs: m.plans[i].rhs, fixedRHS: m.plans[i].fixedRHS, write: int32(r.Write), store: int32(r.Store),
-			terminating: r.Terminating, storeWhole: r.StoreWhole,
-		}
-	}
 	return m
-}
-
-// ruleAct is what a step does once a rule's match is found, packed for the
-// scanner's loop.
-type ruleAct struct {
-	rhs          []byte // the right-hand side, if fixedRHS
-	write, store int32  // the writer code, and the capture stored or -1
-	fixedRHS     bool
-	terminating  bool
-	storeWhole   bool
 }
 
 // ruleNeeds is a rule's needs, or the first seven of them: testing fewer
@@ -248,22 +230,19 @@ func (m *Machine) runShort(opt *Options, maxSteps, maxLen int, res *Result) bool
 			return true
 		}
 		ref := &sc.ranks[rank]
-		act := &m.acts[ref.rule]
 		end := start + ref.length
-		slots := m.unbound
-		if ref.slots != nil {
-			slots = m.placeSlots(ref.slots, start)
-		}
-		rhs := act.rhs
-		if !act.fixedRHS {
-			rhs = m.write(int(act.write), slots)
+		rhs := ref.rhs
+		if !ref.fixedRHS {
+			rhs = m.write(int(ref.write), m.placeSlots(ref.slots, start))
 		}
 		if len(m.str)-(end-start)+len(rhs) > maxLen {
 			res.Halt = LengthLimit
 			return true
 		}
-		if act.store >= 0 && bound(slots, int(act.store)) {
-			m.mem = append(m.mem[:0], capture(m.str, slots, int(act.store))...)
+		if ref.store >= 0 {
+			if slots := m.placeSlots(ref.slots, start); bound(slots, ref.store) {
+				m.mem = append(m.mem[:0], capture(m.str, slots, ref.store)...)
+			}
 		}
 		if n := len(m.str) - (end - start) + len(rhs); n <= scanMaxLen {
 			m.spliceShort(start, end, rhs)
@@ -271,7 +250,7 @@ func (m *Machine) runShort(opt *Options, maxSteps, maxLen int, res *Result) bool
 			m.splice(start, end, rhs)
 		}
 		m.scan.valid = min(m.scan.valid, start)
-		if act.storeWhole {
+		if ref.storeWhole {
 			m.mem = append(m.mem[:0], m.str...)
 		}
 		res.Steps++
@@ -279,7 +258,7 @@ func (m *Machine) runShort(opt *Options, maxSteps, maxLen int, res *Result) bool
 		if opt.Trace != nil {
 			opt.Trace(res.Steps, ref.rule, m.str)
 		}
-		if act.terminating {
+		if ref.terminating {
 			res.Halt = Terminated
 			return true
 		}

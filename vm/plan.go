@@ -93,6 +93,35 @@ func (p *Program) fixedRHS(pc int) ([]byte, bool) {
 	}
 }
 
+// literalRHS returns the right-hand side that the writer code at pc writes
+// for a match of lit with the captures slots (from its start; nil for none),
+// or false if the writer reads the memory register, which changes from run
+// to run.
+func (p *Program) literalRHS(pc int, lit []byte, slots []int) ([]byte, bool) {
+	rhs := []byte{}
+	isBound := func(k int32) bool { return slots != nil && bound(slots, int(k)) }
+	for {
+		switch in := p.Code[pc]; in.Op {
+		case OpEmit:
+			rhs = append(rhs, p.Literals[in.A:in.A+in.B]...)
+		case OpEmitCapture:
+			if isBound(in.A) {
+				rhs = append(rhs, lit[slots[2*in.A]:slots[2*in.A+1]]...)
+			}
+		case OpSkipUnbound:
+			if !isBound(in.A) {
+				pc = int(in.B)
+				continue
+			}
+		case OpDone:
+			return rhs, true
+		default:
+			return nil, false
+		}
+		pc++
+	}
+}
+
 // withNeeds fills in the symbols an expanded plan's literals need.
 func withNeeds(pl plan) plan {
 	for i, lit := range pl.literals {

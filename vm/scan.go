@@ -29,10 +29,20 @@ type scanner struct {
 	firstUncovered int
 }
 
+// rankRef is what the scanner knows of a literal: its rule, and all a step
+// that replaces it needs, in one record.
 type rankRef struct {
-	rule, literal int
-	length        int
-	slots         []int // the literal's captures from its start; nil for a plain rule
+	rule   int
+	length int
+	slots  []int // the literal's captures from its start; nil for a plain rule
+	// rhs is the right-hand side a match of the literal writes, when the
+	// writer does not read the memory register (fixedRHS): the literal and
+	// its captures decide it.
+	rhs                     []byte
+	fixedRHS                bool
+	terminating, storeWhole bool
+	store                   int   // the capture stored, or -1
+	write                   int32 // the writer code, when !fixedRHS
 }
 
 // newScanner builds the scanner of a machine's expanded rules, up to the
@@ -62,10 +72,15 @@ func newScanner(p *Program, plans []plan, tableMax int) *scanner {
 		}
 		for j, lit := range plans[i].literals {
 			rank := int32(len(sc.ranks))
-			ref := rankRef{rule: i, literal: j, length: len(lit)}
-			if !p.Rules[i].Plain {
+			r := &p.Rules[i]
+			ref := rankRef{
+				rule: i, length: len(lit), terminating: r.Terminating, storeWhole: r.StoreWhole,
+				store: r.Store, write: int32(r.Write),
+			}
+			if !r.Plain {
 				ref.slots = plans[i].literalSlots[j]
 			}
+			ref.rhs, ref.fixedRHS = p.literalRHS(r.Write, lit, ref.slots)
 			sc.ranks = append(sc.ranks, ref)
 			if len(lit) == 0 {
 				sc.empty = min(sc.empty, rank)
