@@ -62,7 +62,12 @@
 //     pass of an Aho–Corasick automaton over every literal of the leading
 //     expanded rules, each state knowing the lowest-ranked literal ending
 //     there, finds the first literal that occurs; the pass resumes where the
-//     last rewrite began, the states before it being unchanged.
+//     last rewrite began, the states before it being unchanged. When the
+//     automaton covers every rule, Run steps through a loop of its own
+//     (runShort) while the string stays short: each literal carries its
+//     whole step, including its right-hand side, which the literal and its
+//     captures decide unless the writer reads the memory register, and the
+//     splice moves the string's tail in 8-byte words.
 //   - A rule that needs a symbol the string lacks is skipped: the machine
 //     counts the string's symbols (lazily, and only when a search reads the
 //     counts).
