@@ -12,7 +12,7 @@ import (
 // written order, χ in alphabet order; the leftmost choice varies slowest).
 // This is the meaning of the notation; the VM must behave exactly like a
 // naive interpreter of it.
-func Expand(f *lang.File, opts Options) ([]PlainRule, error) {
+func Expand(f *lang.File, opts Options) ([]lang.PlainRule, error) {
 	u, err := analyze(f, f.Rules(), opts)
 	if err != nil {
 		return nil, err
@@ -21,11 +21,11 @@ func Expand(f *lang.File, opts Options) ([]PlainRule, error) {
 	if limit <= 0 {
 		limit = DefaultMaxExpansion
 	}
-	var out []PlainRule
+	var out []lang.PlainRule
 	for _, info := range u.rules {
 		x := &expander{unit: u, info: info, bound: map[string][]string{}, markFrom: -1, limit: limit - len(out)}
 		x.lhs(info.rule.LHS, nil, func(lhs []string) bool {
-			out = append(out, PlainRule{
+			out = append(out, lang.PlainRule{
 				Pos:         info.rule.At,
 				LHS:         append([]string(nil), lhs...),
 				Terminating: info.rule.Terminating,
@@ -136,13 +136,13 @@ func subscriptOf(e lang.Elem) string {
 }
 
 // rhs writes a right-hand side under the current bindings.
-func (x *expander) rhs(elems []lang.Elem, out []PlainItem) []PlainItem {
+func (x *expander) rhs(elems []lang.Elem, out []lang.PlainItem) []lang.PlainItem {
 	for _, el := range elems {
 		switch el := el.(type) {
 		case *lang.Symbol:
-			out = append(out, PlainItem{Sym: el.Name})
+			out = append(out, lang.PlainItem{Sym: el.Name})
 		case *lang.Recall:
-			out = append(out, PlainItem{Recall: true})
+			out = append(out, lang.PlainItem{Recall: true})
 		case *lang.Wildcard:
 			out = x.writeBound(el.Bind, out)
 		case *lang.Group:
@@ -158,9 +158,9 @@ func (x *expander) rhs(elems []lang.Elem, out []PlainItem) []PlainItem {
 	return out
 }
 
-func (x *expander) writeBound(sub string, out []PlainItem) []PlainItem {
+func (x *expander) writeBound(sub string, out []lang.PlainItem) []lang.PlainItem {
 	for _, s := range x.bound[sub] {
-		out = append(out, PlainItem{Sym: s})
+		out = append(out, lang.PlainItem{Sym: s})
 	}
 	return out
 }
@@ -193,7 +193,7 @@ func hasStore(elems []lang.Elem) bool {
 // PlainString prints a plain rule as a rule of the notation: juxtaposed
 // symbols, a marked span as `(…)^Δ`, Δ last when the rule stores the whole
 // string. The output parses back to the same plain rule.
-func PlainString(r PlainRule) string {
+func PlainString(r lang.PlainRule) string {
 	rule := &lang.Rule{Terminating: r.Terminating}
 	for i := 0; i <= len(r.LHS); {
 		switch {

@@ -32,7 +32,7 @@ var workloads = []workload{
 	{"goodevil-20", "thesis/goodevil.anynt", false, strings.Fields(": : : : : : : : L : ⊙ S : π R : : : : : : : ⊙ : : : ω1 : :"), false},
 }
 
-func (w workload) compile(tb testing.TB) (*vm.Program, []compiler.PlainRule) {
+func (w workload) compile(tb testing.TB) (*vm.Program, []lang.PlainRule) {
 	src, err := fs.ReadFile(corpus.Files, w.file)
 	if err != nil {
 		tb.Fatal(err)

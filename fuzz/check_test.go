@@ -134,7 +134,7 @@ func (c diffCase) checkFile(f *lang.File) error {
 }
 
 // compare runs one machine and one reference interpreter side by side.
-func (c diffCase) compare(prog *vm.Program, plain []compiler.PlainRule, leftmost bool) error {
+func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost bool) error {
 	var vmTrace, refTrace []traceStep
 	maxSteps, maxLen := c.limits()
 	m := vm.New(prog)

@@ -173,7 +173,7 @@ func checkFormatKeepsMeaning(t *testing.T, c diffCase) {
 	}
 }
 
-func plainStrings(rules []compiler.PlainRule) []string {
+func plainStrings(rules []lang.PlainRule) []string {
 	out := make([]string, len(rules))
 	for i, r := range rules {
 		out[i] = compiler.PlainString(r)

@@ -30,4 +30,8 @@
 //     output gives the same tree (the fuzz target checks it).
 //   - ParseClassic reads the classic one-rule-per-line format of the
 //     literature (every character a symbol) into the same AST.
+//   - PlainRule is a rule of an ordered expansion, the meaning of the sugar.
+//     It lives here, beside the AST, rather than in the compiler that writes
+//     it, so that the reference interpreter, which runs it, depends on
+//     nothing but this package, and the VM's own tests can use that oracle.
 package lang

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/anynt/anynt/internal/reference"
 )
 
 // Benchmarks run one whole program per iteration and report rewrite steps
@@ -17,7 +19,7 @@ var benchmarks = []struct {
 	name, alphabet, input string
 	rules                 func(a *asm)
 	opt                   Options
-	// expansion is the plain program that BenchmarkNaive runs, or nil to
+	// expansion is the plain program that BenchmarkReference runs, or nil to
 	// skip it there.
 	expansion func(a *asm)
 }{
@@ -88,9 +90,9 @@ func BenchmarkExpansionLimit(b *testing.B) {
 	}
 }
 
-// BenchmarkNaive runs the programs, expanded, on the naive interpreter: the
-// baseline that BenchmarkRun is measured against.
-func BenchmarkNaive(b *testing.B) {
+// BenchmarkReference runs the programs, expanded, on the reference
+// interpreter: the baseline that BenchmarkRun is measured against.
+func BenchmarkReference(b *testing.B) {
 	for _, bm := range benchmarks {
 		if bm.expansion == nil {
 			continue
@@ -98,14 +100,14 @@ func BenchmarkNaive(b *testing.B) {
 		b.Run(bm.name, func(b *testing.B) {
 			a := newAsm(b, bm.alphabet, "$")
 			bm.expansion(a)
-			rules, input := naiveRules(b, a.build()), strings.Fields(bm.input)
-			opt := bm.opt
-			opt.MaxSteps, opt.MaxLen = DefaultMaxSteps, DefaultMaxLen
+			in := reference.New(plainRules(b, a.build()), reference.Options{
+				Leftmost: bm.opt.Leftmost, MaxSteps: DefaultMaxSteps, MaxLen: DefaultMaxLen,
+			})
+			input := strings.Fields(bm.input)
 			b.ReportAllocs()
 			steps := 0
 			for b.Loop() {
-				_, res := naiveRun(rules, input, opt)
-				steps += res.Steps
+				steps += in.Run(input).Steps
 			}
 			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
 		})

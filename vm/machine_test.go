@@ -393,7 +393,7 @@ func TestOutputMayBeTheNextInput(t *testing.T) {
 
 // TestSugaredAgreesWithExpansion runs sugared rules and their ordered
 // expansions on random strings: the machine must give the same result
-// either way, and the same as the naive interpreter of the expansion.
+// either way, and the same as the reference interpreter of the expansion.
 func TestSugaredAgreesWithExpansion(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, tt := range []struct {
@@ -415,7 +415,7 @@ func TestSugaredAgreesWithExpansion(t *testing.T) {
 			if ms.plans[0].expanded == mm.plans[0].expanded {
 				t.Fatal("both machines search the same way")
 			}
-			naive := naiveRules(t, expansion.build())
+			expanded := plainRules(t, expansion.build())
 			symbols := strings.Fields(tt.alphabet)
 			for range 3000 {
 				input := make([]string, rng.IntN(12))
@@ -426,11 +426,11 @@ func TestSugaredAgreesWithExpansion(t *testing.T) {
 				outM, resM := mm.Run(sugared.str(strings.Join(input, " ")), opt)
 				outS, resS := ms.Run(sugared.str(strings.Join(input, " ")), opt)
 				outE, resE := me.Run(expansion.str(strings.Join(input, " ")), opt)
-				outN, resN := naiveRun(naive, input, opt)
+				outN, resN := referenceRun(expanded, input, opt)
 				gotM, gotS := sugared.text(outM), sugared.text(outS)
 				gotE, gotN := expansion.text(outE), strings.Join(outN, " ")
 				if gotE != gotN || resE != resN {
-					t.Fatalf("%q %+v: expansion %q %+v, naive %q %+v", input, opt, gotE, resE, gotN, resN)
+					t.Fatalf("%q %+v: expansion %q %+v, reference %q %+v", input, opt, gotE, resE, gotN, resN)
 				}
 				if gotM != gotS || resM != resS {
 					t.Fatalf("%q %+v: matcher %q %+v, expanded %q %+v", input, opt, gotM, resM, gotS, resS)

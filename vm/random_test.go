@@ -93,7 +93,7 @@ func (g *patternGen) pattern() ([]Instr, int) {
 
 // TestRandomPatterns runs programs of random sugared rules three ways: the
 // machine searching by matcher and by expansion (with a whole scanner and
-// with one cut short by its table bound), and the naive interpreter
+// with one cut short by its table bound), and the reference interpreter
 // running the ordered expansion (enumerated from the code). With a writer
 // that uses captures, the machine's two ways must agree too.
 func TestRandomPatterns(t *testing.T) {
@@ -139,7 +139,7 @@ func TestRandomPatterns(t *testing.T) {
 		byCutScanner := newMachine(pS, 200)
 		byCutScanner.scanner = newScanner(pS, byCutScanner.plans, 12*len(pS.Symbols))
 		capturesByMatcher, capturesByExpansion := newMachine(pC, 0), newMachine(pC, 200)
-		naive := naiveRules(t, pE)
+		expanded := plainRules(t, pE)
 		for range 30 {
 			input := make([]string, rng.IntN(10))
 			for i := range input {
@@ -147,7 +147,7 @@ func TestRandomPatterns(t *testing.T) {
 			}
 			in := sugared.str(strings.Join(input, " "))
 			opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 20, MaxLen: 24}
-			outN, resN := naiveRun(naive, input, opt)
+			outN, resN := referenceRun(expanded, input, opt)
 			want := strings.Join(outN, " ")
 			for _, m := range []*Machine{byMatcher, byExpansion, byCutScanner} {
 				out, res := m.Run(in, opt)

@@ -1,7 +1,7 @@
 // Package reference is the naive interpreter of plain Markov rules that the
 // tests keep as the oracle for the virtual machine.
 //
-// It runs the ordered expansion of an algorithm (a []compiler.PlainRule)
+// It runs the ordered expansion of an algorithm (a []lang.PlainRule)
 // the way the language reference defines a step, with nothing clever in
 // between: strings are slices of symbol names, the first applicable rule is
 // found by trying the rules in order, and its occurrence by a linear scan
@@ -9,7 +9,8 @@
 // the classic mode). Every run is bounded by a step limit and a length limit.
 // The VM must agree with it on every program and input; differential tests and
 // fuzz targets compare the two. It is written for obviousness, not speed, and
-// nothing outside tests should use it.
+// nothing outside tests should use it. It imports only lang, so that the vm
+// package's internal tests can use it as well.
 //
 // One step, precisely:
 //

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/lang"
 )
 
 // Options bound a run and choose the matching convention. The limits are
@@ -49,7 +49,7 @@ type Result struct {
 
 // Interpreter runs one algorithm. Its memory register outlives a run.
 type Interpreter struct {
-	Rules   []compiler.PlainRule
+	Rules   []lang.PlainRule
 	Options Options
 	// Trace, when not nil, is called after each rewrite with the index of
 	// the rule that fired (0-based) and the new string, which it may keep.
@@ -59,7 +59,7 @@ type Interpreter struct {
 }
 
 // New returns an interpreter with an empty memory.
-func New(rules []compiler.PlainRule, opts Options) *Interpreter {
+func New(rules []lang.PlainRule, opts Options) *Interpreter {
 	return &Interpreter{Rules: rules, Options: opts}
 }
 

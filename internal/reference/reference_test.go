@@ -8,22 +8,21 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/lang"
 )
 
 // rule makes a plain rule from one-character symbols; '∇' in rhs is a
 // recall, and a leading '.' in rhs makes the rule terminating.
-func rule(lhs, rhs string) compiler.PlainRule {
-	r := compiler.PlainRule{LHS: lang.SymbolsOfClassicInput(lhs), MarkFrom: -1}
+func rule(lhs, rhs string) lang.PlainRule {
+	r := lang.PlainRule{LHS: lang.SymbolsOfClassicInput(lhs), MarkFrom: -1}
 	if rest, ok := strings.CutPrefix(rhs, "."); ok {
 		r.Terminating, rhs = true, rest
 	}
 	for _, sym := range lang.SymbolsOfClassicInput(rhs) {
 		if sym == "∇" {
-			r.RHS = append(r.RHS, compiler.PlainItem{Recall: true})
+			r.RHS = append(r.RHS, lang.PlainItem{Recall: true})
 		} else {
-			r.RHS = append(r.RHS, compiler.PlainItem{Sym: sym})
+			r.RHS = append(r.RHS, lang.PlainItem{Sym: sym})
 		}
 	}
 	return r
@@ -43,7 +42,7 @@ func traced(in *Interpreter, input string) (string, Result) {
 	return b.String(), res
 }
 
-var binaryToUnary = []compiler.PlainRule{
+var binaryToUnary = []lang.PlainRule{
 	rule("|0", "0||"),
 	rule("1", "0|"),
 	rule("0", ""),
@@ -75,7 +74,7 @@ func TestRightmostIsTheDefault(t *testing.T) {
 }
 
 func TestEmptyLHS(t *testing.T) {
-	rules := []compiler.PlainRule{rule("", ".x")}
+	rules := []lang.PlainRule{rule("", ".x")}
 	for _, tt := range []struct {
 		leftmost bool
 		want     string
@@ -91,7 +90,7 @@ func TestEmptyLHS(t *testing.T) {
 
 func TestFirstRuleWinsOverEarlierOccurrence(t *testing.T) {
 	// The rule order decides, not the position of the occurrence.
-	rules := []compiler.PlainRule{rule("b", ".B"), rule("a", ".A")}
+	rules := []lang.PlainRule{rule("b", ".B"), rule("a", ".A")}
 	res := New(rules, Options{Leftmost: true, MaxSteps: 10, MaxLen: 10}).Run(syms("ab"))
 	if got := strings.Join(res.Output, ""); got != "aB" {
 		t.Errorf("got %q, want aB", got)
@@ -99,10 +98,10 @@ func TestFirstRuleWinsOverEarlierOccurrence(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	grow := []compiler.PlainRule{rule("a", "aa")}
+	grow := []lang.PlainRule{rule("a", "aa")}
 	tests := []struct {
 		name     string
-		rules    []compiler.PlainRule
+		rules    []lang.PlainRule
 		input    string
 		maxSteps int
 		maxLen   int
@@ -113,15 +112,15 @@ func TestLimits(t *testing.T) {
 		{"step limit while a rule applies", grow, "a", 3, 100, "aaaa", StepLimit, 3},
 		{"no step allowed", grow, "a", 0, 100, "a", StepLimit, 0},
 		{"no step allowed, no rule applies", grow, "b", 0, 100, "b", NoRule, 0},
-		{"limit reached exactly, then no rule", []compiler.PlainRule{rule("a", "b")}, "aa", 2, 100, "bb", NoRule, 2},
-		{"limit reached exactly by a terminating rule", []compiler.PlainRule{rule("a", ".b")}, "a", 1, 100, "b", Terminated, 1},
+		{"limit reached exactly, then no rule", []lang.PlainRule{rule("a", "b")}, "aa", 2, 100, "bb", NoRule, 2},
+		{"limit reached exactly by a terminating rule", []lang.PlainRule{rule("a", ".b")}, "a", 1, 100, "b", Terminated, 1},
 		{"rewrite that would be too long is not applied", grow, "a", 100, 3, "aaa", LengthLimit, 2},
-		{"terminating rewrite that would be too long", []compiler.PlainRule{rule("a", ".aa")}, "a", 100, 1, "a", LengthLimit, 0},
-		{"string may reach MaxLen", []compiler.PlainRule{rule("a", ".aa")}, "a", 100, 2, "aa", Terminated, 1},
+		{"terminating rewrite that would be too long", []lang.PlainRule{rule("a", ".aa")}, "a", 100, 1, "a", LengthLimit, 0},
+		{"string may reach MaxLen", []lang.PlainRule{rule("a", ".aa")}, "a", 100, 2, "aa", Terminated, 1},
 		{"input too long, even if no rule applies", nil, "aaaa", 100, 3, "aaaa", LengthLimit, 0},
 		{"input too long, no step allowed", grow, "aaaa", 0, 3, "aaaa", LengthLimit, 0},
 		{"step limit is checked before length", grow, "a", 2, 3, "aaa", StepLimit, 2},
-		{"shrinking at MaxLen is fine", []compiler.PlainRule{rule("aa", "a")}, "aaa", 100, 3, "a", NoRule, 2},
+		{"shrinking at MaxLen is fine", []lang.PlainRule{rule("aa", "a")}, "aaa", 100, 3, "a", NoRule, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,7 +137,7 @@ func TestMemory(t *testing.T) {
 	t.Run("store the whole string, recall it later", func(t *testing.T) {
 		store := rule("a", "b")
 		store.StoreWhole = true
-		in := New([]compiler.PlainRule{store, rule("b", ".∇")}, roomy)
+		in := New([]lang.PlainRule{store, rule("b", ".∇")}, roomy)
 		got, res := traced(in, "xa")
 		if want := "xa →1 xb →2 xxb"; got != want || res.Halt != Terminated {
 			t.Errorf("trace %s (%v), want %s (terminated)", got, res.Halt, want)
@@ -151,7 +150,7 @@ func TestMemory(t *testing.T) {
 	t.Run("recall writes the memory of before the step; memory survives runs until Reset", func(t *testing.T) {
 		r := rule("a", ".∇b")
 		r.StoreWhole = true
-		in := New([]compiler.PlainRule{r}, roomy)
+		in := New([]lang.PlainRule{r}, roomy)
 		for _, want := range []string{"b", "bb", "bbb"} {
 			if got := strings.Join(in.Run(syms("a")).Output, ""); got != want {
 				t.Errorf("got %q, want %q", got, want)
@@ -166,7 +165,7 @@ func TestMemory(t *testing.T) {
 	t.Run("marked LHS symbols", func(t *testing.T) {
 		r := rule("xyz", ".q∇")
 		r.MarkFrom, r.MarkTo = 1, 3
-		in := New([]compiler.PlainRule{r}, roomy)
+		in := New([]lang.PlainRule{r}, roomy)
 		if got := strings.Join(in.Run(syms("xyz")).Output, ""); got != "q" {
 			t.Errorf("first run: got %q, want q", got)
 		}
@@ -179,7 +178,7 @@ func TestMemory(t *testing.T) {
 		r := rule("ab", ".c")
 		r.MarkFrom, r.MarkTo = 0, 1
 		r.StoreWhole = true
-		in := New([]compiler.PlainRule{r}, roomy)
+		in := New([]lang.PlainRule{r}, roomy)
 		in.Run(syms("abd"))
 		if m := strings.Join(in.Memory(), ""); m != "cd" {
 			t.Errorf("memory %q, want cd", m)
@@ -189,7 +188,7 @@ func TestMemory(t *testing.T) {
 	t.Run("a rewrite that is not applied stores nothing", func(t *testing.T) {
 		r := rule("a", "aa")
 		r.StoreWhole = true
-		in := New([]compiler.PlainRule{r}, Options{MaxSteps: 100, MaxLen: 2})
+		in := New([]lang.PlainRule{r}, Options{MaxSteps: 100, MaxLen: 2})
 		res := in.Run(syms("a"))
 		if res.Halt != LengthLimit {
 			t.Fatalf("halt %v, want length limit", res.Halt)
@@ -256,20 +255,20 @@ func TestClassicCorpus(t *testing.T) {
 
 // plainRules converts the rules of a classic file, whose sides are all
 // symbols, to plain rules.
-func plainRules(t *testing.T, f *lang.File) []compiler.PlainRule {
+func plainRules(t *testing.T, f *lang.File) []lang.PlainRule {
 	t.Helper()
-	var out []compiler.PlainRule
+	var out []lang.PlainRule
 	for _, e := range f.Rules() {
 		r, ok := e.(*lang.Rule)
 		if !ok {
 			t.Fatalf("%v: entry %T, want *lang.Rule", e.Pos(), e)
 		}
-		p := compiler.PlainRule{Pos: r.At, Terminating: r.Terminating, MarkFrom: -1}
+		p := lang.PlainRule{Pos: r.At, Terminating: r.Terminating, MarkFrom: -1}
 		for _, el := range r.LHS {
 			p.LHS = append(p.LHS, el.(*lang.Symbol).Name)
 		}
 		for _, el := range r.RHS {
-			p.RHS = append(p.RHS, compiler.PlainItem{Sym: el.(*lang.Symbol).Name})
+			p.RHS = append(p.RHS, lang.PlainItem{Sym: el.(*lang.Symbol).Name})
 		}
 		out = append(out, p)
 	}

@@ -1,12 +1,12 @@
-package compiler
+package lang
 
-import "github.com/anynt/anynt/lang"
-
-// PlainRule is one rule of the ordered expansion: a fixed left-hand side, and
+// PlainRule is one rule of an ordered expansion: a fixed left-hand side, and
 // a right-hand side of symbols and memory recalls. It is the meaning of the
-// sugared rule it came from (language reference, "Meaning of the sugar").
+// sugared rule it came from (language reference, "Meaning of the sugar"):
+// the compiler writes expansions with it, and the reference interpreter
+// runs them.
 type PlainRule struct {
-	Pos         lang.Pos // the sugared rule it expands
+	Pos         Pos      // the sugared rule it expands
 	LHS         []string // symbols
 	Terminating bool
 	// MarkFrom and MarkTo delimit the LHS symbols stored in memory when the
