@@ -88,7 +88,9 @@ type Episode struct {
 	intended   [2]int
 	view       View
 	obs        []byte
-	moves      []int
+	// shownObjects and shownArrows are observe's scratch.
+	shownObjects, shownArrows []placed
+	moves                     []int
 	// MaxSteps is the most VM steps any interaction took, all its
 	// behaviour runs together: the time part of Kt^max ([T] Def. 3.4.1).
 	MaxSteps int
@@ -324,30 +326,48 @@ func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
 	if isPi {
 		good, evil = t.good, t.evil
 	}
-	arrows := ep.env.Space.Dest[from]
-	for c := range ep.cellReward {
-		if ep.pos[Pi] == c {
-			buf = append(buf, t.pi)
+	// What each cell shows, as (cell, code) pairs sorted stably by cell:
+	// the objects in their order, then the arrows in action order. The
+	// observation is then one walk over the cells, whatever their number.
+	objects := append(ep.shownObjects[:0], placed{ep.pos[Pi], t.pi}, placed{ep.pos[Good], good}, placed{ep.pos[Evil], evil})
+	for i, code := range t.object {
+		objects = append(objects, placed{ep.pos[3+i], code})
+	}
+	arrows := ep.shownArrows[:0]
+	for a, d := range ep.env.Space.Dest[from] {
+		arrows = append(arrows, placed{d, t.marker[a]})
+	}
+	ep.shownObjects, ep.shownArrows = objects, arrows
+	sortByCell(objects)
+	sortByCell(arrows)
+	for c := range len(ep.cellReward) {
+		for len(objects) > 0 && objects[0].cell == c {
+			buf = append(buf, objects[0].code)
+			objects = objects[1:]
 		}
-		if ep.pos[Good] == c {
-			buf = append(buf, good)
-		}
-		if ep.pos[Evil] == c {
-			buf = append(buf, evil)
-		}
-		for i, code := range t.object {
-			if ep.pos[3+i] == c {
-				buf = append(buf, code)
-			}
-		}
-		for a, d := range arrows {
-			if d == c {
-				buf = append(buf, t.marker[a])
-			}
+		for len(arrows) > 0 && arrows[0].cell == c {
+			buf = append(buf, arrows[0].code)
+			arrows = arrows[1:]
 		}
 		buf = append(buf, t.colon)
 	}
 	return buf
+}
+
+// placed is a symbol shown in a cell of an observation.
+type placed struct {
+	cell int
+	code byte
+}
+
+// sortByCell sorts a few placed symbols by cell, keeping the order of those
+// in one cell (an insertion sort: stable, and fastest on a handful).
+func sortByCell(s []placed) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].cell < s[j-1].cell; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
 }
 
 // run runs a behaviour on ep.obs and returns its output.
