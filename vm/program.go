@@ -30,7 +30,7 @@ type Rule struct {
 	Match   int // pc of the matcher code, when !Plain
 	Write   int // pc of the writer code of the right-hand side
 	// Store is the capture whose text the rule stores in memory when it
-	// fires (an LHS element marked ^Δ), or -1.
+	// fires (an LHS element marked ^Δ), or -1; always -1 for a plain rule.
 	Store int
 	// StoreWhole stores the whole string after the rewrite (Δ on the RHS).
 	StoreWhole bool

@@ -25,6 +25,9 @@ func (p *Program) Validate() error {
 			return fmt.Errorf("vm: rule %d: stores capture %d of %d", i, r.Store, p.NumCaptures)
 		}
 		if r.Plain {
+			if r.Store >= 0 {
+				return fmt.Errorf("vm: rule %d: a plain rule has no capture to store", i)
+			}
 			if err := p.checkRun(r.Literal); err != nil {
 				return fmt.Errorf("vm: rule %d: %v", i, err)
 			}
