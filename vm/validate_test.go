@@ -33,7 +33,9 @@ func TestValidate(t *testing.T) {
 		{func(p *Program) { p.Code[2] = Instr{Op: OpAny, A: 1} }, "pc 2: any: set 1 of 1"},
 		{func(p *Program) { p.Code[2] = Instr{Op: OpBackref, A: -1} }, "pc 2: backref: capture -1 of 1"},
 		{func(p *Program) { p.Code[9] = Instr{Op: OpSkipUnbound, A: 0, B: 9} }, "pc 9: skipunbound: target 9 is not a later pc"},
-		{func(p *Program) { p.Rules = append(p.Rules, Rule{Plain: true, Literal: []byte{9}, Write: 8, Store: -1}) }, "rule 1: symbol code 9 of 4"},
+		{func(p *Program) {
+			p.Rules = append(p.Rules, Rule{Plain: true, Literal: []byte{9}, Write: 8, Store: -1})
+		}, "rule 1: symbol code 9 of 4"},
 		{func(p *Program) { p.Rules = append(p.Rules, Rule{Plain: true, Write: 8, Store: 0}) }, "rule 1: a plain rule has no capture to store"},
 	} {
 		a := newAsm(t, "x y a z", "")
