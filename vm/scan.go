@@ -180,8 +180,9 @@ func (sc *scanner) scan(s []byte, leftmost bool, st *scanState) (int32, int) {
 		at[0] = scanPoint{best: noLiteral}
 	}
 	p := at[from]
+	table := sc.step // a local: the stores to at would make the loop reload a field
 	for i := from; i < len(s); i++ {
-		step := sc.step[int(p.row)+int(s[i])]
+		step := table[int(p.row)+int(s[i])]
 		p.row = int32(step >> 32)
 		if r := int32(uint32(step)); r < p.best || r == p.best && !leftmost {
 			p.best, p.end = r, int32(i+1)
