@@ -233,6 +233,29 @@ func TestSameSeedSameRun(t *testing.T) {
 	}
 }
 
+// Evaluate hands its machines and memos from one episode to the next; an
+// episode must play exactly as it would alone, on fresh machines, its Kt
+// step count included.
+func TestEvaluateEpisodesPlayAsAlone(t *testing.T) {
+	newRandom := func() env.Agent { a, _ := agent.New("random", agent.DefaultSettings); return a }
+	for _, file := range corpusEnvs {
+		e := loadCorpus(t, file)
+		const episodes, n, seed = 12, 150, 5
+		ev := env.Evaluate(e, newRandom, episodes, n, seed, nil)
+		maxSteps := 0
+		for i := range episodes {
+			ep := env.NewEpisode(e, newRandom(), env.EpisodeSeed(seed, i))
+			if got := ep.Run(n, nil); got != ev.Scores[i] {
+				t.Errorf("%s episode %d: %v alone, %v in Evaluate", file, i, got, ev.Scores[i])
+			}
+			maxSteps = max(maxSteps, ep.MaxSteps)
+		}
+		if maxSteps != ev.MaxSteps {
+			t.Errorf("%s: most steps an interaction %d alone, %d in Evaluate", file, maxSteps, ev.MaxSteps)
+		}
+	}
+}
+
 // Balance, measured ([P] Prop. 3): for every corpus environment the random
 // agent's mean over 1,000 episodes has a 95% confidence interval that
 // contains 0.

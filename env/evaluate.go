@@ -39,6 +39,7 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			b := newBehaviours(e) // kept from episode to episode, memos and all
 			for {
 				mu.Lock()
 				i := next
@@ -47,7 +48,7 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 				if i >= episodes {
 					return
 				}
-				ep := NewEpisode(e, newAgent(), EpisodeSeed(seed, i))
+				ep := newEpisode(e, newAgent(), EpisodeSeed(seed, i), b)
 				scores[i] = ep.Run(n, nil)
 				maxSteps[i] = ep.MaxSteps
 				if progress != nil {

@@ -80,8 +80,7 @@ type Episode struct {
 	rng        *rand.Rand
 	pos        []int // cells of π, ⊕, ⊖, ω1…
 	cellReward []float64
-	objects    []behaviourRunner
-	good, evil behaviourRunner
+	*behaviours
 	patternAt  int
 	level      [2]int // the reward level Good and Evil chose last
 	untilSwap  int
@@ -101,6 +100,13 @@ type Episode struct {
 // every random choice of the environment; the agent gets its own stream
 // from the same seed.
 func NewEpisode(e *Env, agent Agent, seed uint64) *Episode {
+	return newEpisode(e, agent, seed, newBehaviours(e))
+}
+
+// newEpisode is NewEpisode with behaviours readied before, whose memories
+// it empties.
+func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
+	b.reset()
 	ep := &Episode{
 		env:        e,
 		agent:      agent,
@@ -108,15 +114,9 @@ func NewEpisode(e *Env, agent Agent, seed uint64) *Episode {
 		pos:        make([]int, 3+len(e.Objects)),
 		cellReward: make([]float64, e.Space.Cells()),
 		moves:      make([]int, len(e.Objects)),
+		behaviours: b,
 	}
 	ep.view.ep = ep
-	for _, o := range e.Objects {
-		ep.objects = append(ep.objects, newRunner(o.Program, e.Settings, newMemo()))
-	}
-	if p := e.GoodEvil.Program; p != nil {
-		shared := newMemo()
-		ep.good, ep.evil = newRunner(p, e.Settings, shared), newRunner(p, e.Settings, shared)
-	}
 	ep.place()
 	ep.untilSwap = ep.drawInterval()
 	agent.Start(e, rand.New(rand.NewPCG(seed, 0xa6e7)))
@@ -377,6 +377,41 @@ func (ep *Episode) run(r *behaviourRunner) []byte {
 	return out
 }
 
+// behaviours are the machines that run an environment's programs, one for
+// each object and one each for Good and Evil, with their memos. Evaluate
+// hands them from one episode to the next: a memo stays exact from episode
+// to episode, since a run depends only on the program, the memory and the
+// observation, so later episodes find most runs done, and building the
+// machines, which analyses every rule, is paid once.
+type behaviours struct {
+	objects    []behaviourRunner
+	good, evil behaviourRunner
+}
+
+func newBehaviours(e *Env) *behaviours {
+	b := &behaviours{}
+	for _, o := range e.Objects {
+		b.objects = append(b.objects, newRunner(o.Program, e.Settings, newMemo()))
+	}
+	if p := e.GoodEvil.Program; p != nil {
+		shared := newMemo()
+		b.good, b.evil = newRunner(p, e.Settings, shared), newRunner(p, e.Settings, shared)
+	}
+	return b
+}
+
+// reset empties every memory register, for a new episode.
+func (b *behaviours) reset() {
+	for _, r := range b.objects {
+		r.machine.Reset()
+	}
+	for _, r := range []behaviourRunner{b.good, b.evil} {
+		if r.machine != nil {
+			r.machine.Reset()
+		}
+	}
+}
+
 // behaviourRunner is one object's machine, with its own memory, and the
 // memo of the program it runs.
 type behaviourRunner struct {
@@ -409,9 +444,8 @@ func (r *behaviourRunner) run(obs []byte) ([]byte, int) {
 // memoSize bounds a memo; past it, runs are no longer remembered.
 const memoSize = 1 << 16
 
-// memo remembers the runs of one program in one episode, keyed by memory
-// and observation; the objects that share the program (Good and Evil)
-// share it.
+// memo remembers the runs of one program, keyed by memory and observation;
+// the objects that share the program (Good and Evil) share it.
 type memo struct {
 	runs   map[string]memoRun
 	keyBuf []byte
