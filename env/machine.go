@@ -81,12 +81,12 @@ type Episode struct {
 	pos        []int // cells of π, ⊕, ⊖, ω1…
 	cellReward []float64
 	*behaviours
-	patternAt  int
-	level      [2]int // the reward level Good and Evil chose last
-	untilSwap  int
-	intended   [2]int
-	view       View
-	obs        []byte
+	patternAt int
+	level     [2]int // the reward level Good and Evil chose last
+	untilSwap int
+	intended  [2]int
+	view      View
+	obs       []byte
 	// shownObjects and shownArrows are observe's scratch.
 	shownObjects, shownArrows []placed
 	moves                     []int
