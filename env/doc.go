@@ -30,4 +30,10 @@
 // an episode keeps a memo of the runs of each program (runs of Good and
 // Evil share one); a run met again costs a map lookup. Interactions
 // allocate nothing once the memo has met the environment's states.
+// Evaluate hands the machines and their memos from one episode to the
+// next of the same worker (their memories emptied), so the rules are
+// analysed once and later episodes find most runs done; an episode plays
+// exactly as it would alone, which a test checks. An observation is built
+// in one walk over the cells, with the few objects and arrows sorted by
+// cell.
 package env
