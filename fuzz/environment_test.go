@@ -83,7 +83,8 @@ func generatedEnvironment(data []byte) string {
 // and checks the invariants of a run: every reward and score lies in
 // [−1, 1]; Good and Evil never share a cell; π's observation has one ':' a
 // cell and π in exactly one cell; no interaction takes more VM steps than
-// its behaviours' bounds allow; and the same seed gives the same run.
+// its behaviours' bounds allow; the same seed gives the same run; and an
+// episode of Evaluate plays as it would alone.
 func FuzzGeneratedEnvironment(f *testing.F) {
 	for _, seed := range [][]byte{{}, {0, 0, 1}, {2, 4, 1, 3, 0, 1, 2}, {1, 3, 2, 2, 1, 0, 4, 3, 2, 1, 0}, []byte("anynt environment")} {
 		f.Add(seed, uint64(1))
@@ -129,6 +130,15 @@ func FuzzGeneratedEnvironment(f *testing.F) {
 		for _, name := range []string{"random", "follower", "oracle", "qlearning"} {
 			if trace(name) != trace(name) {
 				t.Fatalf("%s: two runs with seed %d differ\n%s", name, seed, src)
+			}
+		}
+		// Evaluate hands machines and memos from episode to episode; each
+		// episode must still play as it would alone.
+		newRandom := func() env.Agent { a, _ := agent.New("random", agent.DefaultSettings); return a }
+		ev := env.Evaluate(e, newRandom, 4, 40, seed, nil)
+		for i, score := range ev.Scores {
+			if alone := env.NewEpisode(e, newRandom(), env.EpisodeSeed(seed, i)).Run(40, nil); alone != score {
+				t.Fatalf("episode %d scores %v in Evaluate and %v alone\n%s", i, score, alone, src)
 			}
 		}
 	})
