@@ -15,7 +15,7 @@ const scanMaxLen = 64
 const noLiteral = int32(1<<31 - 1)
 
 type scanner struct {
-	symbols int // the width of a row of next
+	symbols int // the width of a row of step
 	// step[row+c] is the transition from the state whose row starts at row
 	// (state*symbols): the next state's row in the high 32 bits, and in the
 	// low ones the lowest rank of a literal ending there, so that one load
@@ -136,10 +136,10 @@ func newScanner(p *Program, plans []plan, tableMax int) *scanner {
 	return sc
 }
 
-// scanTableMax bounds the transitions of a machine's scanner (8 bytes each), so that
-// a program with many long literals costs at most 8 MiB of table and its
-// row offsets fit in 32 bits; the rules past the bound are searched for
-// one by one.
+// scanTableMax bounds the transitions of a machine's scanner (8 bytes
+// each), so that a program with many long literals costs at most 8 MiB of
+// table and its row offsets fit in 32 bits; the rules past the bound are
+// searched for one by one.
 const scanTableMax = 1 << 20
 
 // symbolsIn returns the total length of literals.
