@@ -1,6 +1,7 @@
 package corpus_test
 
 import (
+	"fmt"
 	"io/fs"
 	"slices"
 	"strings"
@@ -70,6 +71,25 @@ func BenchmarkMachines(b *testing.B) {
 }
 
 const limit = 1 << 20
+
+// BenchmarkLongStrings runs the two sides of the VM's choice between its
+// scanner and byte searches on strings longer than 64 symbols: Good/Evil
+// over long observations (rightmost, rewrites near the end: the scanner
+// serves) and binary-to-unary through 127 to 511 strokes (leftmost,
+// rewrites near the start: byte searches serve):
+//
+//	go test ./corpus -run '^$' -bench LongStrings -benchmem
+func BenchmarkLongStrings(b *testing.B) {
+	for _, n := range []int{77, 120, 240, 400, 600} {
+		in := strings.Repeat(": ", n-13) + "L : ⊙ S : π R : : ⊙ : ω1 :"
+		w := workload{fmt.Sprint("goodevil-", n), "thesis/goodevil.anynt", false, strings.Fields(in), false}
+		b.Run(w.name, func(b *testing.B) { benchVM(b, w) })
+	}
+	for _, n := range []int{7, 8, 9} {
+		w := workload{fmt.Sprint("binary-to-unary-", n), "classic/binary-to-unary.markov", true, strings.Split(strings.Repeat("1", n), ""), true}
+		b.Run(w.name, func(b *testing.B) { benchVM(b, w) })
+	}
+}
 
 func benchVM(b *testing.B, w workload) {
 	prog, _ := w.compile(b)

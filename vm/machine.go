@@ -187,8 +187,11 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 			m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
 		}
 		if !m.countsStale {
-			if m.scanned && m.scanner.firstUncovered == len(m.plans) {
-				m.countsStale = true // nothing reads them while the scanner serves
+			if m.scanned && m.scanner.firstUncovered == len(m.plans) && len(m.str) <= scanMaxLen {
+				// Nothing reads them while the scanner serves every step; on
+				// a longer string it serves some, and a recount of the whole
+				// string at each change of hands would cost more than this.
+				m.countsStale = true
 			} else {
 				m.recount(m.str[start:end], rhs)
 			}
@@ -212,15 +215,16 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 }
 
 // runShort runs the steps of a program the scanner covers whole while the
-// string is short enough to scan: the same steps as Run's loop, with only
-// the scanner's bookkeeping. It reports whether the run ended; if not, the
-// string outgrew the scanner and Run goes on with the general loop.
+// scanner serves the string: the same steps as Run's loop, with only the
+// scanner's bookkeeping. It reports whether the run ended; if not, the
+// string outgrew the scanner, or the scan would resume too far from its
+// end, and Run goes on with the general loop.
 func (m *Machine) runShort(opt *Options, maxSteps, maxLen int, res *Result) bool {
 	sc := m.scanner
 	if cap(m.str) < shortCap {
 		m.str = append(make([]byte, 0, shortCap), m.str...)
 	}
-	for len(m.str) <= scanMaxLen {
+	for m.scannable(res.Steps == 0) {
 		rank, start := sc.scan(m.str, opt.Leftmost, &m.scan)
 		if rank == noLiteral {
 			res.Halt = NoRule
@@ -267,6 +271,15 @@ func (m *Machine) runShort(opt *Options, maxSteps, maxLen int, res *Result) bool
 	return false
 }
 
+// scannable reports whether the scanner should find the next step: on a
+// string of up to scanMaxLen symbols, always; on one of up to scanFarLen,
+// at the first step of a run, and then while the scan resumes at most
+// scanResumeMax symbols from the end.
+func (m *Machine) scannable(first bool) bool {
+	n := len(m.str)
+	return n <= scanMaxLen || n <= scanFarLen && (first || n-m.scan.valid <= scanResumeMax)
+}
+
 // recountAll counts the string's symbols afresh, when a search needs them
 // and they are stale.
 func (m *Machine) recountAll() {
@@ -301,7 +314,7 @@ func (m *Machine) hasAll(syms []byte) bool {
 // captures, or rule -1.
 func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 	first := 0
-	m.scanned = m.scanner != nil && len(m.str) <= scanMaxLen
+	m.scanned = m.scanner != nil && m.scannable(false)
 	if m.scanned {
 		rank, at := m.scanner.scan(m.str, leftmost, &m.scan)
 		if rank != noLiteral {

@@ -470,3 +470,47 @@ func TestNoAllocationPerRun(t *testing.T) {
 		})
 	}
 }
+
+// On strings longer than scanMaxLen the scanner serves only some steps
+// (scannable): a run must give what it gives with no scanner at all, in
+// both modes, as the string crosses the limits either way.
+func TestLongStringsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, tt := range []struct {
+		name, alphabet string
+		rules          func(a *asm)
+	}{
+		{"thesis fixture", "A1 A2 π ⊙", thesisFixture},
+		{"bound choice", "x y z w", boundChoice},
+		{"sort", "a b c", sortABC},
+		{"overlapping alternatives", "a b c d", overlapping},
+		{"two wildcards", "a b c", twoWildcards},
+		{"binary to unary", "| 0 1", binaryToUnary},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAsm(t, tt.alphabet, "")
+			tt.rules(a)
+			p := a.build()
+			scanning, searching := New(p), New(p)
+			searching.scanner = nil
+			if scanning.scanner == nil {
+				t.Fatal("the program has no scanner")
+			}
+			symbols := strings.Fields(tt.alphabet)
+			for range 300 {
+				input := make([]string, scanMaxLen-10+rng.IntN(scanFarLen))
+				for i := range input {
+					input[i] = symbols[rng.IntN(len(symbols))]
+				}
+				in := a.str(strings.Join(input, " "))
+				opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 1 + rng.IntN(3000), MaxLen: len(input) + rng.IntN(200)}
+				outS, resS := scanning.Run(in, opt)
+				gotS := a.text(outS)
+				outN, resN := searching.Run(in, opt)
+				if gotN := a.text(outN); gotS != gotN || resS != resN {
+					t.Fatalf("%d symbols %+v: with the scanner %+v, without %+v", len(input), opt, resS, resN)
+				}
+			}
+		})
+	}
+}

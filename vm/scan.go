@@ -7,9 +7,18 @@ package vm
 // few dozen symbols, one pass costs less than searching for the rules one
 // by one, which is what the machine does on longer strings.
 
-// scanMaxLen is the longest string the scanner is used on; past it, byte
-// searches for each literal win.
-const scanMaxLen = 64
+// The scanner serves every string of up to scanMaxLen symbols. A scan
+// resumes where the last rewrite began, so on a longer string, up to
+// scanFarLen symbols, it still wins while that is at most scanResumeMax
+// symbols from the end, as it is when rewrites happen at the right
+// (Machine.scannable). Otherwise byte searches for each literal win: they
+// skip symbols many at a time, where the automaton steps through each.
+// corpus.BenchmarkLongStrings measures both sides.
+const (
+	scanMaxLen    = 64
+	scanFarLen    = 512
+	scanResumeMax = 16
+)
 
 // noLiteral ranks below every literal.
 const noLiteral = int32(1<<31 - 1)
