@@ -58,16 +58,20 @@
 // Finding the first rule that applies is itself sped up three ways, none of
 // which changes the answer:
 //
-//   - On a string of at most 64 symbols (observations are that short), one
-//     pass of an Aho–Corasick automaton over every literal of the leading
-//     expanded rules, each state knowing the lowest-ranked literal ending
-//     there, finds the first literal that occurs; the pass resumes where the
-//     last rewrite began, the states before it being unchanged. When the
-//     automaton covers every rule, Run steps through a loop of its own
-//     (runShort) while the string stays short: each literal carries its
-//     whole step, including its right-hand side, which the literal and its
-//     captures decide unless the writer reads the memory register, and the
-//     splice moves the string's tail in 8-byte words.
+//   - On a string of at most 64 symbols (most observations are that
+//     short), one pass of an Aho–Corasick automaton over every literal of
+//     the leading expanded rules, each state knowing the lowest-ranked
+//     literal ending there, finds the first literal that occurs; the pass
+//     resumes where the last rewrite began, the states before it being
+//     unchanged. On a string of up to 512 symbols the automaton serves the
+//     first step of a run, and then every step whose pass resumes at most
+//     16 symbols from the end: rewrites at the right, as under the papers'
+//     rightmost convention, keep it so; rewrites further left go to the
+//     byte searches below. When the automaton covers every rule, Run steps
+//     through a loop of its own (runShort) while it serves: each literal
+//     carries its whole step, including its right-hand side, which the
+//     literal and its captures decide unless the writer reads the memory
+//     register, and the splice moves a short string's tail in 8-byte words.
 //   - A rule that needs a symbol the string lacks is skipped: the machine
 //     counts the string's symbols (lazily, and only when a search reads the
 //     counts).
