@@ -48,3 +48,21 @@ func BenchmarkInteractions(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkEvaluate measures whole evaluations, the main job of the
+// README's set-up at a tenth of its size (100 episodes of 1,000
+// interactions, random agent, both cores): placement, start-up garbage and
+// the episodes, with the machines and memos Evaluate hands from episode to
+// episode:
+//
+//	go test ./env -run '^$' -bench Evaluate -benchmem
+func BenchmarkEvaluate(b *testing.B) {
+	e := loadCorpus(b, "thesis/omega1-blocker.anynt")
+	newRandom := func() env.Agent { a, _ := agent.New("random", agent.DefaultSettings); return a }
+	const episodes, n = 100, 1000
+	b.ReportAllocs()
+	for b.Loop() {
+		env.Evaluate(e, newRandom, episodes, n, 1, nil)
+	}
+	b.ReportMetric(float64(b.N*episodes*n)/b.Elapsed().Seconds(), "interactions/s")
+}
