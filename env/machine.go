@@ -329,7 +329,8 @@ func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
 	// What each cell shows, as (cell, code) pairs sorted stably by cell:
 	// the objects in their order, then the arrows in action order. The
 	// observation is then one walk over the cells, whatever their number.
-	objects := append(ep.shownObjects[:0], placed{ep.pos[Pi], t.pi}, placed{ep.pos[Good], good}, placed{ep.pos[Evil], evil})
+	objects := append(ep.shownObjects[:0],
+		placed{ep.pos[Pi], t.pi}, placed{ep.pos[Good], good}, placed{ep.pos[Evil], evil})
 	for i, code := range t.object {
 		objects = append(objects, placed{ep.pos[3+i], code})
 	}
