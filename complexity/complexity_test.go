@@ -3,12 +3,13 @@ package complexity_test
 import (
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/complexity"
+	"github.com/anynt/anynt/corpus"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 	"github.com/google/go-cmp/cmp"
@@ -49,12 +50,12 @@ func report(t *testing.T, name, src string) *complexity.Report {
 // The exact figures of every corpus file. A change to the code shows up
 // here as a diff, and must come with a new Version.
 func TestGolden(t *testing.T) {
-	files, _ := filepath.Glob("../corpus/*/*.anynt")
+	files, _ := fs.Glob(corpus.Files, "*/*.anynt")
 	var b strings.Builder
 	fmt.Fprintf(&b, "version %s\n", complexity.Version)
 	for _, file := range files {
-		src, _ := os.ReadFile(file)
-		r := report(t, strings.TrimPrefix(file, "../corpus/"), string(src))
+		src, _ := fs.ReadFile(corpus.Files, file)
+		r := report(t, file, string(src))
 		fmt.Fprintf(&b, "\n%s\n", r.File)
 		for _, p := range r.Parts {
 			fmt.Fprintf(&b, "  %-20s %.4f\n", p.Name, p.Bits)
@@ -160,7 +161,7 @@ goodevil pattern 1
 
 // Renaming work symbols changes nothing.
 func TestRenamingWorkSymbols(t *testing.T) {
-	src, _ := os.ReadFile("../corpus/thesis/omega1-blocker.anynt")
+	src, _ := fs.ReadFile(corpus.Files, "thesis/omega1-blocker.anynt")
 	renamed := strings.NewReplacer("Φ_I", "Ψ_A", "Φ_F", "Ψ_B", "E_I", "X_1", "E_D", "X_2", "H", "K", "Φ", "Ξ").Replace(string(src))
 	a, b := report(t, "a.anynt", string(src)), report(t, "b.anynt", renamed)
 	if a.Bits != b.Bits {
@@ -187,7 +188,7 @@ func TestKtGrowsWithSteps(t *testing.T) {
 
 // The figures are deterministic.
 func TestDeterministic(t *testing.T) {
-	src, _ := os.ReadFile("../corpus/thesis/omega1-blocker.anynt")
+	src, _ := fs.ReadFile(corpus.Files, "thesis/omega1-blocker.anynt")
 	a, b := report(t, "x.anynt", string(src)), report(t, "x.anynt", string(src))
 	if !cmp.Equal(a, b) {
 		t.Errorf("two reports differ:\n%s", cmp.Diff(a, b))

@@ -4,12 +4,14 @@
 // with their inputs and expected outputs (classic/*.in, *.out). Its tests run
 // every fixture end to end; the fuzz targets are seeded from these files.
 //
-// Files embeds the corpus so that tests and tools elsewhere can read it.
+// Files embeds the whole corpus, and it is the one way into it: tests and
+// fuzz targets elsewhere read it through Files, never by a relative path,
+// so that a new folder is seen by every test at once.
 package corpus
 
 import "embed"
 
-// Files is the corpus: paper/, thesis/ and classic/.
+// Files is the corpus: paper/, thesis/, lambda-one/ and classic/.
 //
-//go:embed paper thesis classic
+//go:embed paper thesis lambda-one classic
 var Files embed.FS

@@ -1,17 +1,18 @@
 package env_test
 
 import (
-	"os"
+	"io/fs"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/corpus"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 )
 
 func loadCorpus(tb testing.TB, name string) *env.Env {
 	tb.Helper()
-	src, err := os.ReadFile("../corpus/" + name)
+	src, err := fs.ReadFile(corpus.Files, name)
 	if err != nil {
 		tb.Fatal(err)
 	}

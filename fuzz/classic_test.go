@@ -13,7 +13,7 @@ import (
 // FuzzClassic checks the classic format's parser on arbitrary text, and
 // runs what parses in leftmost mode against the reference interpreter.
 func FuzzClassic(f *testing.F) {
-	for _, src := range corpusSources(f, "../corpus/classic/*.markov") {
+	for _, src := range corpusSources(f, "classic/*.markov") {
 		f.Add(src)
 	}
 	for _, src := range []string{

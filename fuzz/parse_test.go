@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/corpus"
 	"github.com/anynt/anynt/lang"
 	"github.com/anynt/anynt/vm"
 	"github.com/google/go-cmp/cmp"
@@ -57,30 +58,17 @@ var trickySources = []string{
 	"reward 0.5 0.01", "reward", "place π 1", "set cycle 10", "set a.b | c, d", "object x {\nspace table {\n}\n}",
 }
 
-// corpusSources returns the project's rule files: the corpus in the
-// notation and in the classic format, and the standard library.
+// corpusSources returns the corpus files that match the patterns (in
+// corpus.Files, such as "*/*.anynt").
 func corpusSources(t testing.TB, patterns ...string) []string {
 	var out []string
 	for _, pattern := range patterns {
-		var paths []string
-		if dir, ext, ok := strings.Cut(pattern, "/**/"); ok {
-			err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-				if err == nil && !d.IsDir() && strings.HasSuffix(path, strings.TrimPrefix(ext, "*")) {
-					paths = append(paths, path)
-				}
-				return err
-			})
-			if err != nil && !errors.Is(err, fs.ErrNotExist) {
-				t.Fatal(err)
-			}
-		} else {
-			var err error
-			if paths, err = filepath.Glob(pattern); err != nil {
-				t.Fatal(err)
-			}
+		names, err := fs.Glob(corpus.Files, pattern)
+		if err != nil || len(names) == 0 {
+			t.Fatalf("corpus pattern %q: %d files, %v", pattern, len(names), err)
 		}
-		for _, path := range paths {
-			src, err := os.ReadFile(path)
+		for _, name := range names {
+			src, err := fs.ReadFile(corpus.Files, name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -90,9 +78,26 @@ func corpusSources(t testing.TB, patterns ...string) []string {
 	return out
 }
 
+// stdlibSources returns the standard library's rule files.
+func stdlibSources(t testing.TB) []string {
+	paths, err := filepath.Glob("../stdlib/*.anynt")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("stdlib: %d files, %v", len(paths), err)
+	}
+	var out []string
+	for _, path := range paths {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, string(src))
+	}
+	return out
+}
+
 // FuzzParse checks the parser and the formatter on arbitrary text.
 func FuzzParse(f *testing.F) {
-	for _, src := range corpusSources(f, "../corpus/**/*.anynt", "../stdlib/*.anynt", "../corpus/classic/*.markov") {
+	for _, src := range append(corpusSources(f, "*/*.anynt", "classic/*.markov"), stdlibSources(f)...) {
 		f.Add(src)
 	}
 	for _, src := range trickySources {
@@ -201,7 +206,7 @@ func checkNodePositions(t *testing.T, filename, src string, file *lang.File) {
 // errors, and a program with a small expansion runs like the reference
 // interpreter of it.
 func FuzzCompile(f *testing.F) {
-	for _, src := range corpusSources(f, "../corpus/**/*.anynt", "../stdlib/*.anynt") {
+	for _, src := range append(corpusSources(f, "*/*.anynt"), stdlibSources(f)...) {
 		f.Add(src)
 	}
 	for _, src := range trickySources {

@@ -2,10 +2,12 @@ package lang
 
 import (
 	"errors"
-	"os"
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/anynt/anynt/corpus"
 )
 
 // classicRule is a parsed classic rule in a comparable form.
@@ -177,7 +179,7 @@ func TestParseClassicNeverPanics(t *testing.T) {
 }
 
 func TestParseClassicCorpus(t *testing.T) {
-	src, err := os.ReadFile("../corpus/classic/ruleset3.markov")
+	src, err := fs.ReadFile(corpus.Files, "classic/ruleset3.markov")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +203,7 @@ func TestParseClassicCorpus(t *testing.T) {
 		t.Errorf("ruleset3:\n got %q\nwant %q", got, want)
 	}
 
-	src, err = os.ReadFile("../corpus/classic/ruleset4.markov")
+	src, err = fs.ReadFile(corpus.Files, "classic/ruleset4.markov")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,12 +2,13 @@ package reference
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/anynt/anynt/corpus"
 	"github.com/anynt/anynt/lang"
 )
 
@@ -221,26 +222,26 @@ func TestHaltString(t *testing.T) {
 // classic leftmost mode, on its .in input and compares with its .out: the
 // outputs published with the rule sets.
 func TestClassicCorpus(t *testing.T) {
-	files, err := filepath.Glob("../../corpus/classic/*.markov")
+	files, err := fs.Glob(corpus.Files, "classic/*.markov")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(files) == 0 {
 		t.Fatal("no corpus files")
 	}
-	for _, path := range files {
-		name := strings.TrimSuffix(filepath.Base(path), ".markov")
+	for _, file := range files {
+		name := strings.TrimSuffix(path.Base(file), ".markov")
 		t.Run(name, func(t *testing.T) {
-			src, err := os.ReadFile(path)
+			src, err := fs.ReadFile(corpus.Files, file)
 			if err != nil {
 				t.Fatal(err)
 			}
-			f, err := lang.ParseClassic(filepath.Base(path), src)
+			f, err := lang.ParseClassic(file, src)
 			if err != nil {
 				t.Fatal(err)
 			}
-			input := readLine(t, strings.TrimSuffix(path, ".markov")+".in")
-			want := readLine(t, strings.TrimSuffix(path, ".markov")+".out")
+			input := readLine(t, strings.TrimSuffix(file, ".markov")+".in")
+			want := readLine(t, strings.TrimSuffix(file, ".markov")+".out")
 			in := New(plainRules(t, f), Options{Leftmost: true, MaxSteps: 100_000, MaxLen: 10_000})
 			res := in.Run(lang.SymbolsOfClassicInput(input))
 			if res.Halt != Terminated && res.Halt != NoRule {
@@ -278,7 +279,7 @@ func plainRules(t *testing.T, f *lang.File) []lang.PlainRule {
 // readLine reads a file holding one line: the string and a newline.
 func readLine(t *testing.T, path string) string {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	b, err := fs.ReadFile(corpus.Files, path)
 	if err != nil {
 		t.Fatal(err)
 	}
