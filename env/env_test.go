@@ -218,7 +218,7 @@ func TestSameSeedSameRun(t *testing.T) {
 		return b.String()
 	}
 	for _, file := range corpusEnvs {
-		if trace(file, 7) != trace(file, 7) {
+		if first, second := trace(file, 7), trace(file, 7); first != second {
 			t.Errorf("%s: two runs with seed 7 differ", file)
 		}
 		if trace(file, 7) == trace(file, 8) && file != "paper/example5.anynt" {

@@ -128,7 +128,7 @@ func FuzzGeneratedEnvironment(f *testing.F) {
 			return b.String()
 		}
 		for _, name := range []string{"random", "follower", "oracle", "qlearning"} {
-			if trace(name) != trace(name) {
+			if first, second := trace(name), trace(name); first != second {
 				t.Fatalf("%s: two runs with seed %d differ\n%s", name, seed, src)
 			}
 		}
