@@ -8,26 +8,31 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/internal/version"
 )
 
 // EvolveSettings fix a run of Evolve.
 type EvolveSettings struct {
-	Seed        uint64 // decides every choice of the run and the filters' seed
-	Generations int    // generations after the first population
-	Population  int    // environments in a population, and candidates a generation
+	Seed        uint64 `json:"seed"`        // decides every choice of the run and the filters' seed
+	Generations int    `json:"generations"` // generations after the first population
+	Population  int    `json:"population"`  // environments in a population, and candidates a generation
 	// Filters are the settings of Check. Their Seed is replaced by the
-	// run's; an empty Good agent is the oracle.
-	Filters FilterSettings
+	// run's; no reference agents means DefaultFilters' ones.
+	Filters FilterSettings `json:"filters"`
+	// Out, if not empty, is a folder that holds the run: its state after
+	// every generation and the population's files, so that a killed run
+	// started again with the same settings resumes where it stopped.
+	Out string `json:"-"`
 }
 
 // DefaultEvolve are the defaults of anynt evolve: 10 generations of 16, the
-// filters at 60 episodes of 60 interactions with the oracle.
+// filters at 60 episodes of 60 interactions with the default reference
+// agents.
 var DefaultEvolve = EvolveSettings{
 	Seed: 1, Generations: 10, Population: 16,
-	Filters: FilterSettings{Episodes: 60, Steps: 60, Good: "oracle"},
+	Filters: FilterSettings{Episodes: 60, Steps: 60, References: DefaultFilters.References},
 }
 
 // Generation is the record of one generation: how its population scores
@@ -66,17 +71,43 @@ type Evolution struct {
 // after each candidate's filters with the generation and the number of its
 // candidates done. When ctx is done, Evolve returns the generations it
 // finished with ctx's error.
+//
+// With s.Out, Evolve holds the folder's lock, and writes its state and the
+// population's files after every generation; a run started again with the
+// same settings goes on from the last generation written (onGeneration is
+// called only for the generations it makes) and ends with the result of an
+// uninterrupted run, bit for bit.
 func Evolve(ctx context.Context, s EvolveSettings, onGeneration func(Generation), onCandidate func(generation, done int)) (*Evolution, error) {
-	if s.Population < 2 || s.Generations < 0 || s.Filters.Episodes < 2 || s.Filters.Steps < 1 {
-		return nil, errors.New("evolve needs a population of at least 2, at least 2 episodes and 1 step, and no negative generations")
+	if s.Population < 2 || s.Generations < 0 {
+		return nil, errors.New("evolve needs a population of at least 2 and no negative generations")
 	}
 	s.Filters.Seed = s.Seed
-	if s.Filters.Good == "" {
-		s.Filters.Good = DefaultFilters.Good
+	if len(s.Filters.References) == 0 {
+		s.Filters.References = DefaultFilters.References
+	}
+	if err := s.Filters.Validate(); err != nil {
+		return nil, err
 	}
 	r := &evolution{settings: s, seen: map[string]bool{}, onCandidate: onCandidate}
 	ev := &Evolution{Settings: s}
-	finish := func(rec Generation) {
+	if s.Out != "" {
+		release, err := openFolder(s.Out)
+		if err != nil {
+			return nil, err
+		}
+		defer release()
+		if err := r.restore(ev); err != nil {
+			return nil, err
+		}
+		if len(ev.Generations) > 0 {
+			// The files are rewritten from the state: one torn or removed
+			// by hand comes back.
+			if _, err := ev.WriteFiles(s.Out); err != nil {
+				return ev, err
+			}
+		}
+	}
+	finish := func(rec Generation) error {
 		rec.Population = len(r.pop)
 		rec.Best, rec.BestBits = r.pop[0].Verdict.Fitness, r.pop[0].Verdict.Bits
 		for _, ind := range r.pop {
@@ -84,25 +115,37 @@ func Evolve(ctx context.Context, s EvolveSettings, onGeneration func(Generation)
 		}
 		ev.Generations = append(ev.Generations, rec)
 		ev.Population = slices.Clone(r.pop)
+		if s.Out != "" {
+			if err := r.checkpoint(ev); err != nil {
+				return err
+			}
+		}
 		if onGeneration != nil {
 			onGeneration(rec)
 		}
+		return nil
 	}
 
-	rec, err := r.first(ctx)
-	if err != nil {
-		return ev, err
+	if len(ev.Generations) == 0 {
+		rec, err := r.first(ctx)
+		if err != nil {
+			return ev, err
+		}
+		if len(r.pop) == 0 {
+			return ev, errors.New("no seed environment passed the filters; give them more episodes or steps")
+		}
+		if err := finish(rec); err != nil {
+			return ev, err
+		}
 	}
-	if len(r.pop) == 0 {
-		return ev, errors.New("no seed environment passed the filters; give them more episodes or steps")
-	}
-	finish(rec)
-	for g := 1; g <= s.Generations; g++ {
+	for g := len(ev.Generations); g <= s.Generations; g++ {
 		rec, err := r.next(ctx, g)
 		if err != nil {
 			return ev, err
 		}
-		finish(rec)
+		if err := finish(rec); err != nil {
+			return ev, err
+		}
 	}
 	return ev, nil
 }
@@ -132,7 +175,11 @@ func (r *evolution) first(ctx context.Context) (Generation, error) {
 		if err := ctx.Err(); err != nil {
 			return rec, err
 		}
-		if ind, ok := r.consider(g, 0, &rec); ok {
+		ind, ok, err := r.consider(g, 0, &rec)
+		if err != nil {
+			return rec, err
+		}
+		if ok {
 			accepted = append(accepted, ind)
 		}
 	}
@@ -146,7 +193,11 @@ func (r *evolution) first(ctx context.Context) (Generation, error) {
 		}
 		child := parent.clone()
 		child.mutate(rng, 1+rng.IntN(2))
-		if ind, ok := r.consider(child, 0, &rec); ok {
+		ind, ok, err := r.consider(child, 0, &rec)
+		if err != nil {
+			return rec, err
+		}
+		if ok {
 			accepted = append(accepted, ind)
 		}
 	}
@@ -163,8 +214,11 @@ func (r *evolution) next(ctx context.Context, g int) (Generation, error) {
 		if err := ctx.Err(); err != nil {
 			return rec, err
 		}
-		child := r.breed(rng)
-		if ind, ok := r.consider(child, g, &rec); ok {
+		ind, ok, err := r.consider(r.breed(rng), g, &rec)
+		if err != nil {
+			return rec, err
+		}
+		if ok {
 			accepted = append(accepted, ind)
 		}
 	}
@@ -173,8 +227,9 @@ func (r *evolution) next(ctx context.Context, g int) (Generation, error) {
 }
 
 // consider runs the filters on a candidate, unless an earlier candidate was
-// the same environment, and counts the outcome in rec.
-func (r *evolution) consider(g *genome, generation int, rec *Generation) (Individual, bool) {
+// the same environment, and counts the outcome in rec. The error is
+// Check's, about the settings.
+func (r *evolution) consider(g *genome, generation int, rec *Generation) (Individual, bool, error) {
 	rec.Candidates++
 	defer func() {
 		if r.onCandidate != nil {
@@ -184,16 +239,19 @@ func (r *evolution) consider(g *genome, generation int, rec *Generation) (Indivi
 	src := g.canonicalSource()
 	if r.seen[src] {
 		rec.Rejected[ReasonDuplicate]++
-		return Individual{}, false
+		return Individual{}, false, nil
 	}
 	r.seen[src] = true
-	v := Check(fmt.Sprintf("generation-%d.anynt", generation), src, r.settings.Filters)
+	v, err := Check(fmt.Sprintf("generation-%d.anynt", generation), src, r.settings.Filters)
+	if err != nil {
+		return Individual{}, false, err
+	}
 	if !v.Accepted {
 		rec.Rejected[v.Reason]++
-		return Individual{}, false
+		return Individual{}, false, nil
 	}
 	rec.Accepted++
-	return Individual{Source: src, Verdict: v, Born: generation, genome: g}, true
+	return Individual{Source: src, Verdict: v, Born: generation, genome: g}, true, nil
 }
 
 // File is the text of the population's environment of the given rank (from
@@ -206,27 +264,29 @@ func (ev *Evolution) File(rank int) string {
 	return fmt.Sprintf(`# anynt evolve --seed %d --generations %d --population %d --episodes %d --steps %d
 # rank %d of generation %d, born in generation %d
 # fitness %.4f = (%s %.4f - random %.4f) / log2(%.2f bits)
+# written by anynt %s
 
 %s`, s.Seed, s.Generations, s.Population, s.Filters.Episodes, s.Filters.Steps,
 		rank, len(ev.Generations)-1, ind.Born,
-		v.Fitness, s.Filters.Good, v.Good.Mean, v.Random.Mean, v.Bits, ind.Source)
+		v.Fitness, v.Best.Agent, v.Best.Mean, v.Random.Mean, v.Bits, version.String(), ind.Source)
 }
 
 // WriteFiles writes the last population to dir, one file an environment,
-// best first: best-01.anynt, best-02.anynt, …. It creates dir if needed and
-// returns the paths it wrote.
+// best first: best-01.anynt, best-02.anynt, … (as many digits as the
+// settings' population needs). It creates dir if needed, writes each file
+// atomically, removes the best-*.anynt files that are not of this
+// population, and returns the paths it wrote.
 func (ev *Evolution) WriteFiles(dir string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	width := max(2, len(strconv.Itoa(len(ev.Population))))
 	var paths []string
 	for i := range ev.Population {
-		p := filepath.Join(dir, fmt.Sprintf("best-%0*d.anynt", width, i+1))
-		if err := os.WriteFile(p, []byte(ev.File(i+1)), 0o644); err != nil {
+		p := filepath.Join(dir, bestName(i+1, max(ev.Settings.Population, len(ev.Population))))
+		if err := writeFileAtomic(p, []byte(ev.File(i+1))); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)
 	}
-	return paths, nil
+	return paths, removeStale(dir, paths)
 }

@@ -19,7 +19,7 @@ import (
 // interactions.
 func smallEvolve(seed uint64, generations, population int) EvolveSettings {
 	return EvolveSettings{Seed: seed, Generations: generations, Population: population,
-		Filters: FilterSettings{Episodes: 30, Steps: 40, Good: "oracle"}}
+		Filters: FilterSettings{Episodes: 30, Steps: 40, References: []string{"oracle", "follower"}}}
 }
 
 func evolve(t testing.TB, s EvolveSettings) *Evolution {
@@ -115,7 +115,10 @@ func TestEvolveWritesEnvironmentsThatPassTheFilters(t *testing.T) {
 		if _, err := env.Load(f); err != nil {
 			t.Errorf("%s does not load: %v", p, err)
 		}
-		v := Check(p, string(src), filters)
+		v, err := Check(p, string(src), filters)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !v.Accepted || v.Fitness != ev.Population[i].Verdict.Fitness {
 			t.Errorf("%s: %v with fitness %.4f; the run accepted it with fitness %.4f", p, v, v.Fitness, ev.Population[i].Verdict.Fitness)
 		}
