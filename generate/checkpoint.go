@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/anynt/anynt/internal/version"
 )
@@ -198,7 +197,7 @@ func removeStale(dir string, keep []string) error {
 		return err
 	}
 	for _, p := range all {
-		if !slices.Contains(keep, p) && strings.HasSuffix(p, ".anynt") {
+		if !slices.Contains(keep, p) {
 			if err := os.Remove(p); err != nil {
 				return err
 			}

@@ -35,6 +35,12 @@ var DefaultEvolve = EvolveSettings{
 	Filters: FilterSettings{Episodes: 60, Steps: 60, References: DefaultFilters.References},
 }
 
+// Bounds of a run's size: the seen sources grow with their product.
+const (
+	MaxPopulation  = 10_000
+	MaxGenerations = 100_000
+)
+
 // Generation is the record of one generation: how its population scores
 // and what became of its candidates.
 type Generation struct {
@@ -78,8 +84,8 @@ type Evolution struct {
 // called only for the generations it makes) and ends with the result of an
 // uninterrupted run, bit for bit.
 func Evolve(ctx context.Context, s EvolveSettings, onGeneration func(Generation), onCandidate func(generation, done int)) (*Evolution, error) {
-	if s.Population < 2 || s.Generations < 0 {
-		return nil, errors.New("evolve needs a population of at least 2 and no negative generations")
+	if s.Population < 2 || s.Population > MaxPopulation || s.Generations < 0 || s.Generations > MaxGenerations {
+		return nil, fmt.Errorf("evolve needs a population of 2 to %d and 0 to %d generations", MaxPopulation, MaxGenerations)
 	}
 	s.Filters.Seed = s.Seed
 	if len(s.Filters.References) == 0 {

@@ -233,7 +233,10 @@ func TestRewritesForever(t *testing.T) {
 }
 
 func TestEvolveRejectsBadSettings(t *testing.T) {
-	for _, s := range []EvolveSettings{smallEvolve(1, 1, 1), smallEvolve(1, -1, 4), {Population: 4, Filters: FilterSettings{Episodes: 1, Steps: 10}}} {
+	for _, s := range []EvolveSettings{smallEvolve(1, 1, 1), smallEvolve(1, -1, 4), {Population: 4, Filters: FilterSettings{Episodes: 1, Steps: 10}},
+		smallEvolve(1, 1, MaxPopulation+1), smallEvolve(1, MaxGenerations+1, 4),
+		{Population: 4, Filters: FilterSettings{Episodes: MaxFilterRuns + 1, Steps: 10}},
+		{Population: 4, Filters: FilterSettings{Episodes: 10, Steps: MaxFilterRuns + 1}}} {
 		if _, err := Evolve(context.Background(), s, nil, nil); err == nil {
 			t.Errorf("%+v: no error", s)
 		}

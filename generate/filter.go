@@ -30,11 +30,17 @@ type FilterSettings struct {
 // oracle and the follower as the reference agents.
 var DefaultFilters = FilterSettings{Episodes: 200, Steps: 100, Seed: 1, References: []string{"oracle", "follower"}}
 
-// Validate reports settings the filters cannot run with: too few episodes
-// or steps, no reference agent, or an agent that does not exist.
+// MaxFilterRuns bounds the episodes of each agent and the interactions of
+// an episode: more would hold memory or time no filter needs.
+const MaxFilterRuns = 1_000_000
+
+// Validate reports settings the filters cannot run with: too few or too
+// many episodes or steps, no reference agent, or an agent that does not
+// exist.
 func (s FilterSettings) Validate() error {
-	if s.Episodes < 2 || s.Steps < 1 {
-		return fmt.Errorf("the filters need at least 2 episodes and 1 step; these have %d and %d", s.Episodes, s.Steps)
+	if s.Episodes < 2 || s.Steps < 1 || s.Episodes > MaxFilterRuns || s.Steps > MaxFilterRuns {
+		return fmt.Errorf("the filters need 2 to %d episodes and 1 to %d steps; these have %d and %d",
+			MaxFilterRuns, MaxFilterRuns, s.Episodes, s.Steps)
 	}
 	if len(s.References) == 0 {
 		return errors.New("the filters need at least one reference agent")

@@ -1,10 +1,14 @@
 package generate_test
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -162,5 +166,75 @@ func TestStreamRefusesAForeignFolder(t *testing.T) {
 	}
 	if _, err := generate.Stream(outSettings(dir, 2), func(generate.Emitted) {}, nil, nil); err == nil {
 		t.Errorf("a folder of files without a state was written into")
+	}
+}
+
+// A run killed with SIGKILL in the middle of its work resumes: the kill
+// leaves no lock that blocks the next run (the kernel drops the flock with
+// the process), no line is printed twice across the two runs, and the
+// folder ends as a straight run's. (A line can be lost if the kill falls
+// between saving the state and printing; its file is in the folder.)
+func TestKilledRunResumes(t *testing.T) {
+	const limit = 150
+	settings := func(dir string) generate.StreamSettings {
+		s := outSettings(dir, limit)
+		s.MaxBits = 58
+		return s
+	}
+	if dir := os.Getenv("ANYNT_TEST_KILLED_RUN"); dir != "" {
+		_, err := generate.Stream(settings(dir), func(e generate.Emitted) { fmt.Println(e.Index) }, nil, nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	straightDir := t.TempDir()
+	straight, _ := streamInto(t, settings(straightDir))
+
+	dir := t.TempDir()
+	child := exec.Command(os.Args[0], "-test.run=^TestKilledRunResumes$")
+	child.Env = append(os.Environ(), "ANYNT_TEST_KILLED_RUN="+dir)
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(out)
+	var printed []int
+	for len(printed) < 20 && sc.Scan() {
+		n, err := strconv.Atoi(sc.Text())
+		if err != nil {
+			t.Fatalf("the child printed %q", sc.Text())
+		}
+		printed = append(printed, n)
+	}
+	child.Process.Kill()
+	for sc.Scan() {
+		if n, err := strconv.Atoi(sc.Text()); err == nil {
+			printed = append(printed, n)
+		}
+	}
+	child.Wait()
+	if len(printed) < 20 || len(printed) >= limit {
+		t.Fatalf("the child printed %d lines before the kill; the test needs it stopped midway", len(printed))
+	}
+
+	resumed, _ := streamInto(t, settings(dir))
+	all := append(printed, resumed...)
+	seen := map[int]bool{}
+	for _, i := range all {
+		if seen[i] || !slices.Contains(straight, i) {
+			t.Fatalf("line %d printed twice or not in the straight run; killed run %v, resumed %v", i, printed, resumed)
+		}
+		seen[i] = true
+	}
+	if len(all) < limit-1 {
+		t.Errorf("%d lines in all; a straight run prints %d (one may be lost to the kill)", len(all), limit)
+	}
+	if diff := cmp.Diff(files(t, straightDir), files(t, dir)); diff != "" {
+		t.Errorf("the folders differ (-straight +killed and resumed):\n%s", diff)
 	}
 }

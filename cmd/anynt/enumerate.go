@@ -47,6 +47,9 @@ the rejections by reason ends the run on standard error.`,
 			if s.Shard, s.Shards, err = parseShard(shard); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("--shard: %w", err)}
 			}
+			if s.Limit < 0 {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--limit is a count of environments, 0 for no limit; not %d", s.Limit)}
+			}
 			if err := s.Filters.Validate(); err != nil {
 				return &exitError{code: exitUsage, err: err}
 			}

@@ -109,3 +109,20 @@ func TestGenerationOutputWriteErrors(t *testing.T) {
 		}
 	}
 }
+
+// Sizes that make no sense are usage errors before anything runs, not a
+// crash or hours of work.
+func TestGenerationFlagBounds(t *testing.T) {
+	for _, args := range [][]string{
+		{"enumerate", "--limit", "-1"},
+		{"enumerate", "--limit", "1", "--episodes", "1000000000"},
+		{"enumerate", "--limit", "1", "--steps", "0"},
+		{"evolve", "--episodes", "1000000000"},
+		{"evolve", "--population", "100000000"},
+		{"evolve", "--generations", "1000000000"},
+	} {
+		if _, errw, code := anynt(t, "", args...); code != exitUsage {
+			t.Errorf("%v: status %d, %q; want a usage error", args, code, errw)
+		}
+	}
+}

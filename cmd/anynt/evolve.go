@@ -60,8 +60,9 @@ the same output, bit for bit, whatever the number of cores.`,
   anynt evolve --generations 30 --population 32 --episodes 100 --steps 100 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if s.Population < 2 || s.Generations < 0 || s.Filters.Episodes < 2 || s.Filters.Steps < 1 {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--population and --episodes must be at least 2, --steps at least 1, --generations at least 0")}
+			if s.Population < 2 || s.Population > generate.MaxPopulation || s.Generations < 0 || s.Generations > generate.MaxGenerations {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--population runs from 2 to %d, --generations from 0 to %d",
+					generate.MaxPopulation, generate.MaxGenerations)}
 			}
 			s.Filters.Seed = s.Seed // as Evolve does: the JSON lines show it
 			if err := s.Filters.Validate(); err != nil {
