@@ -86,6 +86,7 @@ follower, lies above random's); a file that fails them exits 1 too.`,
 	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, "episodes of each agent in the filters")
 	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, "interactions an episode in the filters")
 	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
+	cmd.Flags().StringSliceVar(&filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	return cmd
 }
 
