@@ -45,15 +45,40 @@ func Load(f *lang.File) (*Env, error) {
 		l.settings()
 	}
 	if err := l.errs.Err(); err != nil {
+		if len(l.spaceErrs) > 0 {
+			return nil, &InvalidSpaceError{List: err.(lang.ErrorList), Space: l.spaceErrs}
+		}
 		return nil, err
 	}
 	return l.env, nil
+}
+
+// InvalidSpaceError is Load's error when the space breaks the rules of the
+// class. It holds every error of the file, the space's among them, prints
+// as that list and unwraps to it and to each SpaceError, so that a caller
+// learns that the space was at fault with errors.As, not by reading
+// messages.
+type InvalidSpaceError struct {
+	List  lang.ErrorList // every error of the file, sorted
+	Space []SpaceError   // what Space.Check found
+}
+
+func (e *InvalidSpaceError) Error() string { return e.List.Error() }
+
+func (e *InvalidSpaceError) Unwrap() []error {
+	errs := []error{e.List}
+	for _, s := range e.Space {
+		errs = append(errs, s)
+	}
+	return errs
 }
 
 type loader struct {
 	file *lang.File
 	env  *Env
 	errs lang.ErrorList
+	// spaceErrs are the ways the space breaks the rules of the class.
+	spaceErrs []SpaceError
 
 	actions   *lang.Actions
 	spaceDecl lang.Decl // *lang.SpaceCode or a table or generator *lang.Block
@@ -199,6 +224,7 @@ func (l *loader) space() {
 	}
 	for _, err := range s.Check() {
 		l.errs.Add(l.spaceDecl.Pos(), "the space is invalid: %v", err)
+		l.spaceErrs = append(l.spaceErrs, err)
 	}
 	l.env.Space = s
 }

@@ -1,6 +1,7 @@
 package env_test
 
 import (
+	"errors"
 	"strings"
 	"testing"
 
@@ -87,5 +88,35 @@ func TestPaperExample5Space(t *testing.T) {
 	e := loadCorpus(t, "paper/example5.anynt")
 	if got := e.Space.Table(e.Actions); got != "cell\tl\tr\n1\t1\t2\n2\t2\t1\n" {
 		t.Errorf("space:\n%s", got)
+	}
+}
+
+// A space that breaks the rules of the class is told apart by its error's
+// type, not its text: the error is an *env.InvalidSpaceError that unwraps to
+// the positioned list and to each env.SpaceError; other errors are not.
+func TestLoadTypesSpaceErrors(t *testing.T) {
+	tests := []struct {
+		name, src string
+		space     bool
+	}{
+		{"no exit", "actions s r\nspace thesis r+:r\ngoodevil pattern 0\n", true},
+		{"not connected", "actions s r\nspace table {\n1 2\n2 3\n3 2\n}\ngoodevil pattern 0\n", true},
+		{"bad behaviour", "actions s r\nspace thesis r+:r+\ngoodevil {\n\ta -> χ\n}\n", false},
+		{"short row", "actions s r\nspace table {\n1\n1 1\n}\ngoodevil pattern 0\n", false},
+	}
+	for _, tt := range tests {
+		_, err := load(t, tt.src)
+		var invalid *env.InvalidSpaceError
+		var one env.SpaceError
+		var list lang.ErrorList
+		if got := errors.As(err, &invalid); got != tt.space {
+			t.Errorf("%s: errors.As(%v, *InvalidSpaceError) = %v, want %v", tt.name, err, got, tt.space)
+		}
+		if got := errors.As(err, &one); got != tt.space {
+			t.Errorf("%s: errors.As(%v, SpaceError) = %v, want %v", tt.name, err, got, tt.space)
+		}
+		if !errors.As(err, &list) || list.Error() != err.Error() {
+			t.Errorf("%s: the error does not unwrap to its positioned list: %v", tt.name, err)
+		}
 	}
 }

@@ -36,7 +36,7 @@ func BenchmarkExamine(b *testing.B) {
 }
 
 // BenchmarkAccept measures candidates through every filter (the default
-// 200 episodes of 100 interactions of random and of the oracle).
+// 200 episodes of 100 interactions of random and of the reference agents).
 func BenchmarkAccept(b *testing.B) {
 	var sources []string
 	generate.Enumerate(70, func(c generate.Candidate) bool {
@@ -46,7 +46,11 @@ func BenchmarkAccept(b *testing.B) {
 	accepted := 0
 	i := 0
 	for b.Loop() {
-		if generate.Check("c.anynt", sources[i%len(sources)], generate.DefaultFilters).Accepted {
+		v, err := generate.Check("c.anynt", sources[i%len(sources)], generate.DefaultFilters)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if v.Accepted {
 			accepted++
 		}
 		i++

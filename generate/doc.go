@@ -10,9 +10,13 @@
 // bounds); balance: the random agent's mean over the filter episodes is
 // statistically indistinguishable from 0 (its 95% Student's t interval
 // contains 0, a two-sided test at the 5% level, so about one balanced
-// environment in twenty is rejected by chance); discrimination: a good
-// agent (the oracle by default) scores clearly differently from random
-// (their intervals do not overlap). A rejection names its reason.
+// environment in twenty is rejected by chance); discrimination: a competent
+// agent scores clearly above random: the best of the reference agents (the
+// oracle and the follower by default: the oracle is greedy for one step and
+// loses to the follower where that matters) has an interval that lies
+// above random's. A rejection names its reason. A space error is told apart
+// from other load errors by its type (env.InvalidSpaceError), and agent
+// names are checked (FilterSettings.Validate) before anything runs.
 //
 // # Enumeration
 //
@@ -30,9 +34,22 @@
 // Spaces are listed up front within the bound, walking tables arrow by
 // arrow with the code length as the budget; patterns are generated lazily,
 // a block of one length on one space at a time, from a queue ordered by
-// cost, so a --limit stops the work early. Stream adds the filters, shards
-// (candidate i belongs to shard i mod N) and a resume state kept in the
-// output folder after every candidate.
+// cost, so a --limit stops the work early. Stream adds the filters and
+// shards (candidate i belongs to shard i mod N).
+//
+// # Output folders
+//
+// Stream and Evolve keep their output in a folder that survives a kill:
+// every file is written to a temporary name, synced and renamed
+// (writeFileAtomic); a run holds the folder's flock(2) lock, which the
+// kernel drops when the process ends; and a state file says what a resumed
+// run must find. Stream journals a SHA-256 of each file before its state
+// counts it, checks every file against the journal on resuming (a missing
+// or torn one is written again) and emits a line only after the state that
+// counts it is saved, so nothing is emitted twice. Evolve saves its whole
+// state (the population with its genomes, the sources seen, the records)
+// after every generation; since generation g draws from a stream of its own,
+// a resumed run ends exactly as an uninterrupted one.
 //
 // # Evolution
 //
@@ -43,11 +60,11 @@
 // (Check: they load, they are balanced, they discriminate) enter the
 // population.
 //
-// Fitness is Check's: the gap between the mean score of the good agent (the
-// oracle) and that of the random agent, divided by log2 of the description
+// Fitness is Check's: the gap between the mean score of the best reference
+// agent and that of the random agent, divided by log2 of the description
 // length in bits (complexity.Total, at least 2 bits):
 //
-//	fitness = (mean(oracle) − mean(random)) / log2(bits)
+//	fitness = (mean(best reference) − mean(random)) / log2(bits)
 //
 // so a simpler environment that discriminates as well is fitter, but a gap
 // counts for more than a few bits.

@@ -93,12 +93,12 @@ func TestStreamIsDeterministicWithoutDuplicates(t *testing.T) {
 	}
 }
 
-var quickFilters = generate.FilterSettings{Episodes: 40, Steps: 40, Seed: 1, Good: "oracle"}
+var quickFilters = generate.FilterSettings{Episodes: 40, Steps: 40, Seed: 1, References: []string{"oracle", "follower"}}
 
 func emitted(t *testing.T, s generate.StreamSettings) []generate.Emitted {
 	t.Helper()
 	var out []generate.Emitted
-	if _, err := generate.Stream(s, func(e generate.Emitted) { out = append(out, e) }, nil); err != nil {
+	if _, err := generate.Stream(s, func(e generate.Emitted) { out = append(out, e) }, nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	return out
@@ -141,12 +141,12 @@ func TestResumeAndRecheck(t *testing.T) {
 		t.Fatalf("the resumed run wrote %d files, the straight one %d, or they differ", len(b), len(a))
 	}
 	for name, src := range a {
-		if v := generate.Check(name, src, quickFilters); !v.Accepted {
+		if v, err := generate.Check(name, src, quickFilters); err != nil || !v.Accepted {
 			t.Errorf("%s: re-checked from its file, %s", name, v)
 		}
 		load(t, name, src)
 	}
-	if _, err := generate.Stream(generate.StreamSettings{MaxBits: 57, Shard: 1, Shards: 1, Filters: quickFilters, Out: straight}, func(generate.Emitted) {}, nil); err == nil {
+	if _, err := generate.Stream(generate.StreamSettings{MaxBits: 57, Shard: 1, Shards: 1, Filters: quickFilters, Out: straight}, func(generate.Emitted) {}, nil, nil); err == nil {
 		t.Errorf("a folder of one run resumed with other settings")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/env"
@@ -19,7 +20,7 @@ import (
 // interactions.
 func smallEvolve(seed uint64, generations, population int) EvolveSettings {
 	return EvolveSettings{Seed: seed, Generations: generations, Population: population,
-		Filters: FilterSettings{Episodes: 30, Steps: 40, Good: "oracle"}}
+		Filters: FilterSettings{Episodes: 30, Steps: 40, References: []string{"oracle", "follower"}}}
 }
 
 func evolve(t testing.TB, s EvolveSettings) *Evolution {
@@ -115,7 +116,10 @@ func TestEvolveWritesEnvironmentsThatPassTheFilters(t *testing.T) {
 		if _, err := env.Load(f); err != nil {
 			t.Errorf("%s does not load: %v", p, err)
 		}
-		v := Check(p, string(src), filters)
+		v, err := Check(p, string(src), filters)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if !v.Accepted || v.Fitness != ev.Population[i].Verdict.Fitness {
 			t.Errorf("%s: %v with fitness %.4f; the run accepted it with fitness %.4f", p, v, v.Fitness, ev.Population[i].Verdict.Fitness)
 		}
@@ -229,7 +233,10 @@ func TestRewritesForever(t *testing.T) {
 }
 
 func TestEvolveRejectsBadSettings(t *testing.T) {
-	for _, s := range []EvolveSettings{smallEvolve(1, 1, 1), smallEvolve(1, -1, 4), {Population: 4, Filters: FilterSettings{Episodes: 1, Steps: 10}}} {
+	for _, s := range []EvolveSettings{smallEvolve(1, 1, 1), smallEvolve(1, -1, 4), {Population: 4, Filters: FilterSettings{Episodes: 1, Steps: 10}},
+		smallEvolve(1, 1, MaxPopulation+1), smallEvolve(1, MaxGenerations+1, 4),
+		{Population: 4, Filters: FilterSettings{Episodes: MaxFilterRuns + 1, Steps: 10}},
+		{Population: 4, Filters: FilterSettings{Episodes: 10, Steps: MaxFilterRuns + 1}}} {
 		if _, err := Evolve(context.Background(), s, nil, nil); err == nil {
 			t.Errorf("%+v: no error", s)
 		}
@@ -276,4 +283,96 @@ func BenchmarkBreed(b *testing.B) {
 	for b.Loop() {
 		r.breed(rng)
 	}
+}
+
+// A run with --out stopped after k generations and started again ends with
+// the result of an uninterrupted run, bit for bit: the same records, the
+// same population and verdicts, the same files. The resumed run reports
+// only the generations it makes.
+func TestEvolveResumesBitForBit(t *testing.T) {
+	s := smallEvolve(5, 4, 6)
+	s.Out = t.TempDir()
+	straight := evolve(t, s)
+	straightFiles := files(t, s.Out)
+
+	s.Out = t.TempDir()
+	ctx, stop := context.WithCancel(context.Background())
+	if _, err := Evolve(ctx, s, func(g Generation) {
+		if g.Number == 2 {
+			stop()
+		}
+	}, nil); !errors.Is(err, context.Canceled) {
+		t.Fatalf("the stopped run: %v", err)
+	}
+	var reported []int
+	resumed, err := Evolve(context.Background(), s, func(g Generation) { reported = append(reported, g.Number) }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(reported, []int{3, 4}) {
+		t.Errorf("the resumed run reported generations %v, want [3 4]", reported)
+	}
+	if diff := cmp.Diff(straight.Generations, resumed.Generations); diff != "" {
+		t.Errorf("generation records differ (-straight +resumed):\n%s", diff)
+	}
+	genomes := cmp.AllowUnexported(Individual{}, genome{}, geneRule{}, geneTerm{}, geneSym{})
+	if diff := cmp.Diff(straight.Population, resumed.Population, genomes); diff != "" {
+		t.Errorf("populations differ (-straight +resumed):\n%s", diff)
+	}
+	if diff := cmp.Diff(straightFiles, files(t, s.Out)); diff != "" {
+		t.Errorf("files differ (-straight +resumed):\n%s", diff)
+	}
+
+	// A finished run resumed makes nothing, and rewrites a torn file.
+	best := filepath.Join(s.Out, "best-01.anynt")
+	if err := os.WriteFile(best, []byte("actions s"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reported = nil
+	if _, err := Evolve(context.Background(), s, func(g Generation) { reported = append(reported, g.Number) }, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(reported) != 0 || !cmp.Equal(straightFiles, files(t, s.Out)) {
+		t.Errorf("resuming a finished run made generations %v, or did not restore its files", reported)
+	}
+}
+
+// A folder holding another run is refused, whether its state has other
+// settings or it has environments and no state, so that no stale file of
+// an earlier run is left among the new ones.
+func TestEvolveRefusesAnotherRunsFolder(t *testing.T) {
+	s := smallEvolve(5, 1, 4)
+	s.Out = t.TempDir()
+	evolve(t, s)
+	other := s
+	other.Seed = 6
+	if _, err := Evolve(context.Background(), other, nil, nil); err == nil || !strings.Contains(err.Error(), "other settings") {
+		t.Errorf("a folder of seed 5 resumed with seed 6: %v", err)
+	}
+	stale := t.TempDir()
+	if err := os.WriteFile(filepath.Join(stale, "best-01.anynt"), []byte("actions s r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other.Out = stale
+	if _, err := Evolve(context.Background(), other, nil, nil); err == nil || !strings.Contains(err.Error(), "best-01.anynt") {
+		t.Errorf("a folder with an earlier run's files and no state: %v", err)
+	}
+}
+
+// files maps each environment file of dir to its content.
+func files(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	names, err := filepath.Glob(filepath.Join(dir, "*.anynt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[filepath.Base(n)] = string(b)
+	}
+	return out
 }

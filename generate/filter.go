@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/complexity"
@@ -14,34 +16,68 @@ import (
 // FilterSettings fix how hard the filters look. The defaults are in
 // DefaultFilters and docs/generation.md.
 type FilterSettings struct {
-	Episodes int    // episodes of each agent
-	Steps    int    // scored interactions an episode
-	Seed     uint64 // the seed of the filter runs
-	// Good is the agent that must score clearly differently from random
-	// (discrimination): the thesis's oracle by default.
-	Good string
+	Episodes int    `json:"episodes"` // episodes of each agent
+	Steps    int    `json:"steps"`    // scored interactions an episode
+	Seed     uint64 `json:"seed"`     // the seed of the filter runs
+	// References are the reference agents of discrimination: the best of
+	// them (the highest mean) must score above random. No one agent is
+	// competent everywhere: the oracle is greedy for one step and, with
+	// trace rewards, scores below the follower on the ω1-blocker.
+	References []string `json:"references"`
 }
 
-// DefaultFilters are 200 episodes of 100 interactions, seed 1, the oracle.
-var DefaultFilters = FilterSettings{Episodes: 200, Steps: 100, Seed: 1, Good: "oracle"}
+// DefaultFilters are 200 episodes of 100 interactions, seed 1, with the
+// oracle and the follower as the reference agents.
+var DefaultFilters = FilterSettings{Episodes: 200, Steps: 100, Seed: 1, References: []string{"oracle", "follower"}}
+
+// MaxFilterRuns bounds the episodes of each agent and the interactions of
+// an episode: more would hold memory or time no filter needs.
+const MaxFilterRuns = 1_000_000
+
+// Validate reports settings the filters cannot run with: too few or too
+// many episodes or steps, no reference agent, or an agent that does not
+// exist.
+func (s FilterSettings) Validate() error {
+	if s.Episodes < 2 || s.Steps < 1 || s.Episodes > MaxFilterRuns || s.Steps > MaxFilterRuns {
+		return fmt.Errorf("the filters need 2 to %d episodes and 1 to %d steps; these have %d and %d",
+			MaxFilterRuns, MaxFilterRuns, s.Episodes, s.Steps)
+	}
+	if len(s.References) == 0 {
+		return errors.New("the filters need at least one reference agent")
+	}
+	for _, name := range append([]string{"random"}, s.References...) {
+		if _, err := agent.New(name, agent.DefaultSettings); err != nil {
+			return fmt.Errorf("filter agents: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s FilterSettings) equal(t FilterSettings) bool {
+	return s.Episodes == t.Episodes && s.Steps == t.Steps && s.Seed == t.Seed && slices.Equal(s.References, t.References)
+}
 
 // Verdict is what the filters found about one candidate.
 type Verdict struct {
 	Accepted bool    `json:"accepted"`
 	Reason   string  `json:"reason,omitempty"` // why it was rejected
 	Bits     float64 `json:"bits"`
-	// Random and Good are the mean scores of the random agent and of the
-	// good agent, with their 95% intervals.
 	Random   Score   `json:"random"`
-	Good     Score   `json:"good"`
-	Fitness  float64 `json:"fitness"`
-	MaxSteps int     `json:"max_steps"`
+	// References are the reference agents' scores in the settings' order
+	// (none when balance already failed); Best is the one of them with the
+	// highest mean (the first on a tie), which discrimination and fitness
+	// use.
+	References []Score `json:"references,omitempty"`
+	Best       Score   `json:"best"`
+	Fitness    float64 `json:"fitness"`
+	MaxSteps   int     `json:"max_steps"`
 }
 
-// Score is a mean with its 95% confidence interval.
+// Score is an agent's mean score with its 95% confidence interval.
 type Score struct {
-	Mean float64    `json:"mean"`
-	CI95 [2]float64 `json:"ci95"`
+	Agent string     `json:"agent"`
+	Mean  float64    `json:"mean"`
+	CI95  [2]float64 `json:"ci95"`
 }
 
 // Rejection reasons, in the order the filters run.
@@ -49,73 +85,90 @@ const (
 	ReasonSyntax      = "syntax"      // the source does not parse or load
 	ReasonSpace       = "space"       // the space is invalid
 	ReasonUnbalanced  = "unbalanced"  // the random agent's mean is not 0
-	ReasonInsensitive = "insensitive" // no agent does better than random
+	ReasonInsensitive = "insensitive" // no reference agent does better than random
 	ReasonDuplicate   = "duplicate"   // an earlier candidate is the same environment
 )
 
 // Check runs the filters on an environment's source: it must parse and
 // load (bounds and a valid space included); the random agent's mean must
 // be statistically indistinguishable from 0 (its 95% confidence interval
-// contains 0: a two-sided t-test at the 5% level); and the good agent must
-// score clearly differently from random (their intervals do not overlap).
-// Fitness rewards discrimination per bit: the gap between the good agent
-// and random, divided by log2 of the description length.
-func Check(name, src string, s FilterSettings) Verdict {
+// contains 0: a two-sided t-test at the 5% level); and the best reference
+// agent must score clearly above random (its interval lies above random's).
+// Fitness rewards discrimination per bit: the gap between the best
+// reference agent and random, divided by log2 of the description length.
+// The error is about the settings (Validate), never about the candidate.
+func Check(name, src string, s FilterSettings) (Verdict, error) {
+	if err := s.Validate(); err != nil {
+		return Verdict{}, err
+	}
 	f, err := lang.Parse(name, []byte(src))
 	if err != nil {
-		return Verdict{Reason: ReasonSyntax}
+		return Verdict{Reason: ReasonSyntax}, nil
 	}
 	e, err := env.Load(f)
 	if err != nil {
-		var list lang.ErrorList
-		if errors.As(err, &list) && isSpaceError(list) {
-			return Verdict{Reason: ReasonSpace}
+		if invalid := (*env.InvalidSpaceError)(nil); errors.As(err, &invalid) {
+			return Verdict{Reason: ReasonSpace}, nil
 		}
-		return Verdict{Reason: ReasonSyntax}
+		return Verdict{Reason: ReasonSyntax}, nil
 	}
 	v := Verdict{Bits: complexity.Total(complexity.Environment(f, e))}
 	random := evaluate(e, "random", s)
-	v.Random = Score{random.Mean, random.CI95}
-	v.MaxSteps = random.MaxSteps
+	v.Random = random.Score
+	v.MaxSteps = random.maxSteps
 	if random.CI95[0] > 0 || random.CI95[1] < 0 {
 		v.Reason = ReasonUnbalanced
-		return v
+		return v, nil
 	}
-	good := evaluate(e, s.Good, s)
-	v.Good = Score{good.Mean, good.CI95}
-	v.MaxSteps = max(v.MaxSteps, good.MaxSteps)
-	if good.CI95[0] <= random.CI95[1] && good.CI95[1] >= random.CI95[0] {
+	for i, name := range s.References {
+		ref := evaluate(e, name, s)
+		v.References = append(v.References, ref.Score)
+		v.MaxSteps = max(v.MaxSteps, ref.maxSteps)
+		if i == 0 || ref.Mean > v.Best.Mean {
+			v.Best = ref.Score
+		}
+	}
+	if v.Best.CI95[0] <= random.CI95[1] {
 		v.Reason = ReasonInsensitive
-		return v
+		return v, nil
 	}
 	v.Accepted = true
-	v.Fitness = Fitness(good.Mean-random.Mean, v.Bits)
-	return v
+	v.Fitness = Fitness(v.Best.Mean-random.Mean, v.Bits)
+	return v, nil
 }
 
 // Fitness is the discrimination gap per log2 of the description length.
 func Fitness(gap, bits float64) float64 { return gap / math.Log2(max(bits, 2)) }
 
-func evaluate(e *env.Env, name string, s FilterSettings) env.Evaluation {
-	newAgent := func() env.Agent {
-		a, _ := agent.New(name, agent.DefaultSettings)
-		return a
-	}
-	return env.Evaluate(e, newAgent, s.Episodes, s.Steps, s.Seed, nil)
+type evaluation struct {
+	Score
+	maxSteps int
 }
 
-func isSpaceError(list lang.ErrorList) bool {
-	for _, e := range list {
-		if len(e.Msg) > 20 && e.Msg[:20] == "the space is invalid" {
-			return true
-		}
+// evaluate runs one agent of validated settings on e.
+func evaluate(e *env.Env, name string, s FilterSettings) evaluation {
+	newAgent := func() env.Agent {
+		a, _ := agent.New(name, agent.DefaultSettings) // Validate checked the name
+		return a
 	}
-	return false
+	r := env.Evaluate(e, newAgent, s.Episodes, s.Steps, s.Seed, nil)
+	return evaluation{Score{Agent: name, Mean: r.Mean, CI95: r.CI95}, r.MaxSteps}
 }
 
 func (v Verdict) String() string {
 	if v.Accepted {
-		return fmt.Sprintf("accepted: %.1f bits, random %.3f, good %.3f", v.Bits, v.Random.Mean, v.Good.Mean)
+		return fmt.Sprintf("accepted: %.1f bits, random %.3f, %s", v.Bits, v.Random.Mean, v.references())
 	}
 	return "rejected: " + v.Reason
+}
+
+// references prints the reference agents' means, the best one first.
+func (v Verdict) references() string {
+	parts := []string{fmt.Sprintf("best %s %.3f", v.Best.Agent, v.Best.Mean)}
+	for _, r := range v.References {
+		if r.Agent != v.Best.Agent {
+			parts = append(parts, fmt.Sprintf("%s %.3f", r.Agent, r.Mean))
+		}
+	}
+	return strings.Join(parts, ", ")
 }

@@ -1,20 +1,29 @@
 package generate
 
 import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/anynt/anynt/internal/version"
 )
 
 // StreamSettings steer an enumeration run.
 type StreamSettings struct {
-	MaxBits       float64
-	Limit         int // environments to emit; 0: no limit
-	Shard, Shards int // this run takes the candidates whose index is Shard-1 mod Shards
-	Filters       FilterSettings
-	Out           string // a folder for the files and the resume state, or ""
+	MaxBits float64        `json:"max_bits"`
+	Limit   int            `json:"limit"`  // environments to emit; 0: no limit
+	Shard   int            `json:"shard"`  // this run takes the candidates whose index is Shard-1 mod Shards
+	Shards  int            `json:"shards"` //
+	Filters FilterSettings `json:"filters"`
+	Out     string         `json:"out,omitempty"` // a folder for the files and the resume state, or ""
 }
 
 // Emitted is one accepted environment: the --json line of anynt enumerate.
@@ -33,9 +42,17 @@ type Tally struct {
 	Rejected map[string]int `json:"rejected"`
 }
 
+// Progress is what a run has done: Total over every run into the folder,
+// Run in this one (what a rate is measured on).
+type Progress struct {
+	Total, Run Tally
+}
+
 // state is what a folder keeps to resume an interrupted run: the settings
-// (a run resumes only with the same ones) and the next candidate index.
+// (a run resumes only with the same ones), the next candidate index and
+// the count of environments written, whose files the journal lists.
 type state struct {
+	Version string         `json:"version"` // the build that wrote it, for the reader
 	MaxBits float64        `json:"max_bits"`
 	Shard   int            `json:"shard"`
 	Shards  int            `json:"shards"`
@@ -45,73 +62,147 @@ type state struct {
 	Tally   Tally          `json:"tally"`
 }
 
-const stateFile = ".enumerate.json"
+// The files of an enumeration folder besides the environments: the state,
+// rewritten atomically, and the journal, one line "INDEX SHA256 FILE" an
+// environment written, appended and synced before the state counts it.
+const (
+	stateFile   = ".enumerate.json"
+	journalFile = ".enumerate.sums"
+)
+
+// saveEvery bounds how long rejected candidates go unsaved: an accepted one
+// is saved at once; after a kill, at most this much filtering is redone.
+const saveEvery = time.Second
 
 // Stream enumerates, filters and emits environments: each candidate of
 // this shard is checked (Check); accepted ones are passed to emit and, with
-// Out, written as files. With Out, the state is saved after every
-// candidate, so that a run interrupted and started again with the same
-// settings goes on where it stopped, neither losing nor repeating output.
-func Stream(s StreamSettings, emit func(Emitted), progress func(Tally)) (Tally, error) {
+// Out, written as files. progress, if not nil, is called after each
+// candidate; notice, if not nil, with each repair a resumed run makes.
+//
+// With Out, Stream holds the folder's lock; every file is written
+// atomically, its checksum journaled and the state saved before emit sees
+// it, so that a run killed at any moment and started again with the same
+// settings goes on where it stopped, emitting nothing twice. On resuming,
+// every file the journal lists is checked against its checksum, and one
+// missing or torn is written again.
+func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notice func(string)) (Tally, error) {
 	if s.Shards < 1 || s.Shard < 1 || s.Shard > s.Shards {
 		return Tally{}, fmt.Errorf("shard %d/%d: K runs from 1 to N", s.Shard, s.Shards)
 	}
-	st := state{MaxBits: s.MaxBits, Shard: s.Shard, Shards: s.Shards, Filters: s.Filters, Tally: Tally{Rejected: map[string]int{}}}
+	if err := s.Filters.Validate(); err != nil {
+		return Tally{}, err
+	}
+	st := state{Version: version.String(), MaxBits: s.MaxBits, Shard: s.Shard, Shards: s.Shards, Filters: s.Filters,
+		Tally: Tally{Rejected: map[string]int{}}}
+	var j *journal
+	redo := map[int]string{} // index → why its file is written again
 	if s.Out != "" {
-		if err := os.MkdirAll(s.Out, 0o755); err != nil {
+		release, err := openFolder(s.Out)
+		if err != nil {
 			return Tally{}, err
 		}
+		defer release()
 		if err := resume(s.Out, &st); err != nil {
 			return Tally{}, err
 		}
+		if j, err = openJournal(s.Out, st.Emitted, redo); err != nil {
+			return Tally{}, err
+		}
+		defer j.close()
 	}
+	run := Tally{Rejected: map[string]int{}}
 	var failure error
+	lastSave := time.Now()
 	err := Enumerate(s.MaxBits, func(c Candidate) bool {
+		if c.Index < st.Next {
+			if why, ok := redo[c.Index]; ok {
+				if failure = writeFileAtomic(filepath.Join(s.Out, fileName(c)), []byte(c.Source())); failure != nil {
+					return false
+				}
+				delete(redo, c.Index)
+				if notice != nil {
+					notice(fmt.Sprintf("%s: %s; written again", filepath.Join(s.Out, fileName(c)), why))
+				}
+			}
+			return true
+		}
 		if s.Limit > 0 && st.Emitted >= s.Limit {
 			return false
 		}
-		if c.Index < st.Next || c.Index%s.Shards != s.Shard-1 {
+		if c.Index%s.Shards != s.Shard-1 {
 			return true
 		}
 		src := c.Source()
-		v := Check(fmt.Sprintf("candidate-%d.anynt", c.Index), src, s.Filters)
-		st.Tally.Examined++
-		if v.Accepted {
-			st.Tally.Accepted++
-			e := Emitted{Index: c.Index, Bits: c.Bits, Verdict: v, Source: src}
-			if s.Out != "" {
-				e.File = filepath.Join(s.Out, fmt.Sprintf("%08.4f-%07d.anynt", c.Bits, c.Index))
-				if failure = os.WriteFile(e.File, []byte(src), 0o644); failure != nil {
-					return false
-				}
-				e.Source = ""
-			}
-			emit(e)
-			st.Emitted++
-		} else {
-			st.Tally.Rejected[v.Reason]++
+		v, err := Check(fmt.Sprintf("candidate-%d.anynt", c.Index), src, s.Filters)
+		if err != nil {
+			failure = err
+			return false
 		}
-		st.Next = c.Index + 1
-		if s.Out != "" {
-			if failure = save(s.Out, st); failure != nil {
-				return false
+		count := func(t *Tally) {
+			t.Examined++
+			if v.Accepted {
+				t.Accepted++
+			} else {
+				t.Rejected[v.Reason]++
 			}
+		}
+		count(&st.Tally)
+		count(&run)
+		st.Next = c.Index + 1
+		if !v.Accepted {
+			if s.Out != "" && time.Since(lastSave) >= saveEvery {
+				failure, lastSave = save(s.Out, st), time.Now()
+			}
+		} else {
+			e := Emitted{Index: c.Index, Bits: c.Bits, Verdict: v, Source: src}
+			st.Emitted++
+			if s.Out != "" {
+				e.File, e.Source = filepath.Join(s.Out, fileName(c)), ""
+				if failure = writeFileAtomic(e.File, []byte(src)); failure == nil {
+					if failure = j.add(c.Index, fileName(c), []byte(src)); failure == nil {
+						failure, lastSave = save(s.Out, st), time.Now()
+					}
+				}
+			}
+			if failure == nil {
+				emit(e)
+			}
+		}
+		if failure != nil {
+			return false
 		}
 		if progress != nil {
-			progress(st.Tally)
+			progress(Progress{Total: st.Tally, Run: run})
 		}
 		return true
 	})
+	if failure == nil && err == nil && len(redo) > 0 {
+		failure = fmt.Errorf("%s: %d environments the journal lists are beyond the enumeration; use another folder", s.Out, len(redo))
+	}
+	if s.Out != "" && failure == nil {
+		failure = save(s.Out, st)
+	}
 	if failure != nil {
 		return st.Tally, failure
 	}
 	return st.Tally, err
 }
 
+// fileName is the name of a candidate's file: its bits, then its index.
+func fileName(c Candidate) string { return fmt.Sprintf("%08.4f-%07d.anynt", c.Bits, c.Index) }
+
 // resume reads a folder's state; a state of other settings is an error.
 func resume(dir string, st *state) error {
-	b, err := os.ReadFile(filepath.Join(dir, stateFile))
+	path := filepath.Join(dir, stateFile)
+	b, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
+		old, err := filepath.Glob(filepath.Join(dir, "*.anynt"))
+		if err != nil {
+			return err
+		}
+		if len(old) > 0 {
+			return fmt.Errorf("%s holds %s and more of a run without its state; use another folder or remove them", dir, filepath.Base(old[0]))
+		}
 		return nil
 	}
 	if err != nil {
@@ -119,11 +210,12 @@ func resume(dir string, st *state) error {
 	}
 	var old state
 	if err := json.Unmarshal(b, &old); err != nil {
-		return fmt.Errorf("%s: %v", filepath.Join(dir, stateFile), err)
+		return fmt.Errorf("%s is damaged: %w; use another folder", path, err)
 	}
-	if old.MaxBits != st.MaxBits || old.Shard != st.Shard || old.Shards != st.Shards || old.Filters != st.Filters {
+	if old.MaxBits != st.MaxBits || old.Shard != st.Shard || old.Shards != st.Shards || !old.Filters.equal(st.Filters) {
 		return fmt.Errorf("%s holds a run with other settings; use another folder", dir)
 	}
+	old.Version = st.Version
 	*st = old
 	if st.Tally.Rejected == nil {
 		st.Tally.Rejected = map[string]int{}
@@ -137,9 +229,89 @@ func save(dir string, st state) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, stateFile+".tmp")
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	return writeFileAtomic(filepath.Join(dir, stateFile), b)
+}
+
+// journal is the open journal of a folder.
+type journal struct{ f *os.File }
+
+// openJournal reads the journal's first n lines, the environments the
+// state counts, and cuts off the rest (an environment written before a
+// kill, whose candidate the state does not count: it is examined again).
+// Each listed file is checked: one missing, or whose content is not what
+// the journal's checksum says, goes into redo with the reason.
+func openJournal(dir string, n int, redo map[int]string) (*journal, error) {
+	path := filepath.Join(dir, journalFile)
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	sc := bufio.NewScanner(f)
+	size := int64(0)
+	for line := 1; line <= n; line++ {
+		if !sc.Scan() {
+			f.Close()
+			return nil, fmt.Errorf("%s lists %d environments; the state counts %d; use another folder", path, line-1, n)
+		}
+		index, sum, name, err := parseJournalLine(sc.Text())
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s:%d: %w; use another folder", path, line, err)
+		}
+		size += int64(len(sc.Bytes())) + 1
+		got, err := os.ReadFile(filepath.Join(dir, name))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+			redo[index] = "missing"
+		case err != nil:
+			f.Close()
+			return nil, err
+		case sha256.Sum256(got) != sum:
+			redo[index] = "its content is not what was written (torn or edited)"
+		}
+	}
+	if err := sc.Err(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if err := f.Truncate(size); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if _, err := f.Seek(size, 0); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &journal{f}, nil
+}
+
+func parseJournalLine(line string) (index int, sum [sha256.Size]byte, name string, err error) {
+	fields := strings.Fields(line)
+	if len(fields) != 3 {
+		return 0, sum, "", fmt.Errorf("a journal line is INDEX SHA256 FILE, not %q", line)
+	}
+	if index, err = strconv.Atoi(fields[0]); err != nil || index < 0 {
+		return 0, sum, "", fmt.Errorf("%q is not an index", fields[0])
+	}
+	b, err := hex.DecodeString(fields[1])
+	if err != nil || len(b) != sha256.Size {
+		return 0, sum, "", fmt.Errorf("%q is not a SHA-256 sum", fields[1])
+	}
+	copy(sum[:], b)
+	if name = fields[2]; filepath.Base(name) != name {
+		return 0, sum, "", fmt.Errorf("%q is not a file of the folder", name)
+	}
+	return index, sum, name, nil
+}
+
+// add journals a written file and syncs the journal.
+func (j *journal) add(index int, name string, content []byte) error {
+	sum := sha256.Sum256(content)
+	line := fmt.Appendf(nil, "%d %s %s\n", index, hex.EncodeToString(sum[:]), name)
+	if _, err := j.f.Write(line); err != nil {
 		return err
 	}
-	return os.Rename(tmp, filepath.Join(dir, stateFile))
+	return j.f.Sync()
 }
+
+func (j *journal) close() { j.f.Close() }

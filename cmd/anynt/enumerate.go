@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
 	"github.com/anynt/anynt/generate"
+	"github.com/anynt/anynt/internal/version"
 	"github.com/spf13/cobra"
 )
 
@@ -24,46 +26,79 @@ Evil following a cyclic pattern (docs/generation.md). Duplicates are skipped:
 spaces equal up to renumbering cells and actions, patterns that repeat a
 shorter one or act identically on the space. Each candidate goes through the
 filters (it loads: syntax, bounds, a valid space; balance: the random agent's
-95% interval contains 0; discrimination: the oracle's interval and random's do
-not overlap); accepted ones are printed, or written to --out as
-BITS-INDEX.anynt. --limit stops after N accepted environments. --shard K/N
-takes every N-th candidate from the K-th: the shards are disjoint and together
-give the whole stream. With --out, an interrupted run started again with the
-same settings resumes where it stopped. A summary of the rejections by reason
-ends the run on standard error.`,
+95% interval contains 0; discrimination: the interval of the best reference
+agent, by default the better of the oracle and the follower, lies above
+random's); accepted ones are printed, or written to --out as BITS-INDEX.anynt.
+--limit stops after N accepted environments. --shard K/N takes every N-th
+candidate from the K-th: the shards are disjoint and together give the whole
+stream.
+
+With --out, every file is written atomically, the folder is locked against a
+second run, and an interrupted run started again with the same settings
+resumes where it stopped: it checks every file already written against its
+checksum, writes a missing or torn one again (saying so on standard error),
+and prints no line twice. A summary of this run's work, with its rate, and of
+the rejections by reason ends the run on standard error.`,
 		Example: `  anynt enumerate --limit 5
   anynt enumerate --max-bits 55 --out envs --shard 1/2 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if _, err := fmt.Sscanf(shard, "%d/%d", &s.Shard, &s.Shards); err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--shard is K/N, such as 1/4")}
+			var err error
+			if s.Shard, s.Shards, err = parseShard(shard); err != nil {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--shard: %w", err)}
+			}
+			if s.Limit < 0 {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--limit is a count of environments, 0 for no limit; not %d", s.Limit)}
+			}
+			if err := s.Filters.Validate(); err != nil {
+				return &exitError{code: exitUsage, err: err}
 			}
 			start := time.Now()
 			rate := func(n int) float64 { return float64(n) / max(time.Since(start).Seconds(), 1e-9) }
-			var progress func(generate.Tally)
-			if isTerminal(io.err) {
-				progress = func(t generate.Tally) {
-					fmt.Fprintf(io.err, "\rexamined %d (%.0f/s), accepted %d, rejected %s ", t.Examined, rate(t.Examined), t.Accepted, reasons(t.Rejected))
+			terminal := isTerminal(io.err)
+			clearProgress := func() {}
+			if terminal {
+				clearProgress = func() { fmt.Fprint(io.err, "\r\033[K") }
+			}
+			var last generate.Progress // the tallies of the last candidate
+			progress := func(p generate.Progress) {
+				last = p
+				if terminal {
+					fmt.Fprintf(io.err, "\r\033[Kexamined %d (%.0f/s), accepted %d, rejected %s",
+						p.Run.Examined, rate(p.Run.Examined), p.Run.Accepted, reasons(p.Run.Rejected))
 				}
 			}
-			tally, err := generate.Stream(s, func(e generate.Emitted) {
-				if asJSON {
-					json.NewEncoder(io.out).Encode(e)
-					return
-				}
-				if e.File != "" {
-					fmt.Fprintf(io.out, "%s\t%.4f bits\trandom %+.3f\toracle %+.3f\n", e.File, e.Bits, e.Verdict.Random.Mean, e.Verdict.Good.Mean)
-					return
-				}
-				fmt.Fprintf(io.out, "%s\n", e.Source)
-			}, progress)
-			if progress != nil {
-				fmt.Fprintln(io.err)
+			notice := func(msg string) {
+				clearProgress()
+				fmt.Fprintf(io.err, "anynt: %s\n", msg)
 			}
-			fmt.Fprintf(io.err, "examined %d (%.0f/s), accepted %d (%.0f/s), rejected %s\n",
-				tally.Examined, rate(tally.Examined), tally.Accepted, rate(tally.Accepted), reasons(tally.Rejected))
+			var writeErr error
+			enc := json.NewEncoder(io.out)
+			total, err := generate.Stream(s, func(e generate.Emitted) {
+				clearProgress()
+				switch {
+				case writeErr != nil:
+				case asJSON:
+					writeErr = enc.Encode(enumerateLine{Version: version.String(), Emitted: e, Settings: s})
+				case e.File != "":
+					_, writeErr = fmt.Fprintf(io.out, "%s\t%.4f bits\trandom %+.3f\t%s %+.3f\n",
+						e.File, e.Bits, e.Verdict.Random.Mean, e.Verdict.Best.Agent, e.Verdict.Best.Mean)
+				default:
+					_, writeErr = fmt.Fprintf(io.out, "%s\n", e.Source)
+				}
+			}, progress, notice)
+			clearProgress()
+			fmt.Fprintf(io.err, "this run: examined %d (%.0f/s), accepted %d (%.0f/s), rejected %s\n",
+				last.Run.Examined, rate(last.Run.Examined), last.Run.Accepted, rate(last.Run.Accepted), reasons(last.Run.Rejected))
+			if total.Examined != last.Run.Examined {
+				fmt.Fprintf(io.err, "in all (resumed): examined %d, accepted %d, rejected %s\n",
+					total.Examined, total.Accepted, reasons(total.Rejected))
+			}
 			if err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return err
+			}
+			if writeErr != nil {
+				return fmt.Errorf("writing the output: %w", writeErr)
 			}
 			return nil
 		},
@@ -76,7 +111,35 @@ ends the run on standard error.`,
 	f.BoolVar(&asJSON, "json", false, "print one JSON object a line for each accepted environment")
 	f.IntVar(&s.Filters.Episodes, "episodes", s.Filters.Episodes, "episodes of each agent in the filters")
 	f.IntVar(&s.Filters.Steps, "steps", s.Filters.Steps, "interactions an episode in the filters")
+	f.StringSliceVar(&s.Filters.References, "references", s.Filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	return cmd
+}
+
+// enumerateLine is a --json line: the environment with the build and the
+// settings that decided it.
+type enumerateLine struct {
+	Version string `json:"version"`
+	generate.Emitted
+	Settings generate.StreamSettings `json:"settings"`
+}
+
+// parseShard reads K/N strictly: two decimal integers, 1 ≤ K ≤ N, and
+// nothing else.
+func parseShard(s string) (k, n int, err error) {
+	ks, ns, ok := strings.Cut(s, "/")
+	if ok {
+		k, err = strconv.Atoi(ks)
+		if err == nil {
+			n, err = strconv.Atoi(ns)
+		}
+	}
+	if !ok || err != nil || strings.ContainsAny(s, "+- ") {
+		return 0, 0, fmt.Errorf("%q is not K/N, such as 1/4", s)
+	}
+	if n < 1 || k < 1 || k > n {
+		return 0, 0, fmt.Errorf("%q: K runs from 1 to N", s)
+	}
+	return k, n, nil
 }
 
 // reasons prints rejection counts, in a fixed order.

@@ -40,8 +40,8 @@ prints every error, positioned, and exits 1.
 
 --filters also runs the generator's filters on each valid file and prints the
 verdict: balance (the random agent's 95% interval contains 0) and
-discrimination (the oracle's interval and random's do not overlap); a file
-that fails them exits 1 too.`,
+discrimination (the interval of the best reference agent, the oracle or the
+follower, lies above random's); a file that fails them exits 1 too.`,
 		Example: `  anynt check corpus/thesis/omega1-blocker.anynt corpus/paper/*.anynt
   anynt check --filters corpus/paper/example5.anynt`,
 		Args: cobra.MinimumNArgs(1),
@@ -54,8 +54,12 @@ that fails them exits 1 too.`,
 					if err != nil {
 						return err
 					}
-					if v := generate.Check(name, string(src), filters); v.Reason != generate.ReasonSyntax && v.Reason != generate.ReasonSpace {
-						fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], filters.Good, v.Good.Mean)
+					v, err := generate.Check(name, string(src), filters)
+					if err != nil {
+						return &exitError{code: exitUsage, err: err}
+					}
+					if v.Reason != generate.ReasonSyntax && v.Reason != generate.ReasonSpace {
+						fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], v.Best.Agent, v.Best.Mean)
 						if !v.Accepted {
 							rejected++
 						}
@@ -82,6 +86,7 @@ that fails them exits 1 too.`,
 	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, "episodes of each agent in the filters")
 	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, "interactions an episode in the filters")
 	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
+	cmd.Flags().StringSliceVar(&filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	return cmd
 }
 

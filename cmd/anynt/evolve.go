@@ -8,12 +8,12 @@ import (
 	"strings"
 
 	"github.com/anynt/anynt/generate"
+	"github.com/anynt/anynt/internal/version"
 	"github.com/spf13/cobra"
 )
 
 func newEvolveCmd(io *stdio) *cobra.Command {
 	s := generate.DefaultEvolve
-	var out string
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "evolve [--seed S] [--generations G] [--population P] [--episodes E] [--steps N] [--out DIR] [--json]",
@@ -24,15 +24,16 @@ sugar, rules, terminating arrows, objects), crossover (a child takes the
 other parent's space, Good/Evil program, objects or one of its rules) and rule
 exchange between the objects and Good/Evil. A candidate enters the population
 only if it passes the filters of generation: it loads, the random agent's
-mean score is indistinguishable from 0 (balance), and the oracle scores
-clearly better (discrimination), over E episodes of N interactions. The next
+mean score is indistinguishable from 0 (balance), and the best reference agent
+(by default the better of the oracle and the follower) scores clearly above
+random (discrimination), over E episodes of N interactions. The next
 population is the best P of the old one and the accepted children, so the
 best fitness never decreases. The first population is hand-made seeds (the
 paper's Example 5 and small rings) and their mutants.
 
 Fitness is the discrimination per bit of description:
 
-  fitness = (mean oracle score - mean random score) / log2(bits)
+  fitness = (mean score of the best reference agent - mean random score) / log2(bits)
 
 where bits is the description length of docs/complexity.md.
 
@@ -41,10 +42,17 @@ the population, the best environment's bits, the candidates accepted (of all
 candidates) and the rejected ones by reason (syntax, space, unbalanced,
 insensitive, duplicate: the same as an earlier candidate). Generation 0 is
 the first population. --json prints one JSON object a generation instead.
-Then the best environment is printed (not with --json). --out DIR writes the
-last population there, best first (best-01.anynt, …), each in canonical form
-with a header comment giving the command's settings, its rank, the generation
-that made it, its fitness, its scores and its bits.
+Then the best environment is printed (not with --json).
+
+--out DIR keeps the run in DIR: after every generation, its state
+(.evolve.json) and the population, best first (best-01.anynt, …), each in
+canonical form with a header comment giving the command's settings, its rank,
+the generation that made it, its fitness, its scores and its bits. Every file
+is written atomically and the folder is locked against a second run. A run
+killed and started again with the same settings resumes after the last
+generation written (only the new generations are printed) and ends with the
+same result as an uninterrupted one; a folder of other settings, or holding
+environments without a state, is refused.
 
 The seed decides everything, the filters' runs included: the same flags give
 the same output, bit for bit, whatever the number of cores.`,
@@ -52,10 +60,15 @@ the same output, bit for bit, whatever the number of cores.`,
   anynt evolve --generations 30 --population 32 --episodes 100 --steps 100 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if s.Population < 2 || s.Generations < 0 || s.Filters.Episodes < 2 || s.Filters.Steps < 1 {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--population and --episodes must be at least 2, --steps at least 1, --generations at least 0")}
+			if s.Population < 2 || s.Population > generate.MaxPopulation || s.Generations < 0 || s.Generations > generate.MaxGenerations {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--population runs from 2 to %d, --generations from 0 to %d",
+					generate.MaxPopulation, generate.MaxGenerations)}
 			}
-			return evolve(cmd, io, s, out, asJSON)
+			s.Filters.Seed = s.Seed // as Evolve does: the JSON lines show it
+			if err := s.Filters.Validate(); err != nil {
+				return &exitError{code: exitUsage, err: err}
+			}
+			return evolve(cmd, io, s, asJSON)
 		},
 	}
 	f := cmd.Flags()
@@ -64,60 +77,72 @@ the same output, bit for bit, whatever the number of cores.`,
 	f.IntVar(&s.Population, "population", s.Population, "environments in a population, and candidates a generation")
 	f.IntVar(&s.Filters.Episodes, "episodes", s.Filters.Episodes, "episodes of each agent in the filters")
 	f.IntVar(&s.Filters.Steps, "steps", s.Filters.Steps, "scored interactions an episode in the filters")
-	f.StringVar(&out, "out", "", "write the last population to this folder, best first")
+	f.StringVar(&s.Out, "out", "", "keep the run in this folder: its state and the population, best first")
+	f.StringSliceVar(&s.Filters.References, "references", s.Filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object a generation")
 	return cmd
 }
 
-func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, out string, asJSON bool) error {
+func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, asJSON bool) error {
 	var onCandidate func(generation, done int)
 	clearProgress := func() {}
 	if isTerminal(io.err) {
-		onCandidate = func(g, done int) { fmt.Fprintf(io.err, "\rgeneration %d: %d candidates", g, done) }
+		onCandidate = func(g, done int) { fmt.Fprintf(io.err, "\r\033[Kgeneration %d: %d candidates", g, done) }
 		clearProgress = func() { fmt.Fprint(io.err, "\r\033[K") }
 	}
+	if !asJSON {
+		fmt.Fprintf(io.out, "seed %d: %d generations of %d; filters: %d episodes of %d interactions\n",
+			s.Seed, s.Generations, s.Population, s.Filters.Episodes, s.Filters.Steps)
+		fmt.Fprintf(io.out, "fitness = (mean of the best of %s - mean random) / log2(bits)\n\n", strings.Join(s.Filters.References, ", "))
+		fmt.Fprintf(io.out, "%3s  %8s  %8s  %7s  %9s  %s\n", "gen", "best", "mean", "bits", "accepted", "rejected")
+	}
 	var writeErr error
+	made := 0 // generations made by this run, not resumed
+	enc := json.NewEncoder(io.out)
 	onGeneration := func(g generate.Generation) {
 		clearProgress()
-		if asJSON {
-			if err := json.NewEncoder(io.out).Encode(g); err != nil && writeErr == nil {
-				writeErr = err
-			}
-			return
+		if made == 0 && g.Number > 0 {
+			fmt.Fprintf(io.err, "anynt: resumed %s after generation %d\n", s.Out, g.Number-1)
 		}
-		if g.Number == 0 {
-			fmt.Fprintf(io.out, "seed %d: %d generations of %d; filters: %d episodes of %d interactions\n",
-				s.Seed, s.Generations, s.Population, s.Filters.Episodes, s.Filters.Steps)
-			fmt.Fprintf(io.out, "fitness = (mean %s - mean random) / log2(bits)\n\n", s.Filters.Good)
-			fmt.Fprintf(io.out, "%3s  %8s  %8s  %7s  %9s  %s\n", "gen", "best", "mean", "bits", "accepted", "rejected")
+		made++
+		switch {
+		case writeErr != nil:
+		case asJSON:
+			writeErr = enc.Encode(generationLine{Version: version.String(), Generation: g, Settings: s})
+		default:
+			_, writeErr = fmt.Fprintf(io.out, "%3d  %8.4f  %8.4f  %7.1f  %9s  %s\n", g.Number, g.Best, g.Mean, g.BestBits,
+				fmt.Sprintf("%d/%d", g.Accepted, g.Candidates), rejections(g.Rejected))
 		}
-		fmt.Fprintf(io.out, "%3d  %8.4f  %8.4f  %7.1f  %9s  %s\n", g.Number, g.Best, g.Mean, g.BestBits,
-			fmt.Sprintf("%d/%d", g.Accepted, g.Candidates), rejections(g.Rejected))
 	}
 	ev, err := generate.Evolve(cmd.Context(), s, onGeneration, onCandidate)
 	clearProgress()
 	if err != nil {
 		return err
 	}
+	if made == 0 {
+		fmt.Fprintf(io.err, "anynt: %s holds the finished run; nothing to do\n", s.Out)
+	}
 	if writeErr != nil {
-		return writeErr
+		return fmt.Errorf("writing the output: %w", writeErr)
 	}
-	if !asJSON {
-		best := ev.Population[0]
-		fmt.Fprintf(io.out, "\nbest: fitness %.4f, %.1f bits, %s %.4f, random %.4f, born in generation %d\n\n%s",
-			best.Verdict.Fitness, best.Verdict.Bits, s.Filters.Good, best.Verdict.Good.Mean, best.Verdict.Random.Mean, best.Born, best.Source)
-	}
-	if out == "" {
+	if asJSON {
 		return nil
 	}
-	paths, err := ev.WriteFiles(out)
-	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--out: %v", err)}
-	}
-	if !asJSON {
-		fmt.Fprintf(io.out, "\nwrote %d environments to %s, best first\n", len(paths), out)
+	best := ev.Population[0]
+	fmt.Fprintf(io.out, "\nbest: fitness %.4f, %.1f bits, %s %.4f, random %.4f, born in generation %d\n\n%s",
+		best.Verdict.Fitness, best.Verdict.Bits, best.Verdict.Best.Agent, best.Verdict.Best.Mean, best.Verdict.Random.Mean, best.Born, best.Source)
+	if s.Out != "" {
+		fmt.Fprintf(io.out, "\nwrote %d environments to %s, best first\n", len(ev.Population), s.Out)
 	}
 	return nil
+}
+
+// generationLine is a --json line: a generation's record with the build and
+// the settings that decided it.
+type generationLine struct {
+	Version string `json:"version"`
+	generate.Generation
+	Settings generate.EvolveSettings `json:"settings"`
 }
 
 // rejections lists the rejected candidates by reason, in the order the

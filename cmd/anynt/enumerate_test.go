@@ -1,0 +1,128 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+)
+
+// --shard K/N is read strictly: two decimal integers, 1 ≤ K ≤ N, and
+// nothing before, between or after.
+func TestParseShard(t *testing.T) {
+	tests := []struct {
+		in   string
+		k, n int
+		ok   bool
+	}{
+		{"1/1", 1, 1, true},
+		{"1/3", 1, 3, true},
+		{"3/3", 3, 3, true},
+		{"12/40", 12, 40, true},
+		{"1/3x", 0, 0, false},
+		{"1x/3", 0, 0, false},
+		{"1/3/4", 0, 0, false},
+		{"1 /3", 0, 0, false},
+		{"+1/3", 0, 0, false},
+		{"-1/3", 0, 0, false},
+		{"0/3", 0, 0, false},
+		{"4/3", 0, 0, false},
+		{"1/0", 0, 0, false},
+		{"1", 0, 0, false},
+		{"/", 0, 0, false},
+		{"", 0, 0, false},
+	}
+	for _, tt := range tests {
+		k, n, err := parseShard(tt.in)
+		if (err == nil) != tt.ok || k != tt.k || n != tt.n {
+			t.Errorf("parseShard(%q) = %d, %d, %v; want %d, %d, ok %v", tt.in, k, n, err, tt.k, tt.n, tt.ok)
+		}
+	}
+	if _, errw, code := anynt(t, "", "enumerate", "--shard", "1/3x", "--limit", "1"); code != exitUsage || !strings.Contains(errw, `"1/3x"`) {
+		t.Errorf("enumerate --shard 1/3x: status %d, %q; want a usage error naming it", code, errw)
+	}
+}
+
+// A misspelt reference agent is a usage error before anything runs.
+func TestUnknownReferenceAgent(t *testing.T) {
+	for _, args := range [][]string{
+		{"enumerate", "--limit", "1", "--references", "orcale"},
+		{"evolve", "--generations", "0", "--references", "oracle,folower"},
+	} {
+		_, errw, code := anynt(t, "", args...)
+		if code != exitUsage || !strings.Contains(errw, "no agent") {
+			t.Errorf("%v: status %d, %q; want a usage error naming the agent", args, code, errw)
+		}
+	}
+}
+
+// Every JSON line of enumerate and evolve carries the version and the
+// settings that decided it.
+func TestGenerationJSONCarriesVersionAndSettings(t *testing.T) {
+	for _, args := range [][]string{
+		{"enumerate", "--limit", "2", "--json", "--episodes", "30", "--steps", "30"},
+		{"evolve", "--generations", "1", "--population", "4", "--episodes", "30", "--steps", "30", "--json"},
+	} {
+		out, errw, code := anynt(t, "", args...)
+		if code != exitOK {
+			t.Fatalf("%v: status %d: %s", args, code, errw)
+		}
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if len(lines) != 2 {
+			t.Fatalf("%v: want 2 lines, got\n%s", args, out)
+		}
+		for _, line := range lines {
+			var obj struct {
+				Version  string `json:"version"`
+				Settings struct {
+					Filters struct {
+						Episodes   int      `json:"episodes"`
+						References []string `json:"references"`
+					} `json:"filters"`
+				} `json:"settings"`
+			}
+			if err := json.Unmarshal([]byte(line), &obj); err != nil {
+				t.Fatal(err)
+			}
+			if obj.Version == "" || obj.Settings.Filters.Episodes != 30 || len(obj.Settings.Filters.References) != 2 {
+				t.Errorf("%v: line without its version or settings: %s", args, line)
+			}
+		}
+	}
+}
+
+// failingWriter fails every write, as a closed pipe does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+// A failed write of the output ends the run with an error, not silently.
+func TestGenerationOutputWriteErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"enumerate", "--limit", "2", "--json", "--episodes", "30", "--steps", "30"},
+		{"enumerate", "--limit", "2", "--episodes", "30", "--steps", "30"},
+		{"evolve", "--generations", "1", "--population", "4", "--episodes", "30", "--steps", "30", "--json"},
+	} {
+		var errw strings.Builder
+		if code := run(args, strings.NewReader(""), failingWriter{}, &errw); code == exitOK || !strings.Contains(errw.String(), "broken pipe") {
+			t.Errorf("%v into a failing writer: status %d, %q", args, code, errw.String())
+		}
+	}
+}
+
+// Sizes that make no sense are usage errors before anything runs, not a
+// crash or hours of work.
+func TestGenerationFlagBounds(t *testing.T) {
+	for _, args := range [][]string{
+		{"enumerate", "--limit", "-1"},
+		{"enumerate", "--limit", "1", "--episodes", "1000000000"},
+		{"enumerate", "--limit", "1", "--steps", "0"},
+		{"evolve", "--episodes", "1000000000"},
+		{"evolve", "--population", "100000000"},
+		{"evolve", "--generations", "1000000000"},
+	} {
+		if _, errw, code := anynt(t, "", args...); code != exitUsage {
+			t.Errorf("%v: status %d, %q; want a usage error", args, code, errw)
+		}
+	}
+}
