@@ -1,9 +1,8 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/anynt/anynt/agent"
@@ -155,18 +154,31 @@ type runFlags struct {
 	settings        agent.Settings
 }
 
-// runOutcome is the --json output of run.
+// runOutcome is the --json output of run (docs/output.md).
 type runOutcome struct {
-	Mean     float64    `json:"mean"`
-	CI95     [2]float64 `json:"ci95"`
-	Episodes int        `json:"episodes"`
-	Steps    int        `json:"steps"`
-	Agent    string     `json:"agent"`
-	Seed     uint64     `json:"seed"`
-	File     string     `json:"file"`
-	MaxSteps int        `json:"max_vm_steps"`
-	Scores   []float64  `json:"scores"`
+	Version  string `json:"version"`
+	File     string `json:"file"`
+	Agent    string `json:"agent"`
+	Episodes int    `json:"episodes"`
+	Steps    int    `json:"steps"`
+	Seed     uint64 `json:"seed"`
+	// QLearning holds the agent's settings when it is Q-learning.
+	QLearning *qSettings `json:"qlearning,omitempty"`
+	Mean      float64    `json:"mean"`
+	// CI95 is null for one episode, which says nothing of the spread.
+	CI95     *[2]float64 `json:"ci95"`
+	MaxSteps int         `json:"max_vm_steps"`
+	Scores   []float64   `json:"scores"`
 }
+
+type qSettings struct {
+	Alpha float64 `json:"alpha"`
+	Gamma float64 `json:"gamma"`
+	Q0    float64 `json:"q0"`
+}
+
+// scoreMeaning says what run's figures mean, under them.
+const scoreMeaning = "score: an episode's average reward, from -1 to 1; a random agent scores 0 in expectation in a balanced environment"
 
 func newRunCmd(io *stdio) *cobra.Command {
 	fl := runFlags{settings: agent.DefaultSettings}
@@ -175,13 +187,21 @@ func newRunCmd(io *stdio) *cobra.Command {
 		Short: "Run an agent in an environment and score it",
 		Long: `run plays E episodes of N scored interactions of the environment FILE with
 the agent NAME and prints the mean score with its 95% confidence interval
-(Student's t). Each episode's score is its average reward, in [-1, 1]. The
+(Student's t; "n/a" for one episode, which says nothing of the spread). Each
+episode's score is its average reward, in [-1, 1]; in a balanced environment
+(every environment of the class) a random agent scores 0 in expectation. The
 seed decides every random choice: the same file, agent and seed give the
 same output, bit for bit.
 
-Agents: ` + strings.Join(agent.Names(), ", ") + `. --trace prints each interaction of the
-first episode on standard error: π's observation, its action, its reward,
-and every object's cell after the moves.`,
+Agents: ` + strings.Join(agent.Names(), ", ") + `. Q-learning's settings must lie in
+alpha (0, 1], gamma [0, 1) and q0 finite. --episodes is at most ` + fmt.Sprint(maxEpisodes) + `,
+--steps at most ` + fmt.Sprint(maxSteps) + `, and their product at most ` + fmt.Sprint(maxWork) + `.
+
+--trace prints each interaction of the first episode on standard error, under
+a header naming the columns: the interaction, π's observation, its action,
+its reward, and every object's cell after the moves (π, ⊕, ⊖, ω1…). On a
+terminal, a progress line on standard error shows the episodes done, the rate
+and the time left. --json prints one JSON object (docs/output.md).`,
 		Example: `  anynt run corpus/thesis/omega1-blocker.anynt --agent random --episodes 1000
   anynt run corpus/lambda-one/fixture-b.anynt --agent qlearning --steps 10000 --json`,
 		Args: cobra.ExactArgs(1),
@@ -191,62 +211,80 @@ and every object's cell after the moves.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&fl.agent, "agent", "random", "the evaluated agent: "+strings.Join(agent.Names(), ", "))
-	f.IntVar(&fl.steps, "steps", 1000, "scored interactions an episode")
-	f.IntVar(&fl.episodes, "episodes", 100, "episodes")
+	f.IntVar(&fl.steps, "steps", 1000, fmt.Sprintf("scored interactions an episode (1 to %d)", maxSteps))
+	f.IntVar(&fl.episodes, "episodes", 100, fmt.Sprintf("episodes (1 to %d)", maxEpisodes))
 	f.Uint64Var(&fl.seed, "seed", 1, "the seed of every random choice")
 	f.BoolVar(&fl.trace, "trace", false, "print the first episode's interactions on standard error")
 	f.BoolVar(&fl.json, "json", false, "print the outcome as one JSON object")
-	f.Float64Var(&fl.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate")
-	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount")
-	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value")
+	f.Float64Var(&fl.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate, in (0, 1]")
+	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
+	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
 	return cmd
 }
 
-func runEnv(io *stdio, file string, fl runFlags) error {
-	if fl.steps < 1 || fl.episodes < 1 {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--steps and --episodes must be at least 1")}
+// checkRunSize bounds the flags that size a run of E episodes of N
+// interactions.
+func checkRunSize(episodes, steps int) error {
+	if err := checkBound("--episodes", episodes, 1, maxEpisodes); err != nil {
+		return err
 	}
-	if _, err := agent.New(fl.agent, fl.settings); err != nil {
-		return &exitError{code: exitUsage, err: err}
+	if err := checkBound("--steps", steps, 1, maxSteps); err != nil {
+		return err
+	}
+	if episodes*steps > maxWork {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--episodes × --steps is %d interactions; at most %d", episodes*steps, maxWork)}
+	}
+	return nil
+}
+
+func runEnv(io *stdio, file string, fl runFlags) error {
+	if err := checkRunSize(fl.episodes, fl.steps); err != nil {
+		return err
+	}
+	newAgent, err := agent.Lookup(fl.agent, fl.settings)
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--agent %s: %w", fl.agent, err)}
 	}
 	e, err := loadEnv(file)
 	if err != nil {
 		return err
 	}
-	newAgent := func() env.Agent {
-		a, _ := agent.New(fl.agent, fl.settings)
-		return a
-	}
 	if fl.trace {
-		ep := env.NewEpisode(e, newAgent(), env.EpisodeSeed(fl.seed, 0))
-		ep.Run(fl.steps, func(s env.Step) {
-			fmt.Fprintf(io.err, "%d\t%s\t%s\t%+.4g\t%v\n", s.Interaction, s.Observation, s.Action, s.Reward, s.Positions)
-		})
+		writeTrace(io.err, e, newAgent(), fl)
 	}
-	var progress func(int)
-	if isTerminal(io.err) && fl.episodes*fl.steps >= 1_000_000 {
-		progress = func(done int) { fmt.Fprintf(io.err, "\r%d/%d episodes", done, fl.episodes) }
+	var bar *progress
+	if fl.episodes*fl.steps >= 1_000_000 {
+		bar = newProgress(io.err, "episodes", fl.episodes)
 	}
-	ev := env.Evaluate(e, newAgent, fl.episodes, fl.steps, fl.seed, progress)
-	if progress != nil {
-		fmt.Fprintln(io.err)
-	}
+	ev := env.Evaluate(e, newAgent, fl.episodes, fl.steps, fl.seed, bar.update)
+	bar.clear()
 	if fl.json {
-		enc := json.NewEncoder(io.out)
-		return enc.Encode(runOutcome{Mean: ev.Mean, CI95: ev.CI95, Episodes: fl.episodes, Steps: fl.steps,
-			Agent: fl.agent, Seed: fl.seed, File: file, MaxSteps: ev.MaxSteps, Scores: ev.Scores})
+		o := runOutcome{Version: versionString(), File: file, Agent: fl.agent, Episodes: fl.episodes, Steps: fl.steps, Seed: fl.seed,
+			Mean: ev.Mean, CI95: ci(ev.CI95[0], ev.CI95[1], fl.episodes), MaxSteps: ev.MaxSteps, Scores: ev.Scores}
+		if fl.agent == "qlearning" {
+			o.QLearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
+		}
+		return writeJSON(io.out, o)
 	}
-	fmt.Fprintf(io.out, "%s: agent %s, %d episodes of %d interactions, seed %d\nmean %.4f, 95%% CI [%.4f, %.4f]\n",
-		file, fl.agent, fl.episodes, fl.steps, fl.seed, ev.Mean, ev.CI95[0], ev.CI95[1])
+	fmt.Fprintf(io.out, "%s: agent %s, %d episodes of %d interactions, seed %d\nmean %+.4f, 95%% CI %s\n%s\n",
+		file, fl.agent, fl.episodes, fl.steps, fl.seed, ev.Mean, ciText(ev.CI95[0], ev.CI95[1], fl.episodes), scoreMeaning)
 	return nil
 }
 
-// isTerminal reports whether w is a terminal, where progress is shown.
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
+// writeTrace plays the first episode (its seed is the evaluation's first)
+// and prints each interaction under a header naming the columns.
+func writeTrace(w io.Writer, e *env.Env, a env.Agent, fl runFlags) {
+	names := []string{"π", "⊕", "⊖"}
+	for _, o := range e.Objects {
+		names = append(names, o.Name)
 	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	fmt.Fprintf(w, "interaction\tobservation\taction\treward\tcells after the moves (%s)\n", strings.Join(names, " "))
+	ep := env.NewEpisode(e, a, env.EpisodeSeed(fl.seed, 0))
+	ep.Run(fl.steps, func(s env.Step) {
+		cells := make([]string, len(s.Positions))
+		for i, c := range s.Positions {
+			cells[i] = fmt.Sprint(c)
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s\t%+.4g\t%s\n", s.Interaction, s.Observation, s.Action, s.Reward, strings.Join(cells, " "))
+	})
 }
