@@ -6,17 +6,23 @@ import (
 	"strings"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/lang"
 	"github.com/spf13/cobra"
 )
 
-// loadEnv reads an environment file; every error is positioned.
+// loadEnv reads an environment file; every error is positioned. A rule
+// file (one without environment statements) is refused with a message
+// that says what it is and how to run it.
 func loadEnv(name string) (*env.Env, error) {
 	f, err := parseFile(name, false)
 	if err != nil {
 		return nil, err
+	}
+	if !env.IsEnvironment(f) {
+		return nil, &exitError{code: exitUsage, err: &kindError{file: name}}
 	}
 	e, err := env.Load(f)
 	if err != nil {
@@ -25,47 +31,93 @@ func loadEnv(name string) (*env.Env, error) {
 	return e, nil
 }
 
+// kindError says that a command that needs an environment was given a
+// rule file.
+type kindError struct{ file string }
+
+func (e *kindError) Error() string {
+	return fmt.Sprintf("%s is a rule file (no environment statements such as actions): run it with anynt markov %s INPUT", e.file, e.file)
+}
+
+// fileKind names the kind check took a file for.
+func fileKind(isEnv bool) string {
+	if isEnv {
+		return "environment"
+	}
+	return "rule file"
+}
+
 func newCheckCmd(io *stdio) *cobra.Command {
 	filters := generate.DefaultFilters
-	var runFilters bool
+	var runFilters, verbose, strict bool
 	cmd := &cobra.Command{
-		Use:   "check FILE...",
-		Short: "Check environment files",
-		Long: `check loads each environment FILE: it parses it, compiles its behaviours,
-builds and checks its space (at least two actions, the stay arrow in every cell,
-two arrows of every cell reaching different cells, strong connectivity), and
-checks its settings. It prints nothing and exits 0 when every file is valid, or
-prints every error, positioned, and exits 1.
+		Use:   "check [-v] [--strict] [--filters] FILE...",
+		Short: "Check environment and rule files",
+		Long: `check checks each FILE as its kind, which its content decides: a file with an
+environment statement (actions, space, object, goodevil, reward, place, set)
+is an environment, one without is a rule file (docs/environments.md).
 
---filters also runs the generator's filters on each valid file and prints the
-verdict: balance (the random agent's 95% interval contains 0) and
+An environment is loaded: parsed, its behaviours compiled, its space built
+and checked (at least two actions, the stay arrow in every cell, two arrows
+of every cell reaching different cells, strong connectivity), its settings
+checked. It is then linted: a behaviour that never writes an action (Good/Evil
+writing the marker R where the action r was meant), or that stops at its
+step or length bound on every observation of a short random run, gets a
+warning, positioned (file:line:col: warning: …). A rule file is parsed and
+compiled.
+
+check prints every error, positioned, and exits 1 if there is any; otherwise
+it exits 0. Warnings are printed on standard error and do not fail check
+unless --strict, which makes them exit 1 too. -v prints the kind check took
+each file for.
+
+--filters also runs the generator's filters on each valid environment and
+prints the verdict: balance (the random agent's 95% interval contains 0) and
 discrimination (the oracle's interval and random's do not overlap); a file
-that fails them exits 1 too.`,
+that fails them exits 1 too. --episodes is at most ` + fmt.Sprint(maxEpisodes) + ` and --steps at
+most ` + fmt.Sprint(maxSteps) + `.`,
 		Example: `  anynt check corpus/thesis/omega1-blocker.anynt corpus/paper/*.anynt
+  anynt check -v --strict corpus/*/*.anynt
   anynt check --filters corpus/paper/example5.anynt`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var all lang.ErrorList
-			rejected := 0
-			for _, name := range args {
-				if runFilters {
-					src, err := readSource(name)
-					if err != nil {
-						return err
-					}
-					if v := generate.Check(name, string(src), filters); v.Reason != generate.ReasonSyntax && v.Reason != generate.ReasonSpace {
-						fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], filters.Good, v.Good.Mean)
-						if !v.Accepted {
-							rejected++
-						}
-						continue
-					}
+			if runFilters {
+				if err := checkRunSize(filters.Episodes, filters.Steps); err != nil {
+					return err
 				}
-				if _, err := loadEnv(name); err != nil {
+			}
+			var all lang.ErrorList
+			rejected, warned := 0, 0
+			for _, name := range args {
+				isEnv, warns, err := checkFile(name)
+				if err != nil {
 					if collectFileErrors(err, &all) {
 						continue
 					}
 					return err
+				}
+				if verbose {
+					fmt.Fprintf(io.out, "%s: %s\n", name, fileKind(isEnv))
+				}
+				for _, w := range warns {
+					printPositioned(io.err, &lang.Error{Pos: w.Pos, Msg: "warning: " + w.Msg})
+				}
+				warned += len(warns)
+				if !runFilters {
+					continue
+				}
+				if !isEnv {
+					all.Add(lang.Pos{File: name, Line: 1, Col: 1}, "--filters needs an environment; this is a rule file (no environment statements)")
+					continue
+				}
+				src, err := readSource(name)
+				if err != nil {
+					return err
+				}
+				v := generate.Check(name, string(src), filters)
+				fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], filters.Good, v.Good.Mean)
+				if !v.Accepted {
+					rejected++
 				}
 			}
 			if len(all) > 0 {
@@ -74,14 +126,45 @@ that fails them exits 1 too.`,
 			if rejected > 0 {
 				return &exitError{code: exitFile, err: fmt.Errorf("%d file(s) failed the filters", rejected)}
 			}
+			if strict && warned > 0 {
+				return &exitError{code: exitFile, err: fmt.Errorf("%d warning(s), and --strict", warned)}
+			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print the kind each file was taken for")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
 	cmd.Flags().BoolVar(&runFilters, "filters", false, "also run the balance and discrimination filters")
-	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, "episodes of each agent in the filters")
-	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, "interactions an episode in the filters")
+	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (1 to %d)", maxEpisodes))
+	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", maxSteps))
 	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
 	return cmd
+}
+
+// checkFile checks one file as its kind: an environment is loaded and
+// linted, a rule file compiled. It reports the kind and the warnings.
+func checkFile(name string) (isEnv bool, warns lang.ErrorList, err error) {
+	f, err := parseFile(name, false)
+	if err != nil {
+		// The statements that parsed still decide the kind, so that a
+		// rule file's syntax error is reported with its meaning errors.
+		if f == nil || env.IsEnvironment(f) {
+			return f != nil, nil, err
+		}
+		_, err = loadFile(name, false, compiler.Options{})
+		return false, nil, err
+	}
+	if !env.IsEnvironment(f) {
+		if _, err := compiler.Compile(f, compiler.Options{}); err != nil {
+			return false, nil, fileErrors(err)
+		}
+		return false, nil, nil
+	}
+	e, err := env.Load(f)
+	if err != nil {
+		return true, nil, fileErrors(err)
+	}
+	return true, env.Lint(f, e), nil
 }
 
 func newSpaceCmd(io *stdio) *cobra.Command {

@@ -72,6 +72,7 @@ papers (optional groups, alternatives, the wildcard χ, bound subscripts and
 
 Exit status: 0 success; 1 errors in an input file; 2 usage errors;
 3 a run stopped at its step or length limit.`,
+		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
