@@ -74,14 +74,19 @@ each file for.
 --filters also runs the generator's filters on each valid environment and
 prints the verdict: balance (the random agent's 95% interval contains 0) and
 discrimination (the oracle's interval and random's do not overlap); a file
-that fails them exits 1 too. --episodes is at most ` + fmt.Sprint(maxEpisodes) + ` and --steps at
-most ` + fmt.Sprint(maxSteps) + `.`,
+that fails them exits 1 too. --episodes is from 2 (the filters compare
+intervals, which one episode does not give) to ` + fmt.Sprint(maxEpisodes) + `, --steps at most ` + fmt.Sprint(maxSteps) + `.`,
 		Example: `  anynt check corpus/thesis/omega1-blocker.anynt corpus/paper/*.anynt
   anynt check -v --strict corpus/*/*.anynt
   anynt check --filters corpus/paper/example5.anynt`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runFilters {
+				// The filters compare 95% intervals, which one episode
+				// does not give.
+				if err := checkBound("--episodes", filters.Episodes, 2, maxEpisodes); err != nil {
+					return err
+				}
 				if err := checkRunSize(filters.Episodes, filters.Steps); err != nil {
 					return err
 				}
@@ -107,8 +112,7 @@ most ` + fmt.Sprint(maxSteps) + `.`,
 					continue
 				}
 				if !isEnv {
-					all.Add(lang.Pos{File: name, Line: 1, Col: 1}, "--filters needs an environment; this is a rule file (no environment statements)")
-					continue
+					return &exitError{code: exitUsage, err: fmt.Errorf("--filters: %w", &kindError{file: name})}
 				}
 				src, err := readSource(name)
 				if err != nil {
@@ -135,7 +139,7 @@ most ` + fmt.Sprint(maxSteps) + `.`,
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print the kind each file was taken for")
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
 	cmd.Flags().BoolVar(&runFilters, "filters", false, "also run the balance and discrimination filters")
-	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (1 to %d)", maxEpisodes))
+	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", maxEpisodes))
 	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", maxSteps))
 	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
 	return cmd

@@ -62,7 +62,7 @@ func TestRuleFileGivenForAnEnvironment(t *testing.T) {
 	for _, cmd := range [][]string{{"run"}, {"dot"}, {"check", "--filters"}} {
 		file := corpusDir + "thesis/omega1.anynt"
 		_, errw, code := anynt(t, "", append(cmd, file)...)
-		if code == exitOK || !strings.Contains(errw, "rule file") {
+		if code != exitUsage || !strings.Contains(errw, "is a rule file") {
 			t.Errorf("%s: status %d, %q", cmd, code, errw)
 		}
 	}
@@ -95,8 +95,10 @@ func TestRunRefusesFlagsOutOfRange(t *testing.T) {
 			t.Errorf("%v: status %d, %q; want %d and %q", tc.args, code, errw, exitUsage, tc.want)
 		}
 	}
-	if _, errw, code := anynt(t, "", "check", "--filters", "--episodes", "2000000", file); code != exitUsage || !strings.Contains(errw, "--episodes") {
-		t.Errorf("check --filters --episodes 2000000: status %d, %q", code, errw)
+	for _, episodes := range []string{"2000000", "1"} {
+		if _, errw, code := anynt(t, "", "check", "--filters", "--episodes", episodes, file); code != exitUsage || !strings.Contains(errw, "--episodes is "+episodes) {
+			t.Errorf("check --filters --episodes %s: status %d, %q", episodes, code, errw)
+		}
 	}
 	if _, errw, code := anynt(t, "", "complexity", "--agent", "nobody", file); code != exitUsage || !strings.Contains(errw, "no such agent") {
 		t.Errorf("complexity --agent nobody: status %d, %q", code, errw)
