@@ -86,3 +86,33 @@ func matches(got, want string) bool {
 	}
 	return true
 }
+
+// A file's kind is decided by its content: any environment statement makes
+// it an environment, and a file of rules and blocks is a rule file.
+func TestIsEnvironmentByContent(t *testing.T) {
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{"a -> b\n", false},
+		{"alphabet a b\nblock f {\n\ta -> b\n}\nuse f\n", false},
+		{"actions s r\n", true},
+		{"space thesis r+:r+\n", true},
+		{"object ω1 {\n\t->. s\n}\n", true},
+		{"goodevil {\n\t->. s\n}\n", true},
+		{"goodevil pattern 0\n", true},
+		{"space generator {\n\t->. r+:r+\n}\n", true},
+		{"reward 1/2\n", true},
+		{"place π 1\n", true},
+		{"set cycle off\n", true},
+	}
+	for _, tc := range tests {
+		f, err := lang.Parse("t.anynt", []byte(tc.src))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.src, err)
+		}
+		if got := env.IsEnvironment(f); got != tc.want {
+			t.Errorf("%q: IsEnvironment %v, want %v", tc.src, got, tc.want)
+		}
+	}
+}
