@@ -353,8 +353,8 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 		}
 		return writeJSON(io.out, o)
 	}
-	fmt.Fprintf(io.out, "%s: agent %s, %d episodes of %d interactions, seed %d\nmean %+.4f, 95%% CI %s\n%s\n",
-		file, fl.agent, fl.episodes, fl.steps, fl.seed, ev.Mean, ciText(ev.CI95[0], ev.CI95[1], fl.episodes), scoreMeaning)
+	fmt.Fprintf(io.out, "%s: agent %s, %s of %s, seed %d\nmean %+.4f, 95%% CI %s\n%s\n",
+		file, fl.agent, count(fl.episodes, "episode"), count(fl.steps, "interaction"), fl.seed, ev.Mean, ciText(ev.CI95[0], ev.CI95[1], fl.episodes), scoreMeaning)
 	return nil
 }
 

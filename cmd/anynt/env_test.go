@@ -110,7 +110,7 @@ func TestRunRefusesFlagsOutOfRange(t *testing.T) {
 func TestRunOutput(t *testing.T) {
 	file := corpusDir + "thesis/omega1-blocker.anynt"
 	out, _, code := anynt(t, "", "run", file, "--episodes", "1", "--steps", "20")
-	if code != exitOK || !strings.Contains(out, "95% CI n/a") || !strings.Contains(out, "from -1 to 1; a random agent scores 0 in expectation") {
+	if code != exitOK || !strings.Contains(out, "agent random, 1 episode of 20 interactions") || !strings.Contains(out, "95% CI n/a") || !strings.Contains(out, "from -1 to 1; a random agent scores 0 in expectation") {
 		t.Errorf("status %d:\n%s", code, out)
 	}
 	out, _, _ = anynt(t, "", "run", file, "--episodes", "1", "--steps", "20", "--json", "--agent", "qlearning")

@@ -117,3 +117,11 @@ func ciText(lo, hi float64, n int) string {
 	}
 	return fmt.Sprintf("[%+.4f, %+.4f]", lo, hi)
 }
+
+// count spells n things, "1 episode" or "2 episodes".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
