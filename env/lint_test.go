@@ -1,11 +1,11 @@
 package env_test
 
 import (
-	"os"
-	"path/filepath"
+	"io/fs"
 	"strings"
 	"testing"
 
+	"github.com/anynt/anynt/corpus"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 )
@@ -58,9 +58,9 @@ func TestLintWarns(t *testing.T) {
 
 // No environment of the corpus draws a warning.
 func TestLintCorpusIsQuiet(t *testing.T) {
-	files, _ := filepath.Glob("../corpus/*/*.anynt")
+	files, _ := fs.Glob(corpus.Files, "*/*.anynt")
 	for _, file := range files {
-		src, err := os.ReadFile(file)
+		src, err := fs.ReadFile(corpus.Files, file)
 		if err != nil {
 			t.Fatal(err)
 		}
