@@ -1,7 +1,9 @@
 package agent
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
@@ -26,7 +28,7 @@ var makers = map[string]func(Settings) env.Agent{
 	"qlearning": func(s Settings) env.Agent { return &QLearning{Settings: s} },
 }
 
-// Names lists the agents New knows.
+// Names lists the agents Lookup knows.
 func Names() []string {
 	names := make([]string, 0, len(makers))
 	for n := range makers {
@@ -36,13 +38,62 @@ func Names() []string {
 	return names
 }
 
-// New returns a fresh agent by name.
-func New(name string, s Settings) (env.Agent, error) {
+// Factory makes a fresh agent; it cannot fail, since Lookup checked the
+// name and the settings once, before any run.
+type Factory func() env.Agent
+
+// ErrUnknown is the cause of Lookup's error for a name it does not know.
+var ErrUnknown = errors.New("no such agent")
+
+// Lookup finds an agent by name and checks its settings. Runs look an
+// agent up once, before they start, so that a misspelt name is an error
+// the user sees rather than a nil agent deep inside an evaluation.
+func Lookup(name string, s Settings) (Factory, error) {
 	mk, ok := makers[name]
 	if !ok {
-		return nil, fmt.Errorf("no agent %q (%s)", name, strings.Join(Names(), ", "))
+		return nil, fmt.Errorf("%w: %q (the agents: %s)", ErrUnknown, name, strings.Join(Names(), ", "))
 	}
-	return mk(s), nil
+	if name == "qlearning" {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
+	}
+	return func() env.Agent { return mk(s) }, nil
+}
+
+// New returns a fresh agent by name: Lookup and one call of its factory.
+func New(name string, s Settings) (env.Agent, error) {
+	f, err := Lookup(name, s)
+	if err != nil {
+		return nil, err
+	}
+	return f(), nil
+}
+
+// SettingsError says which Q-learning setting is out of its range.
+type SettingsError struct {
+	Name  string // alpha, gamma or q0
+	Value float64
+	Range string
+}
+
+func (e *SettingsError) Error() string {
+	return fmt.Sprintf("Q-learning's %s is %v; it must be %s", e.Name, e.Value, e.Range)
+}
+
+// Check validates the Q-learning settings: the learning rate α in (0, 1]
+// (0 learns nothing, above 1 overshoots), the discount γ in [0, 1) (at 1 the
+// values of an endless episode need not converge) and a finite Q0.
+func (s Settings) Check() error {
+	switch {
+	case !(s.Alpha > 0 && s.Alpha <= 1):
+		return &SettingsError{"alpha", s.Alpha, "in (0, 1]"}
+	case !(s.Gamma >= 0 && s.Gamma < 1):
+		return &SettingsError{"gamma", s.Gamma, "in [0, 1)"}
+	case math.IsNaN(s.Q0) || math.IsInf(s.Q0, 0):
+		return &SettingsError{"q0", s.Q0, "finite"}
+	}
+	return nil
 }
 
 // Random picks each action uniformly, the stay action included: the agent

@@ -1,6 +1,8 @@
 package agent_test
 
 import (
+	"errors"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -77,5 +79,43 @@ func TestNewRejectsUnknownAgents(t *testing.T) {
 			t.Errorf("%s: %v", name, err)
 		}
 		a.Start(nil, rand.New(rand.NewPCG(1, 2)))
+	}
+}
+
+// Lookup refuses an unknown name and Q-learning settings out of range with
+// an error that keeps its cause; a factory it returns makes fresh agents.
+func TestLookup(t *testing.T) {
+	if _, err := agent.Lookup("clairvoyant", agent.DefaultSettings); !errors.Is(err, agent.ErrUnknown) {
+		t.Errorf("unknown agent: got %v, want ErrUnknown", err)
+	}
+	bad := []struct {
+		name string
+		s    agent.Settings
+	}{
+		{"alpha", agent.Settings{Alpha: 0, Gamma: 0.35, Q0: 2}},
+		{"alpha", agent.Settings{Alpha: 1.5, Gamma: 0.35, Q0: 2}},
+		{"alpha", agent.Settings{Alpha: math.NaN(), Gamma: 0.35, Q0: 2}},
+		{"gamma", agent.Settings{Alpha: 0.05, Gamma: 1, Q0: 2}},
+		{"gamma", agent.Settings{Alpha: 0.05, Gamma: -0.1, Q0: 2}},
+		{"q0", agent.Settings{Alpha: 0.05, Gamma: 0.35, Q0: math.Inf(1)}},
+	}
+	for _, tc := range bad {
+		_, err := agent.Lookup("qlearning", tc.s)
+		var se *agent.SettingsError
+		if !errors.As(err, &se) || se.Name != tc.name {
+			t.Errorf("%+v: got %v, want a SettingsError on %s", tc.s, err, tc.name)
+		}
+		// Other agents have no settings to refuse.
+		if _, err := agent.Lookup("random", tc.s); err != nil {
+			t.Errorf("random with %+v: %v", tc.s, err)
+		}
+	}
+	edges := agent.Settings{Alpha: 1, Gamma: 0, Q0: -3}
+	mk, err := agent.Lookup("qlearning", edges)
+	if err != nil {
+		t.Fatalf("the edges of the ranges: %v", err)
+	}
+	if a, b := mk(), mk(); a == b {
+		t.Error("a factory returned the same agent twice")
 	}
 }

@@ -4,5 +4,8 @@
 // rewards shifted from [−1, 1] to [0, 2], the state is π's observation).
 //
 // An agent draws only from the random stream the episode gives it, so one
-// seed decides a whole run. New builds an agent by name with its settings.
+// seed decides a whole run. Lookup finds an agent by name and checks its
+// settings once, returning a Factory that cannot fail: every run builds its
+// agents from a factory, so a misspelt name or a Q-learning rate out of
+// range is refused before anything runs (docs/output.md lists the ranges).
 package agent

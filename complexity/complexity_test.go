@@ -8,10 +8,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/complexity"
 	"github.com/anynt/anynt/corpus"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/vm"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -26,25 +29,31 @@ func parse(t *testing.T, name, src string) *lang.File {
 	return f
 }
 
+// report measures a file's run as the complexity command does (1,000
+// interactions of the random agent, seed 1; a rule file once from the
+// empty string) and hands the steps to the package.
 func report(t *testing.T, name, src string) *complexity.Report {
 	t.Helper()
 	f := parse(t, name, src)
 	if !env.IsEnvironment(f) {
-		r, err := complexity.OfRuleFile(f)
+		prog, err := compiler.Compile(f, compiler.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r
+		_, res := vm.New(prog).Run(nil, vm.Options{})
+		return complexity.OfRuleFile(f, prog.Symbols[:prog.AlphabetSize], complexity.Run{MaxSteps: res.Steps, Interactions: 1})
 	}
 	e, err := env.Load(f)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
-	r, err := complexity.OfEnvironment(f, e, complexity.DefaultKt)
+	random, err := agent.Lookup("random", agent.DefaultSettings)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r
+	ep := env.NewEpisode(e, random(), 1)
+	ep.Run(1000, nil)
+	return complexity.OfEnvironment(f, e, complexity.Run{MaxSteps: ep.MaxSteps, Interactions: 1000, Agent: "random", Seed: 1})
 }
 
 // The exact figures of every corpus file. A change to the code shows up

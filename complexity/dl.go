@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 	"github.com/anynt/anynt/stdlib"
 )
@@ -233,15 +232,39 @@ func (c *coder) shared() []Part {
 	return parts
 }
 
+// Arrows is a space as the code reads it: Arrows()[cell][action] is the
+// cell the action leads to, action 0 the stay action. env.Space and
+// env.Env satisfy it.
+type Arrows interface{ Arrows() [][]int }
+
+// Loaded is what the code reads of an environment beyond its source: what
+// the environment loader worked out from it. env.Env satisfies it; the
+// package does not import env, so that charging an environment never runs
+// one (measuring Kt^max is the runner's job, see Run).
+type Loaded interface {
+	Arrows
+	// BaseSymbols are the symbols every behaviour starts with.
+	BaseSymbols() []string
+	// ActionNames are the actions, the stay action first.
+	ActionNames() []string
+	// Rewards are the reward value, or the levels when there are any.
+	Rewards() (value float64, levels []float64)
+	// Placement is the declared cell of π, ⊕, ⊖ and each object, or -1.
+	Placement() []int
+	// GoodEvilPattern is Good and Evil's cyclic pattern, nil for a program.
+	GoodEvilPattern() []int
+}
+
 // Environment returns the description length of an environment, part by
 // part (docs/complexity.md).
-func Environment(f *lang.File, e *env.Env) []Part {
+func Environment(f *lang.File, e Loaded) []Part {
 	c := &coder{file: f, base: map[string]bool{}}
 	for _, s := range e.BaseSymbols() {
 		c.base[s] = true
 	}
 	var parts []Part
-	parts = append(parts, Part{"actions", natural(len(e.Actions) - 2)})
+	actions := e.ActionNames()
+	parts = append(parts, Part{"actions", natural(len(actions) - 2)})
 	parts = append(parts, Part{"space", spaceBits(f, e)})
 	var objects []*lang.Block
 	var goodEvil lang.Decl
@@ -277,15 +300,15 @@ func Environment(f *lang.File, e *env.Env) []Part {
 	case *lang.Block:
 		parts = append(parts, Part{"good/evil", 1 + c.program(g.Rules)})
 	case *lang.Pattern:
-		parts = append(parts, Part{"good/evil", PatternBits(len(g.Actions), len(e.Actions))})
+		parts = append(parts, Part{"good/evil", PatternBits(len(g.Actions), len(actions))})
 	}
 	parts = append(parts, c.shared()...)
 	parts = append(parts, Part{"rewards", rewardBits(e)})
 	placement := 0.0
-	for _, cell := range e.Place {
+	for _, cell := range e.Placement() {
 		placement++
 		if cell >= 0 {
-			placement += choice(e.Space.Cells())
+			placement += choice(len(e.Arrows()))
 		}
 	}
 	parts = append(parts, Part{"placement", placement})
@@ -297,9 +320,9 @@ func Environment(f *lang.File, e *env.Env) []Part {
 // ([P] §6.1): a written generator as it is; a table or a literal code as the
 // one-rule generator that writes its canonical thesis-dialect code. A bit
 // says the dialect.
-func spaceBits(f *lang.File, e *env.Env) float64 {
+func spaceBits(f *lang.File, e Loaded) float64 {
 	base := map[string]bool{"+": true, "-": true, ":": true}
-	for _, a := range e.Actions {
+	for _, a := range e.ActionNames() {
 		base[a] = true
 	}
 	for _, d := range f.Decls {
@@ -308,12 +331,12 @@ func spaceBits(f *lang.File, e *env.Env) float64 {
 			return 1 + gc.program(b.Rules)
 		}
 	}
-	return ExplicitSpaceBits(e.Space, e.Actions)
+	return ExplicitSpaceBits(e, e.ActionNames())
 }
 
 // ExplicitSpaceBits charges a space given as a table or a code: as the
 // one-rule generator ->. CODE that writes its canonical code.
-func ExplicitSpaceBits(s *env.Space, actions []string) float64 {
+func ExplicitSpaceBits(s Arrows, actions []string) float64 {
 	code := CanonicalCode(s, actions)
 	sigma := len(actions) + 3 // the actions, +, - and :
 	// natural(0) work symbols, natural(1) entry, the rule-or-use bit, then
@@ -332,10 +355,11 @@ func Natural(n int) float64 { return natural(n) }
 // CanonicalCode writes a space in the thesis dialect: cells separated by
 // ':', each non-stay arrow that leaves its cell as the action and its
 // offset in signs, the shorter way round.
-func CanonicalCode(s *env.Space, actions []string) []string {
-	n := s.Cells()
+func CanonicalCode(s Arrows, actions []string) []string {
+	dest := s.Arrows()
+	n := len(dest)
 	var code []string
-	for c, row := range s.Dest {
+	for c, row := range dest {
 		if c > 0 {
 			code = append(code, ":")
 		}
@@ -359,8 +383,9 @@ func CanonicalCode(s *env.Space, actions []string) []string {
 
 // rewardBits charges the rewards: a bit for the default (1/2), else the
 // value, or the levels, as exact fractions p/q.
-func rewardBits(e *env.Env) float64 {
-	if len(e.Reward.Levels) == 0 && e.Reward.Value == 0.5 {
+func rewardBits(e Loaded) float64 {
+	value, levels := e.Rewards()
+	if len(levels) == 0 && value == 0.5 {
 		return 1
 	}
 	fraction := func(v float64) float64 {
@@ -368,11 +393,11 @@ func rewardBits(e *env.Env) float64 {
 		r.SetString(strconv.FormatFloat(v, 'g', -1, 64))
 		return natural(int(r.Num().Int64())) + natural(int(r.Denom().Int64()))
 	}
-	if len(e.Reward.Levels) == 0 {
-		return 2 + fraction(e.Reward.Value)
+	if len(levels) == 0 {
+		return 2 + fraction(value)
 	}
-	bits := 2 + natural(len(e.Reward.Levels)-1)
-	for _, v := range e.Reward.Levels {
+	bits := 2 + natural(len(levels)-1)
+	for _, v := range levels {
 		bits += fraction(v)
 	}
 	return bits

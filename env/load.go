@@ -21,12 +21,20 @@ const (
 	GeneratorLen   = 100_000
 )
 
-// IsEnvironment reports whether a file declares an environment (it has an
-// actions declaration) rather than a bare rule list.
+// IsEnvironment reports whether a file declares an environment rather than
+// a bare rule list. The kind is decided by content: a file with any
+// environment statement (actions, space, object, goodevil, reward, place,
+// set) is an environment, and one without is a rule file, so that both
+// kinds can share the .anynt extension (docs/environments.md).
 func IsEnvironment(f *lang.File) bool {
 	for _, d := range f.Decls {
-		if _, ok := d.(*lang.Actions); ok {
+		switch d := d.(type) {
+		case *lang.Actions, *lang.SpaceCode, *lang.Pattern, *lang.Setting:
 			return true
+		case *lang.Block:
+			if d.Kind != lang.SharedBlock {
+				return true
+			}
 		}
 	}
 	return false

@@ -38,19 +38,29 @@ const MaxFilterRuns = 1_000_000
 // many episodes or steps, no reference agent, or an agent that does not
 // exist.
 func (s FilterSettings) Validate() error {
+	_, err := s.agents()
+	return err
+}
+
+// agents checks the settings and looks up random and the reference agents,
+// once, before anything runs.
+func (s FilterSettings) agents() (map[string]agent.Factory, error) {
 	if s.Episodes < 2 || s.Steps < 1 || s.Episodes > MaxFilterRuns || s.Steps > MaxFilterRuns {
-		return fmt.Errorf("the filters need 2 to %d episodes and 1 to %d steps; these have %d and %d",
+		return nil, fmt.Errorf("the filters need 2 to %d episodes and 1 to %d steps; these have %d and %d",
 			MaxFilterRuns, MaxFilterRuns, s.Episodes, s.Steps)
 	}
 	if len(s.References) == 0 {
-		return errors.New("the filters need at least one reference agent")
+		return nil, errors.New("the filters need at least one reference agent")
 	}
+	factories := map[string]agent.Factory{}
 	for _, name := range append([]string{"random"}, s.References...) {
-		if _, err := agent.New(name, agent.DefaultSettings); err != nil {
-			return fmt.Errorf("filter agents: %w", err)
+		f, err := agent.Lookup(name, agent.DefaultSettings)
+		if err != nil {
+			return nil, fmt.Errorf("filter agents: %w", err)
 		}
+		factories[name] = f
 	}
-	return nil
+	return factories, nil
 }
 
 func (s FilterSettings) equal(t FilterSettings) bool {
@@ -98,7 +108,8 @@ const (
 // reference agent and random, divided by log2 of the description length.
 // The error is about the settings (Validate), never about the candidate.
 func Check(name, src string, s FilterSettings) (Verdict, error) {
-	if err := s.Validate(); err != nil {
+	agents, err := s.agents()
+	if err != nil {
 		return Verdict{}, err
 	}
 	f, err := lang.Parse(name, []byte(src))
@@ -113,7 +124,7 @@ func Check(name, src string, s FilterSettings) (Verdict, error) {
 		return Verdict{Reason: ReasonSyntax}, nil
 	}
 	v := Verdict{Bits: complexity.Total(complexity.Environment(f, e))}
-	random := evaluate(e, "random", s)
+	random := evaluate(e, "random", agents["random"], s)
 	v.Random = random.Score
 	v.MaxSteps = random.maxSteps
 	if random.CI95[0] > 0 || random.CI95[1] < 0 {
@@ -121,7 +132,7 @@ func Check(name, src string, s FilterSettings) (Verdict, error) {
 		return v, nil
 	}
 	for i, name := range s.References {
-		ref := evaluate(e, name, s)
+		ref := evaluate(e, name, agents[name], s)
 		v.References = append(v.References, ref.Score)
 		v.MaxSteps = max(v.MaxSteps, ref.maxSteps)
 		if i == 0 || ref.Mean > v.Best.Mean {
@@ -145,12 +156,8 @@ type evaluation struct {
 	maxSteps int
 }
 
-// evaluate runs one agent of validated settings on e.
-func evaluate(e *env.Env, name string, s FilterSettings) evaluation {
-	newAgent := func() env.Agent {
-		a, _ := agent.New(name, agent.DefaultSettings) // Validate checked the name
-		return a
-	}
+// evaluate runs one agent, looked up by Check, on e.
+func evaluate(e *env.Env, name string, newAgent agent.Factory, s FilterSettings) evaluation {
 	r := env.Evaluate(e, newAgent, s.Episodes, s.Steps, s.Seed, nil)
 	return evaluation{Score{Agent: name, Mean: r.Mean, CI95: r.CI95}, r.MaxSteps}
 }

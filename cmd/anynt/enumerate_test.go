@@ -50,7 +50,7 @@ func TestUnknownReferenceAgent(t *testing.T) {
 		{"evolve", "--generations", "0", "--references", "oracle,folower"},
 	} {
 		_, errw, code := anynt(t, "", args...)
-		if code != exitUsage || !strings.Contains(errw, "no agent") {
+		if code != exitUsage || !strings.Contains(errw, "no such agent") {
 			t.Errorf("%v: status %d, %q; want a usage error naming the agent", args, code, errw)
 		}
 	}

@@ -1,23 +1,28 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
+	"io"
 	"strings"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/lang"
 	"github.com/spf13/cobra"
 )
 
-// loadEnv reads an environment file; every error is positioned.
+// loadEnv reads an environment file; every error is positioned. A rule
+// file (one without environment statements) is refused with a message
+// that says what it is and how to run it.
 func loadEnv(name string) (*env.Env, error) {
 	f, err := parseFile(name, false)
 	if err != nil {
 		return nil, err
+	}
+	if !env.IsEnvironment(f) {
+		return nil, &exitError{code: exitUsage, err: &kindError{file: name}}
 	}
 	e, err := env.Load(f)
 	if err != nil {
@@ -26,51 +31,100 @@ func loadEnv(name string) (*env.Env, error) {
 	return e, nil
 }
 
+// kindError says that a command that needs an environment was given a
+// rule file.
+type kindError struct{ file string }
+
+func (e *kindError) Error() string {
+	return fmt.Sprintf("%s is a rule file (no environment statements such as actions): run it with anynt markov %s INPUT", e.file, e.file)
+}
+
+// fileKind names the kind check took a file for.
+func fileKind(isEnv bool) string {
+	if isEnv {
+		return "environment"
+	}
+	return "rule file"
+}
+
 func newCheckCmd(io *stdio) *cobra.Command {
 	filters := generate.DefaultFilters
-	var runFilters bool
+	var runFilters, verbose, strict bool
 	cmd := &cobra.Command{
-		Use:   "check FILE...",
-		Short: "Check environment files",
-		Long: `check loads each environment FILE: it parses it, compiles its behaviours,
-builds and checks its space (at least two actions, the stay arrow in every cell,
-two arrows of every cell reaching different cells, strong connectivity), and
-checks its settings. It prints nothing and exits 0 when every file is valid, or
-prints every error, positioned, and exits 1.
+		Use:   "check [-v] [--strict] [--filters] FILE...",
+		Short: "Check environment and rule files",
+		Long: `check checks each FILE as its kind, which its content decides: a file with an
+environment statement (actions, space, object, goodevil, reward, place, set)
+is an environment, one without is a rule file (docs/environments.md).
 
---filters also runs the generator's filters on each valid file and prints the
-verdict: balance (the random agent's 95% interval contains 0) and
+An environment is loaded: parsed, its behaviours compiled, its space built
+and checked (at least two actions, the stay arrow in every cell, two arrows
+of every cell reaching different cells, strong connectivity), its settings
+checked. It is then linted: a behaviour that never writes an action (Good/Evil
+writing the marker R where the action r was meant), or that stops at its
+step or length bound on every observation of a short random run, gets a
+warning, positioned (file:line:col: warning: …). A rule file is parsed and
+compiled.
+
+check prints every error, positioned, and exits 1 if there is any; otherwise
+it exits 0. Warnings are printed on standard error and do not fail check
+unless --strict, which makes them exit 1 too. -v prints the kind check took
+each file for.
+
+--filters also runs the generator's filters on each valid environment and
+prints the verdict: balance (the random agent's 95% interval contains 0) and
 discrimination (the interval of the best reference agent, the oracle or the
-follower, lies above random's); a file that fails them exits 1 too.`,
+follower, lies above random's); a file that fails them exits 1 too. --episodes is from 2 (the filters compare
+intervals, which one episode does not give) to ` + fmt.Sprint(maxEpisodes) + `, --steps at most ` + fmt.Sprint(maxSteps) + `.`,
 		Example: `  anynt check corpus/thesis/omega1-blocker.anynt corpus/paper/*.anynt
+  anynt check -v --strict corpus/*/*.anynt
   anynt check --filters corpus/paper/example5.anynt`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var all lang.ErrorList
-			rejected := 0
-			for _, name := range args {
-				if runFilters {
-					src, err := readSource(name)
-					if err != nil {
-						return err
-					}
-					v, err := generate.Check(name, string(src), filters)
-					if err != nil {
-						return &exitError{code: exitUsage, err: err}
-					}
-					if v.Reason != generate.ReasonSyntax && v.Reason != generate.ReasonSpace {
-						fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], v.Best.Agent, v.Best.Mean)
-						if !v.Accepted {
-							rejected++
-						}
-						continue
-					}
+			if runFilters {
+				// The filters compare 95% intervals, which one episode
+				// does not give.
+				if err := checkBound("--episodes", filters.Episodes, 2, maxEpisodes); err != nil {
+					return err
 				}
-				if _, err := loadEnv(name); err != nil {
+				if err := checkRunSize(filters.Episodes, filters.Steps); err != nil {
+					return err
+				}
+			}
+			var all lang.ErrorList
+			rejected, warned := 0, 0
+			for _, name := range args {
+				isEnv, warns, err := checkFile(name)
+				if err != nil {
 					if collectFileErrors(err, &all) {
 						continue
 					}
 					return err
+				}
+				if verbose {
+					fmt.Fprintf(io.out, "%s: %s\n", name, fileKind(isEnv))
+				}
+				for _, w := range warns {
+					printPositioned(io.err, &lang.Error{Pos: w.Pos, Msg: "warning: " + w.Msg})
+				}
+				warned += len(warns)
+				if !runFilters {
+					continue
+				}
+				if !isEnv {
+					return &exitError{code: exitUsage, err: fmt.Errorf("--filters: %w", &kindError{file: name})}
+				}
+				src, err := readSource(name)
+				if err != nil {
+					return err
+				}
+				v, err := generate.Check(name, string(src), filters)
+				if err != nil {
+					return &exitError{code: exitUsage, err: err}
+				}
+				fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], v.Best.Agent, v.Best.Mean)
+				if !v.Accepted {
+					rejected++
 				}
 			}
 			if len(all) > 0 {
@@ -79,15 +133,46 @@ follower, lies above random's); a file that fails them exits 1 too.`,
 			if rejected > 0 {
 				return &exitError{code: exitFile, err: fmt.Errorf("%d file(s) failed the filters", rejected)}
 			}
+			if strict && warned > 0 {
+				return &exitError{code: exitFile, err: fmt.Errorf("%d warning(s), and --strict", warned)}
+			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print the kind each file was taken for")
+	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
 	cmd.Flags().BoolVar(&runFilters, "filters", false, "also run the balance and discrimination filters")
-	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, "episodes of each agent in the filters")
-	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, "interactions an episode in the filters")
+	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", maxEpisodes))
+	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", maxSteps))
 	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
 	cmd.Flags().StringSliceVar(&filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	return cmd
+}
+
+// checkFile checks one file as its kind: an environment is loaded and
+// linted, a rule file compiled. It reports the kind and the warnings.
+func checkFile(name string) (isEnv bool, warns lang.ErrorList, err error) {
+	f, err := parseFile(name, false)
+	if err != nil {
+		// The statements that parsed still decide the kind, so that a
+		// rule file's syntax error is reported with its meaning errors.
+		if f == nil || env.IsEnvironment(f) {
+			return f != nil, nil, err
+		}
+		_, err = loadFile(name, false, compiler.Options{})
+		return false, nil, err
+	}
+	if !env.IsEnvironment(f) {
+		if _, err := compiler.Compile(f, compiler.Options{}); err != nil {
+			return false, nil, fileErrors(err)
+		}
+		return false, nil, nil
+	}
+	e, err := env.Load(f)
+	if err != nil {
+		return true, nil, fileErrors(err)
+	}
+	return true, env.Lint(f, e), nil
 }
 
 func newSpaceCmd(io *stdio) *cobra.Command {
@@ -160,18 +245,31 @@ type runFlags struct {
 	settings        agent.Settings
 }
 
-// runOutcome is the --json output of run.
+// runOutcome is the --json output of run (docs/output.md).
 type runOutcome struct {
-	Mean     float64    `json:"mean"`
-	CI95     [2]float64 `json:"ci95"`
-	Episodes int        `json:"episodes"`
-	Steps    int        `json:"steps"`
-	Agent    string     `json:"agent"`
-	Seed     uint64     `json:"seed"`
-	File     string     `json:"file"`
-	MaxSteps int        `json:"max_vm_steps"`
-	Scores   []float64  `json:"scores"`
+	Version  string `json:"version"`
+	File     string `json:"file"`
+	Agent    string `json:"agent"`
+	Episodes int    `json:"episodes"`
+	Steps    int    `json:"steps"`
+	Seed     uint64 `json:"seed"`
+	// QLearning holds the agent's settings when it is Q-learning.
+	QLearning *qSettings `json:"qlearning,omitempty"`
+	Mean      float64    `json:"mean"`
+	// CI95 is null for one episode, which says nothing of the spread.
+	CI95     *[2]float64 `json:"ci95"`
+	MaxSteps int         `json:"max_vm_steps"`
+	Scores   []float64   `json:"scores"`
 }
+
+type qSettings struct {
+	Alpha float64 `json:"alpha"`
+	Gamma float64 `json:"gamma"`
+	Q0    float64 `json:"q0"`
+}
+
+// scoreMeaning says what run's figures mean, under them.
+const scoreMeaning = "score: an episode's average reward, from -1 to 1; a random agent scores 0 in expectation in a balanced environment"
 
 func newRunCmd(io *stdio) *cobra.Command {
 	fl := runFlags{settings: agent.DefaultSettings}
@@ -180,13 +278,21 @@ func newRunCmd(io *stdio) *cobra.Command {
 		Short: "Run an agent in an environment and score it",
 		Long: `run plays E episodes of N scored interactions of the environment FILE with
 the agent NAME and prints the mean score with its 95% confidence interval
-(Student's t). Each episode's score is its average reward, in [-1, 1]. The
+(Student's t; "n/a" for one episode, which says nothing of the spread). Each
+episode's score is its average reward, in [-1, 1]; in a balanced environment
+(every environment of the class) a random agent scores 0 in expectation. The
 seed decides every random choice: the same file, agent and seed give the
 same output, bit for bit.
 
-Agents: ` + strings.Join(agent.Names(), ", ") + `. --trace prints each interaction of the
-first episode on standard error: π's observation, its action, its reward,
-and every object's cell after the moves.`,
+Agents: ` + strings.Join(agent.Names(), ", ") + `. Q-learning's settings must lie in
+alpha (0, 1], gamma [0, 1) and q0 finite. --episodes is at most ` + fmt.Sprint(maxEpisodes) + `,
+--steps at most ` + fmt.Sprint(maxSteps) + `, and their product at most ` + fmt.Sprint(maxWork) + `.
+
+--trace prints each interaction of the first episode on standard error, under
+a header naming the columns: the interaction, π's observation, its action,
+its reward, and every object's cell after the moves (π, ⊕, ⊖, ω1…). On a
+terminal, a progress line on standard error shows the episodes done, the rate
+and the time left. --json prints one JSON object (docs/output.md).`,
 		Example: `  anynt run corpus/thesis/omega1-blocker.anynt --agent random --episodes 1000
   anynt run corpus/lambda-one/fixture-b.anynt --agent qlearning --steps 10000 --json`,
 		Args: cobra.ExactArgs(1),
@@ -196,62 +302,80 @@ and every object's cell after the moves.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&fl.agent, "agent", "random", "the evaluated agent: "+strings.Join(agent.Names(), ", "))
-	f.IntVar(&fl.steps, "steps", 1000, "scored interactions an episode")
-	f.IntVar(&fl.episodes, "episodes", 100, "episodes")
+	f.IntVar(&fl.steps, "steps", 1000, fmt.Sprintf("scored interactions an episode (1 to %d)", maxSteps))
+	f.IntVar(&fl.episodes, "episodes", 100, fmt.Sprintf("episodes (1 to %d)", maxEpisodes))
 	f.Uint64Var(&fl.seed, "seed", 1, "the seed of every random choice")
 	f.BoolVar(&fl.trace, "trace", false, "print the first episode's interactions on standard error")
 	f.BoolVar(&fl.json, "json", false, "print the outcome as one JSON object")
-	f.Float64Var(&fl.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate")
-	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount")
-	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value")
+	f.Float64Var(&fl.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate, in (0, 1]")
+	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
+	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
 	return cmd
 }
 
-func runEnv(io *stdio, file string, fl runFlags) error {
-	if fl.steps < 1 || fl.episodes < 1 {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--steps and --episodes must be at least 1")}
+// checkRunSize bounds the flags that size a run of E episodes of N
+// interactions.
+func checkRunSize(episodes, steps int) error {
+	if err := checkBound("--episodes", episodes, 1, maxEpisodes); err != nil {
+		return err
 	}
-	if _, err := agent.New(fl.agent, fl.settings); err != nil {
-		return &exitError{code: exitUsage, err: err}
+	if err := checkBound("--steps", steps, 1, maxSteps); err != nil {
+		return err
+	}
+	if episodes*steps > maxWork {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--episodes × --steps is %d interactions; at most %d", episodes*steps, maxWork)}
+	}
+	return nil
+}
+
+func runEnv(io *stdio, file string, fl runFlags) error {
+	if err := checkRunSize(fl.episodes, fl.steps); err != nil {
+		return err
+	}
+	newAgent, err := agent.Lookup(fl.agent, fl.settings)
+	if err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--agent %s: %w", fl.agent, err)}
 	}
 	e, err := loadEnv(file)
 	if err != nil {
 		return err
 	}
-	newAgent := func() env.Agent {
-		a, _ := agent.New(fl.agent, fl.settings)
-		return a
-	}
 	if fl.trace {
-		ep := env.NewEpisode(e, newAgent(), env.EpisodeSeed(fl.seed, 0))
-		ep.Run(fl.steps, func(s env.Step) {
-			fmt.Fprintf(io.err, "%d\t%s\t%s\t%+.4g\t%v\n", s.Interaction, s.Observation, s.Action, s.Reward, s.Positions)
-		})
+		writeTrace(io.err, e, newAgent(), fl)
 	}
-	var progress func(int)
-	if isTerminal(io.err) && fl.episodes*fl.steps >= 1_000_000 {
-		progress = func(done int) { fmt.Fprintf(io.err, "\r%d/%d episodes", done, fl.episodes) }
+	var bar *progress
+	if fl.episodes*fl.steps >= 1_000_000 {
+		bar = newProgress(io.err, "episodes", fl.episodes)
 	}
-	ev := env.Evaluate(e, newAgent, fl.episodes, fl.steps, fl.seed, progress)
-	if progress != nil {
-		fmt.Fprintln(io.err)
-	}
+	ev := env.Evaluate(e, newAgent, fl.episodes, fl.steps, fl.seed, bar.update)
+	bar.clear()
 	if fl.json {
-		enc := json.NewEncoder(io.out)
-		return enc.Encode(runOutcome{Mean: ev.Mean, CI95: ev.CI95, Episodes: fl.episodes, Steps: fl.steps,
-			Agent: fl.agent, Seed: fl.seed, File: file, MaxSteps: ev.MaxSteps, Scores: ev.Scores})
+		o := runOutcome{Version: versionString(), File: file, Agent: fl.agent, Episodes: fl.episodes, Steps: fl.steps, Seed: fl.seed,
+			Mean: ev.Mean, CI95: ci(ev.CI95[0], ev.CI95[1], fl.episodes), MaxSteps: ev.MaxSteps, Scores: ev.Scores}
+		if fl.agent == "qlearning" {
+			o.QLearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
+		}
+		return writeJSON(io.out, o)
 	}
-	fmt.Fprintf(io.out, "%s: agent %s, %d episodes of %d interactions, seed %d\nmean %.4f, 95%% CI [%.4f, %.4f]\n",
-		file, fl.agent, fl.episodes, fl.steps, fl.seed, ev.Mean, ev.CI95[0], ev.CI95[1])
+	fmt.Fprintf(io.out, "%s: agent %s, %s of %s, seed %d\nmean %+.4f, 95%% CI %s\n%s\n",
+		file, fl.agent, count(fl.episodes, "episode"), count(fl.steps, "interaction"), fl.seed, ev.Mean, ciText(ev.CI95[0], ev.CI95[1], fl.episodes), scoreMeaning)
 	return nil
 }
 
-// isTerminal reports whether w is a terminal, where progress is shown.
-func isTerminal(w any) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
+// writeTrace plays the first episode (its seed is the evaluation's first)
+// and prints each interaction under a header naming the columns.
+func writeTrace(w io.Writer, e *env.Env, a env.Agent, fl runFlags) {
+	names := []string{"π", "⊕", "⊖"}
+	for _, o := range e.Objects {
+		names = append(names, o.Name)
 	}
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
+	fmt.Fprintf(w, "interaction\tobservation\taction\treward\tcells after the moves (%s)\n", strings.Join(names, " "))
+	ep := env.NewEpisode(e, a, env.EpisodeSeed(fl.seed, 0))
+	ep.Run(fl.steps, func(s env.Step) {
+		cells := make([]string, len(s.Positions))
+		for i, c := range s.Positions {
+			cells[i] = fmt.Sprint(c)
+		}
+		fmt.Fprintf(w, "%d\t%s\t%s\t%+.4g\t%s\n", s.Interaction, s.Observation, s.Action, s.Reward, strings.Join(cells, " "))
+	})
 }

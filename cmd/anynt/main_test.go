@@ -227,7 +227,7 @@ func TestRunJSONAndDeterminism(t *testing.T) {
 	if err := json.Unmarshal([]byte(first), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.Episodes != 4 || r.Steps != 500 || r.Agent != "qlearning" || r.Seed != 9 || len(r.Scores) != 4 || r.CI95[0] > r.Mean || r.CI95[1] < r.Mean {
+	if r.Episodes != 4 || r.Steps != 500 || r.Agent != "qlearning" || r.Seed != 9 || len(r.Scores) != 4 || r.CI95 == nil || r.CI95[0] > r.Mean || r.CI95[1] < r.Mean {
 		t.Errorf("unexpected outcome %+v", r)
 	}
 }

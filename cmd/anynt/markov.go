@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/lang"
 	"github.com/anynt/anynt/vm"
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 type markovFlags struct {
 	classic, leftmost, trace, json bool
 	maxSteps, maxLen               int
+	object                         string
 }
 
 func newMarkovCmd(io *stdio) *cobra.Command {
@@ -51,6 +51,7 @@ FILE; 2 usage errors.`,
 	f.IntVar(&fl.maxLen, "max-len", vm.DefaultMaxLen, "longest string, in symbols")
 	f.BoolVar(&fl.trace, "trace", false, "print every step (step, rule, its position, the string) on standard error")
 	f.BoolVar(&fl.json, "json", false, "print the outcome as one JSON object")
+	f.StringVar(&fl.object, "object", "", objectUsage)
 	return cmd
 }
 
@@ -90,7 +91,7 @@ func runMarkov(io *stdio, file, input string, fl markovFlags) error {
 	if err != nil {
 		return &exitError{code: exitUsage, err: fmt.Errorf("input: %v", err)}
 	}
-	prog, err := compileFile(file, fl.classic, compiler.Options{Extra: symbols})
+	prog, err := markovProgram(file, &fl, symbols)
 	if err != nil {
 		return err
 	}

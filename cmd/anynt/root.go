@@ -9,7 +9,6 @@ import (
 
 	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/lang"
-	"github.com/anynt/anynt/vm"
 	"github.com/spf13/cobra"
 )
 
@@ -72,6 +71,7 @@ papers (optional groups, alternatives, the wildcard χ, bound subscripts and
 
 Exit status: 0 success; 1 errors in an input file; 2 usage errors;
 3 a run stopped at its step or length limit.`,
+		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
@@ -179,19 +179,6 @@ func loadFile(name string, classic bool, opts compiler.Options) (*lang.File, err
 		all = append(all, meaning...)
 	}
 	return nil, fileErrors(all.Err())
-}
-
-// compileFile loads and compiles a rule file.
-func compileFile(name string, classic bool, opts compiler.Options) (*vm.Program, error) {
-	f, err := loadFile(name, classic, opts)
-	if err != nil {
-		return nil, err
-	}
-	prog, err := compiler.Compile(f, opts)
-	if err != nil {
-		return nil, fileErrors(err)
-	}
-	return prog, nil
 }
 
 // parseFile reads and parses a rule file in the notation or, when classic,

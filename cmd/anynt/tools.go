@@ -11,7 +11,7 @@ import (
 )
 
 func newExpandCmd(io *stdio) *cobra.Command {
-	var alphabet string
+	var alphabet, object string
 	var classic bool
 	cmd := &cobra.Command{
 		Use:   "expand [--alphabet SYMBOLS] FILE",
@@ -33,11 +33,11 @@ of first appearance.`,
 					return &exitError{code: exitUsage, err: fmt.Errorf("--alphabet: %v", err)}
 				}
 			}
-			f, err := loadFile(args[0], classic, opts)
+			b, err := pickBehaviour(args[0], object, classic, opts)
 			if err != nil {
 				return err
 			}
-			rules, err := compiler.Expand(f, opts)
+			rules, err := compiler.Expand(b.file, b.opts)
 			if err != nil {
 				return fileErrors(err)
 			}
@@ -49,6 +49,7 @@ of first appearance.`,
 	}
 	cmd.Flags().StringVar(&alphabet, "alphabet", "", "the alphabet, in order (symbols as in rule files)")
 	cmd.Flags().BoolVar(&classic, "classic", false, "read the classic rule format")
+	cmd.Flags().StringVar(&object, "object", "", objectUsage)
 	return cmd
 }
 
@@ -105,6 +106,7 @@ files that are not in the canonical form and exits 1 if there are any.`,
 
 func newDisasmCmd(io *stdio) *cobra.Command {
 	var classic bool
+	var object string
 	cmd := &cobra.Command{
 		Use:   "disasm FILE",
 		Short: "Print the bytecode of a rule file",
@@ -114,14 +116,19 @@ searches for) and writer code.`,
 		Example: `  anynt disasm corpus/thesis/omega1.anynt`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			prog, err := compileFile(args[0], classic, compiler.Options{})
+			b, err := pickBehaviour(args[0], object, classic, compiler.Options{})
 			if err != nil {
 				return err
+			}
+			prog, err := compiler.Compile(b.file, b.opts)
+			if err != nil {
+				return fileErrors(err)
 			}
 			fmt.Fprint(io.out, prog.Disasm())
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&classic, "classic", false, "read the classic rule format")
+	cmd.Flags().StringVar(&object, "object", "", objectUsage)
 	return cmd
 }

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/vm"
+)
+
+// objectUsage documents --object, which markov, expand and disasm share.
+const objectUsage = "in an environment FILE, work on one behaviour: an object's name (ω1), goodevil, or generator (the space generator)"
+
+// behaviour is the rule list markov, expand and disasm work on, as a file
+// of its own: a rule file's main algorithm, or one behaviour of an
+// environment with the file's shared blocks, compiled as the environment
+// compiles it (its symbols first) and bounded as the environment bounds it.
+type behaviour struct {
+	file             *lang.File
+	opts             compiler.Options
+	maxSteps, maxLen int
+}
+
+// pickBehaviour loads FILE for markov, expand and disasm. A rule file is
+// loaded as it is (object must be ""); in an environment, object picks the
+// behaviour, and without it the error names the behaviours there are.
+func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*behaviour, error) {
+	if classic {
+		if object != "" {
+			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--object picks a behaviour of an environment; a classic file has none")}
+		}
+		f, err := loadFile(file, classic, opts)
+		return &behaviour{file: f, opts: opts, maxSteps: vm.DefaultMaxSteps, maxLen: vm.DefaultMaxLen}, err
+	}
+	f, err := parseFile(file, false)
+	if f == nil {
+		return nil, err
+	}
+	if !env.IsEnvironment(f) {
+		if object != "" {
+			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--object %s: %s is a rule file, not an environment", object, file)}
+		}
+		if err != nil {
+			_, err = loadFile(file, false, opts) // with the meaning errors of what parsed
+			return nil, err
+		}
+		return &behaviour{file: f, opts: opts, maxSteps: vm.DefaultMaxSteps, maxLen: vm.DefaultMaxLen}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	names := behaviourNames(f)
+	if len(names) == 0 {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s is an environment with no rules to run: its space is a table or a code and Good/Evil a pattern", file)}
+	}
+	if object == "" {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s is an environment: pick one of its behaviours with --object (%s)", file, strings.Join(names, ", "))}
+	}
+	block := findBehaviour(f, object)
+	if block == nil {
+		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--object %s: %s has no such behaviour (%s)", object, file, strings.Join(names, ", "))}
+	}
+	b := &behaviour{opts: opts}
+	if block.Kind == lang.GeneratorBlock {
+		// A generator runs before the space exists, so it needs only the
+		// actions, and can be tried while the space it writes is invalid.
+		b.maxSteps, b.maxLen = env.GeneratorSteps, env.GeneratorLen
+		b.opts.Prefix = actionNames(f)
+	}
+	if b.opts.Prefix == nil {
+		e, err := env.Load(f)
+		if err != nil {
+			return nil, fileErrors(err)
+		}
+		b.opts.Prefix, b.maxSteps, b.maxLen = e.BaseSymbols(), e.Settings.MaxSteps, e.Settings.MaxLen
+	}
+	b.file = &lang.File{Name: f.Name}
+	for _, d := range f.Decls {
+		if d, ok := d.(*lang.Block); ok && d.Kind == lang.SharedBlock {
+			b.file.Decls = append(b.file.Decls, d)
+		}
+	}
+	for _, r := range block.Rules {
+		b.file.Decls = append(b.file.Decls, r)
+	}
+	return b, nil
+}
+
+// findBehaviour finds the block --object names, or nil.
+func findBehaviour(f *lang.File, object string) *lang.Block {
+	for _, d := range f.Decls {
+		if d, ok := d.(*lang.Block); ok {
+			switch {
+			case d.Kind == lang.ObjectBlock && d.Name == object,
+				d.Kind == lang.GoodEvilBlock && object == "goodevil",
+				d.Kind == lang.GeneratorBlock && object == "generator":
+				return d
+			}
+		}
+	}
+	return nil
+}
+
+// behaviourNames lists the behaviours of an environment --object can pick.
+func behaviourNames(f *lang.File) []string {
+	var names []string
+	for _, d := range f.Decls {
+		if d, ok := d.(*lang.Block); ok {
+			switch d.Kind {
+			case lang.ObjectBlock:
+				names = append(names, d.Name)
+			case lang.GoodEvilBlock:
+				names = append(names, "goodevil")
+			case lang.GeneratorBlock:
+				names = append(names, "generator")
+			}
+		}
+	}
+	return names
+}
+
+// actionNames are the actions a space generator starts its symbols with.
+func actionNames(f *lang.File) []string {
+	for _, d := range f.Decls {
+		if a, ok := d.(*lang.Actions); ok {
+			names := make([]string, len(a.Names))
+			for i, s := range a.Names {
+				names[i] = s.Name
+			}
+			return names
+		}
+	}
+	return nil
+}
+
+// markovProgram compiles what markov runs and, for a behaviour, lowers
+// --max-steps and --max-len to the environment's bounds of it.
+func markovProgram(file string, fl *markovFlags, input []string) (*vm.Program, error) {
+	opts := compiler.Options{}
+	if fl.object == "" {
+		opts.Extra = input
+	}
+	b, err := pickBehaviour(file, fl.object, fl.classic, opts)
+	if err != nil {
+		return nil, err
+	}
+	if fl.object != "" {
+		fl.maxSteps, fl.maxLen = min(fl.maxSteps, b.maxSteps), min(fl.maxLen, b.maxLen)
+	}
+	prog, err := compiler.Compile(b.file, b.opts)
+	if err != nil {
+		return nil, fileErrors(err)
+	}
+	return prog, nil
+}
