@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 
@@ -14,13 +15,21 @@ import (
 //
 // The lexer turns the whole file into tokens; the tokens are cut into
 // statements (a line, or `;`); each statement is parsed on its own, so that
-// one mistake does not hide the next.
+// one mistake does not hide the next. A UTF-8 byte-order mark at the start
+// of the file is skipped: it is not text, and columns on the first line
+// count from the character after it.
 func Parse(filename string, src []byte) (*File, error) {
-	lx, errs := lex(filename, string(src))
+	lx, errs := lex(filename, string(trimBOM(src)))
 	p := &parser{lexed: lx, errs: errs, file: &File{Name: filename, Comments: lx.comments}}
 	p.statements()
 	return p.file, p.errs.Err()
 }
+
+// byteOrderMark is U+FEFF in UTF-8, which some editors write at the start
+// of a file to say that it is UTF-8.
+var byteOrderMark = []byte("\uFEFF")
+
+func trimBOM(src []byte) []byte { return bytes.TrimPrefix(src, byteOrderMark) }
 
 type parser struct {
 	*lexed
@@ -329,7 +338,7 @@ func (p *parser) side(items []*topSyntax) []Elem {
 	var out []Elem
 	for _, it := range items {
 		if it.Pipe {
-			out = append(out, &Symbol{At: posOf(it.Pos), Name: "|"})
+			out = append(out, &Symbol{At: posOf(it.Pos), Name: "|", Marked: it.PipeMark})
 			continue
 		}
 		out = append(out, p.elem(it.Elem)...)

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/lang"
@@ -84,7 +83,7 @@ files that are not in the canonical form and exits 1 if there are any.`,
 					}
 				case write:
 					if !bytes.Equal(src, out) {
-						if err := os.WriteFile(name, out, 0o644); err != nil {
+						if err := writeSource(name, out); err != nil {
 							return err
 						}
 					}
