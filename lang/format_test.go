@@ -52,7 +52,7 @@ func TestFormatRoundTrip(t *testing.T) {
 		"alphabet a b \\,\nblock q {\nuse r\n}\n\\, -> ()\n",
 		"-|- -> |-|\n",
 		"\\|^Δ -> a\n",             // an escaped marked '|'
-		"|^Δ -> a\na|^Δ|b -> \n",    // a marked '|' at the top level
+		"|^Δ -> a\na|^Δ|b -> \n",   // a marked '|' at the top level
 		"actions s r\nspace A 0\n", // a space code reads back as the same symbols
 		"\uFFFD -> a\n",            // a valid U+FFFD is a symbol like any other
 	}
