@@ -21,13 +21,24 @@ type Options struct {
 	// default alphabet: an environment puts its observation symbols and
 	// actions first, so that every behaviour gives them the same codes.
 	Prefix []string
-	// MaxExpansion bounds the number of plain rules Expand may produce;
-	// 0 means DefaultMaxExpansion.
+	// MaxExpansion bounds the ordered expansion: no rule may stand for
+	// more plain rules (Check and Compile refuse it, as Expand does), and
+	// Expand produces at most that many in all. 0 means
+	// DefaultMaxExpansion.
 	MaxExpansion int
 }
 
-// DefaultMaxExpansion is the default bound on an expansion's size.
+// DefaultMaxExpansion is the default bound on an expansion's size: at most
+// 1,048,576 plain rules for one rule, and for Expand's whole output.
 const DefaultMaxExpansion = 1 << 20
+
+// maxExpansion is the bound opts set.
+func (opts Options) maxExpansion() int {
+	if opts.MaxExpansion <= 0 {
+		return DefaultMaxExpansion
+	}
+	return opts.MaxExpansion
+}
 
 // Compile resolves, checks and lowers a rule file's main algorithm to a
 // program for the VM. All errors of the file are returned, positioned.
@@ -77,14 +88,26 @@ type binding struct {
 	def     lang.Elem
 	text    string // the canonical spelling, to compare later occurrences
 	capture int
-	guards  []guard // the group alternatives its definition stands in
+	guards  *guard // the innermost group alternative its definition stands in
 }
 
-// guard is one alternative of a group (Alt == len(Alts) is the absence of
-// an optional group).
+// guard is one alternative of a group, linked to the alternative that holds
+// the group (nil at the top level). Everything inside an alternative shares
+// its guard, so that entering a group costs the same at any depth.
 type guard struct {
 	group *lang.Group
 	alt   int
+	outer *guard
+}
+
+// within reports whether g is inner, or stands inside it.
+func (g *guard) within(inner *guard) bool {
+	for ; g != nil; g = g.outer {
+		if g == inner {
+			return true
+		}
+	}
+	return inner == nil
 }
 
 func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
@@ -95,6 +118,7 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 		u.rules = append(u.rules, checkRule(r, &errs))
 	}
 	u.buildSymbols(f, &errs)
+	u.checkExpansions(&errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -180,7 +204,7 @@ func b2i(b bool) int {
 	return 0
 }
 
-func (info *ruleInfo) checkLHS(elems []lang.Elem, guards []guard, errs *lang.ErrorList) {
+func (info *ruleInfo) checkLHS(elems []lang.Elem, guards *guard, errs *lang.ErrorList) {
 	for _, e := range elems {
 		switch e := e.(type) {
 		case *lang.Store:
@@ -198,14 +222,14 @@ func (info *ruleInfo) checkLHS(elems []lang.Elem, guards []guard, errs *lang.Err
 			}
 			info.define(e, e.Bind, guards)
 			for i, a := range e.Alts {
-				info.checkLHS(a, append(slices.Clip(guards), guard{e, i}), errs)
+				info.checkLHS(a, &guard{group: e, alt: i, outer: guards}, errs)
 			}
 		}
 	}
 }
 
 // define records the first occurrence of a subscript.
-func (info *ruleInfo) define(e lang.Elem, sub string, guards []guard) {
+func (info *ruleInfo) define(e lang.Elem, sub string, guards *guard) {
 	if sub == "" {
 		return
 	}
@@ -216,7 +240,7 @@ func (info *ruleInfo) define(e lang.Elem, sub string, guards []guard) {
 // same element as the first, and must stand wherever the first does, so
 // that in every expansion that has it the first occurrence is there too.
 // It reports whether e is such a later occurrence.
-func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards []guard, errs *lang.ErrorList) bool {
+func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards *guard, errs *lang.ErrorList) bool {
 	b, ok := info.bindings[sub]
 	if !ok {
 		return false
@@ -225,7 +249,7 @@ func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards []guard, errs *l
 	if !sameBinding(b, e) {
 		errs.Add(e.Pos(), "subscript %s is bound to %s at %s; this occurrence must read the same", sub, b.text, b.def.Pos())
 	}
-	if len(guards) < len(b.guards) || !slices.Equal(guards[:len(b.guards)], b.guards) {
+	if !guards.within(b.guards) {
 		errs.Add(e.Pos(), "subscript %s is bound inside an optional or alternative group at %s; a later use on the left-hand side must stand inside it", sub, b.def.Pos())
 	}
 	return true

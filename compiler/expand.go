@@ -17,14 +17,14 @@ func Expand(f *lang.File, opts Options) ([]lang.PlainRule, error) {
 	if err != nil {
 		return nil, err
 	}
-	limit := opts.MaxExpansion
-	if limit <= 0 {
-		limit = DefaultMaxExpansion
-	}
+	limit := opts.maxExpansion()
 	var out []lang.PlainRule
 	for _, info := range u.rules {
-		x := &expander{unit: u, info: info, bound: map[string][]string{}, markFrom: -1, limit: limit - len(out)}
-		x.lhs(info.rule.LHS, nil, func(lhs []string) bool {
+		x := &expander{unit: u, info: info, bound: map[string][]string{}, markFrom: -1}
+		complete := x.lhs(info.rule.LHS, nil, func(lhs []string) bool {
+			if len(out) == limit {
+				return false
+			}
 			out = append(out, lang.PlainRule{
 				Pos:         info.rule.At,
 				LHS:         append([]string(nil), lhs...),
@@ -34,11 +34,12 @@ func Expand(f *lang.File, opts Options) ([]lang.PlainRule, error) {
 				RHS:         x.rhs(info.rule.RHS, nil),
 				StoreWhole:  hasStore(info.rule.RHS),
 			})
-			x.limit--
-			return x.limit > 0
+			return true
 		})
-		if x.limit <= 0 {
-			return nil, lang.ErrorList{{Pos: info.rule.At, Msg: fmt.Sprintf("the expansion has more than %d plain rules", limit)}}
+		// Each rule alone is within the limit (analyze checked it); the
+		// rules together may not be.
+		if !complete {
+			return nil, lang.ErrorList{{Pos: info.rule.At, Msg: fmt.Sprintf("the expansion of the file has more than %d plain rules: this rule's would pass the limit", limit)}}
 		}
 	}
 	return out, nil
@@ -51,7 +52,6 @@ type expander struct {
 	info             *ruleInfo
 	bound            map[string][]string // what each subscript stands for now
 	markFrom, markTo int
-	limit            int
 }
 
 // lhs expands elems after the symbols acc and continues with k; it returns

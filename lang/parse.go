@@ -115,19 +115,30 @@ func (p *parser) statement(toks []lexer.Token) {
 	p.decl(syn)
 }
 
+// MaxDepth is how deeply brackets may nest in a statement: groups,
+// optionals and the braces of a symbol set inside them. The parser, the
+// formatter and the compiler recurse once per level, so the bound keeps a
+// hostile file from exhausting the stack; the rules of the papers nest two
+// or three deep.
+const MaxDepth = 100
+
 // balanced checks the brackets of a statement and reports the first
-// mistake: participle would only say that the whole statement failed.
+// mistake: participle would only say that the whole statement failed. It
+// also bounds their depth, before participle recurses into them.
 func (p *parser) balanced(toks []lexer.Token) bool {
 	closer := map[lexer.TokenType]string{tokLParen: ")", tokLBrack: "]", tokLBrace: "}"}
 	var open []lexer.Token
 	for _, t := range toks {
 		switch t.Type {
-		case tokLParen, tokLBrack:
-			open = append(open, t)
-		case tokLBrace:
-			if len(open) > 0 { // a symbol set; at the top level, a block
-				open = append(open, t)
+		case tokLParen, tokLBrack, tokLBrace:
+			if t.Type == tokLBrace && len(open) == 0 {
+				continue // at the top level, a brace opens a block
 			}
+			if len(open) == MaxDepth {
+				p.errs.Add(posOf(t.Pos), "brackets nest more than %d deep here; split the rule", MaxDepth)
+				return false
+			}
+			open = append(open, t)
 		case tokRParen, tokRBrack, tokRBrace:
 			if len(open) == 0 {
 				if t.Type == tokRBrace {

@@ -155,6 +155,30 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// Brackets nest at most lang.MaxDepth deep; the first one past it is
+// refused where it stands, before any recursion, however deep the file
+// goes (a million nested '(' used to overflow the Go stack).
+func TestNestingDepthIsBounded(t *testing.T) {
+	ok := strings.Repeat("[", lang.MaxDepth) + "a" + strings.Repeat("]", lang.MaxDepth) + " -> b\n"
+	if _, err := lang.Parse("t.anynt", []byte(ok)); err != nil {
+		t.Errorf("%d nested optionals: %v", lang.MaxDepth, err)
+	}
+	tests := []struct{ name, src, want string }{
+		{"optionals", "a -> b\n" + strings.Repeat("[", 1000) + "a" + strings.Repeat("]", 1000) + " -> b\n",
+			"t.anynt:2:101: brackets nest more than 100 deep here; split the rule"},
+		{"a million unclosed (", strings.Repeat("(", 1_000_000),
+			"t.anynt:1:101: brackets nest more than 100 deep here; split the rule"},
+		{"symbol sets count", strings.Repeat("(", 99) + "(χ ∉ {a}) -> b\n",
+			"t.anynt:1:105: brackets nest more than 100 deep here; split the rule"},
+	}
+	for _, tt := range tests {
+		_, err := lang.Parse("t.anynt", []byte(tt.src))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
 // A UTF-8 byte-order mark at the start of a file is not text: the file
 // parses as without it, and columns on the first line ignore it.
 func TestByteOrderMarkIsSkipped(t *testing.T) {

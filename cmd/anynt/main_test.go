@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -377,5 +378,45 @@ func TestEvolveImprovesAndWrites(t *testing.T) {
 	best := filepath.Join(dir, "best-01.anynt")
 	if _, errw, code := anynt(t, "", "check", "--filters", "--episodes", "60", "--steps", "60", best); code != exitOK {
 		t.Errorf("the best environment fails its filters: %s", errw)
+	}
+}
+
+// Hostile nesting is refused, positioned, with status 1, by every command:
+// a million nested '(' used to overflow the Go stack in fmt, and 1,000
+// nested optionals to run for minutes.
+func TestDeepNestingIsRefused(t *testing.T) {
+	million := writeFile(t, "million.anynt", strings.Repeat("(", 1_000_000))
+	optionals := writeFile(t, "optionals.anynt", "a -> b\n"+strings.Repeat("[", 1000)+"a"+strings.Repeat("]", 1000)+" -> b\n")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fmt", million}, million + ":1:101: brackets nest more than 100 deep here"},
+		{[]string{"markov", optionals, "a"}, optionals + ":2:101: brackets nest more than 100 deep here"},
+		{[]string{"expand", optionals}, optionals + ":2:101: brackets nest more than 100 deep here"},
+	} {
+		out, errw, code := anynt(t, "", tt.args...)
+		if code != exitFile || out != "" || !strings.HasPrefix(errw, tt.want) {
+			t.Errorf("anynt %s: status %d, stdout %.40q, stderr %.200q; want status %d and %q", tt.args[0], code, out, errw, exitFile, tt.want)
+		}
+	}
+}
+
+// A rule whose matching would try more than 1,048,576 ways at a position is
+// refused by the commands that compile it, as expand refuses to print it:
+// ten optional χ before a few choices passed check and then made every VM
+// step exponential in their number.
+func TestCheckAndExpandAgreeOnTheExpansionLimit(t *testing.T) {
+	var rule strings.Builder
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&rule, "[χ%d]", i)
+	}
+	file := writeFile(t, "wide.anynt", "alphabet a b c d e x\nx -> x\n"+rule.String()+" (a|b|c) (d|e) -> x\n")
+	want := file + ":3:1: this rule stands for more than 1048576 plain rules"
+	for _, args := range [][]string{{"markov", file, "abc"}, {"disasm", file}, {"expand", file}} {
+		out, errw, code := anynt(t, "", args...)
+		if code != exitFile || out != "" || !strings.HasPrefix(errw, want) {
+			t.Errorf("anynt %s: status %d, stdout %.40q, stderr %.200q; want status %d and %q", args[0], code, out, errw, exitFile, want)
+		}
 	}
 }
