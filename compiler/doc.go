@@ -12,6 +12,12 @@
 //     the same and stand inside the groups the first stands in; the right-hand
 //     side only refers to bound subscripts; ^Δ marks stand on the left, at
 //     most one per expansion, and not beside a Δ; Δ and ∇ stand on the right.
+//     Each rule's ordered expansion may hold at most Options.MaxExpansion
+//     plain rules (DefaultMaxExpansion, 2^20): the size is computed from
+//     the rule's shape, without expanding (limits.go), and it bounds the
+//     VM's backtracking at a position, so Check, Compile and Expand refuse
+//     the same rules. Checking is linear in the file at any depth: the
+//     groups around an element are a chain shared by everything inside.
 //     All errors of a file are reported, positioned.
 //  3. Symbols: the alphabet (declared, given as an option, or the file's
 //     symbols in order of first appearance) gets codes 0..n-1 in its order;
