@@ -81,6 +81,9 @@ type ruleInfo struct {
 	backref  map[lang.Elem]*binding // later LHS occurrences of a binding
 	marked   bool                   // some LHS element is marked ^Δ
 	captures int
+	// expansions is the number of plain rules the rule stands for; more
+	// than the limit when above it (checkExpansions).
+	expansions int
 }
 
 // binding is a subscript: its first occurrence on the LHS defines it.

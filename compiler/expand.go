@@ -13,19 +13,41 @@ import (
 // This is the meaning of the notation; the VM must behave exactly like a
 // naive interpreter of it.
 func Expand(f *lang.File, opts Options) ([]lang.PlainRule, error) {
-	u, err := analyze(f, f.Rules(), opts)
+	var out []lang.PlainRule
+	err := ExpandEach(f, opts, func(r lang.PlainRule) error {
+		out = append(out, r)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
+	return out, nil
+}
+
+// ExpandEach is Expand one plain rule at a time: it calls yield with each,
+// in order, and holds none, so that printing a large expansion takes little
+// memory. A file whose expansion has more than opts.MaxExpansion plain rules
+// is refused before the first call, since the size of each rule's is known
+// from its shape; an error from yield stops the expansion and is returned.
+func ExpandEach(f *lang.File, opts Options, yield func(lang.PlainRule) error) error {
+	u, err := analyze(f, f.Rules(), opts)
+	if err != nil {
+		return err
+	}
 	limit := opts.maxExpansion()
-	var out []lang.PlainRule
+	total := 0
+	for _, info := range u.rules {
+		// Each rule alone is within the limit (analyze checked it); the
+		// rules together may not be.
+		if total += info.expansions; total > limit {
+			return lang.ErrorList{{Pos: info.rule.At, Msg: fmt.Sprintf("the expansion of the file has more than %d plain rules: this rule's would pass the limit", limit)}}
+		}
+	}
+	var yieldErr error
 	for _, info := range u.rules {
 		x := &expander{unit: u, info: info, bound: map[string][]string{}, markFrom: -1}
-		complete := x.lhs(info.rule.LHS, nil, func(lhs []string) bool {
-			if len(out) == limit {
-				return false
-			}
-			out = append(out, lang.PlainRule{
+		x.lhs(info.rule.LHS, nil, func(lhs []string) bool {
+			yieldErr = yield(lang.PlainRule{
 				Pos:         info.rule.At,
 				LHS:         append([]string(nil), lhs...),
 				Terminating: info.rule.Terminating,
@@ -34,15 +56,13 @@ func Expand(f *lang.File, opts Options) ([]lang.PlainRule, error) {
 				RHS:         x.rhs(info.rule.RHS, nil),
 				StoreWhole:  hasStore(info.rule.RHS),
 			})
-			return true
+			return yieldErr == nil
 		})
-		// Each rule alone is within the limit (analyze checked it); the
-		// rules together may not be.
-		if !complete {
-			return nil, lang.ErrorList{{Pos: info.rule.At, Msg: fmt.Sprintf("the expansion of the file has more than %d plain rules: this rule's would pass the limit", limit)}}
+		if yieldErr != nil {
+			return yieldErr
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // expander enumerates the expansions of one rule by backtracking over its

@@ -20,7 +20,7 @@ func (u *unit) checkExpansions(errs *lang.ErrorList) {
 	c := &counter{unit: u, inAlphabet: inAlphabet, most: limit + 1}
 	for _, info := range u.rules {
 		c.info = info
-		if c.count(info.rule.LHS) > limit {
+		if info.expansions = c.count(info.rule.LHS); info.expansions > limit {
 			errs.Add(info.rule.At, "this rule stands for more than %d plain rules (its ordered expansion), more than the matcher may try at each position; split it, or use fewer optional groups, alternatives and χ", limit)
 		}
 	}

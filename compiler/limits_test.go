@@ -125,3 +125,31 @@ func TestDeepNestingChecksInLinearMemory(t *testing.T) {
 		t.Errorf("checking %d nested optionals allocated %d MB; it should be linear", depth, allocated>>20)
 	}
 }
+
+// The rules of a file may together stand for more plain rules than Expand
+// prints, though each is within the limit: the file checks and compiles,
+// and Expand refuses it at the rule that passes the limit, before yielding
+// anything.
+func TestExpandBoundsTheWholeFile(t *testing.T) {
+	f, err := lang.Parse("t.anynt", []byte("χ -> a\nχ -> b\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := compiler.Options{Alphabet: []string{"a", "b", "c", "d"}, MaxExpansion: 6}
+	if err := compiler.Check(f, opts); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+	yielded := 0
+	err = compiler.ExpandEach(f, opts, func(lang.PlainRule) error { yielded++; return nil })
+	want := "t.anynt:2:1: the expansion of the file has more than 6 plain rules"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || yielded != 0 {
+		t.Errorf("ExpandEach: %v after %d rules, want %q before any", err, yielded, want)
+	}
+	// An error from yield stops the expansion and comes back as it is.
+	opts.MaxExpansion = 0
+	stop := errors.New("stop")
+	err = compiler.ExpandEach(f, opts, func(lang.PlainRule) error { yielded++; return stop })
+	if err != stop || yielded != 1 {
+		t.Errorf("ExpandEach: %v after %d rules, want stop after 1", err, yielded)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
 
@@ -36,12 +37,21 @@ of first appearance.`,
 			if err != nil {
 				return err
 			}
-			rules, err := compiler.Expand(f, opts)
-			if err != nil {
-				return fileErrors(err)
+			// Print as the rules come: an expansion may hold a million.
+			w := bufio.NewWriter(io.out)
+			var writeErr error
+			err = compiler.ExpandEach(f, opts, func(r lang.PlainRule) error {
+				_, writeErr = fmt.Fprintln(w, compiler.PlainString(r))
+				return writeErr
+			})
+			if writeErr == nil {
+				writeErr = w.Flush()
 			}
-			for _, r := range rules {
-				fmt.Fprintln(io.out, compiler.PlainString(r))
+			switch {
+			case writeErr != nil:
+				return &exitError{code: exitIO, err: writeErr}
+			case err != nil:
+				return fileErrors(err)
 			}
 			return nil
 		},
