@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"slices"
-
 	"github.com/anynt/anynt/lang"
 	"github.com/anynt/anynt/stdlib"
 	"github.com/anynt/anynt/vm"
@@ -21,16 +19,19 @@ type Options struct {
 	// default alphabet: an environment puts its observation symbols and
 	// actions first, so that every behaviour gives them the same codes.
 	Prefix []string
-	// MaxExpansion bounds the ordered expansion: no rule may stand for
-	// more plain rules (Check and Compile refuse it, as Expand does), and
-	// Expand produces at most that many in all. 0 means
-	// DefaultMaxExpansion.
+	// MaxExpansion bounds the ordered expansion of a rule list: Check,
+	// Compile and Expand refuse a list that stands for more plain rules.
+	// 0 means DefaultMaxExpansion.
 	MaxExpansion int
 }
 
-// DefaultMaxExpansion is the default bound on an expansion's size: at most
-// 1,048,576 plain rules for one rule, and for Expand's whole output.
+// DefaultMaxExpansion is the default bound on the size of a rule list's
+// ordered expansion: 1,048,576 plain rules.
 const DefaultMaxExpansion = 1 << 20
+
+// MaxRules bounds a rule list with its uses resolved: blocks that use
+// blocks twice would otherwise double it at each link.
+const MaxRules = 1 << 20
 
 // maxExpansion is the bound opts set.
 func (opts Options) maxExpansion() int {
@@ -115,7 +116,10 @@ func (g *guard) within(inner *guard) bool {
 
 func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 	var errs lang.ErrorList
-	rules := resolve(f, list, &errs)
+	rules, ok := resolve(f, list, &errs)
+	if !ok {
+		return nil, errs.Err()
+	}
 	u := &unit{codes: map[string]byte{}, opts: opts}
 	for _, r := range rules {
 		u.rules = append(u.rules, checkRule(r, &errs))
@@ -130,20 +134,37 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 
 // resolve flattens a rule list: each `use` is replaced by the rules
 // of its block, found in the file first and in the standard library next.
-func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) []*lang.Rule {
+// Uses may nest, and a block used twice by each of a chain of blocks
+// doubles the rules at each link, so the flattening stops, with an error at
+// the entry that passes it, once it holds more than MaxRules rules; ok is
+// false then.
+func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*lang.Rule, ok bool) {
+	blocks := map[string]*lang.Block{}
+	for _, d := range f.Decls {
+		if b, ok := d.(*lang.Block); ok && b.Kind == lang.SharedBlock && blocks[b.Name] == nil {
+			blocks[b.Name] = b
+		}
+	}
 	var out []*lang.Rule
-	var walk func(entries []lang.Entry, using []string)
-	walk = func(entries []lang.Entry, using []string) {
+	using := map[string]bool{} // the blocks being flattened, to find cycles
+	var walk func(entries []lang.Entry, path []string) bool
+	walk = func(entries []lang.Entry, path []string) bool {
 		for _, e := range entries {
 			switch e := e.(type) {
 			case *lang.Rule:
+				if len(out) == MaxRules {
+					if len(path) == 0 {
+						errs.Add(e.At, "this rule list has more than %d rules", MaxRules)
+					}
+					return false
+				}
 				out = append(out, e)
 			case *lang.Use:
-				if slices.Contains(using, e.Name) {
-					errs.Add(e.At, "block %s uses itself (through %v)", e.Name, using)
+				if using[e.Name] {
+					errs.Add(e.At, "block %s uses itself (through %v)", e.Name, path)
 					continue
 				}
-				b := f.Block(e.Name)
+				b := blocks[e.Name]
 				if b == nil {
 					b = stdlib.Lookup(e.Name)
 				}
@@ -151,12 +172,21 @@ func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) []*lang.Rule
 					errs.Add(e.At, "no block named %s in this file or the standard library", e.Name)
 					continue
 				}
-				walk(b.Rules, append(using, e.Name))
+				using[e.Name] = true
+				ok := walk(b.Rules, append(path, e.Name))
+				delete(using, e.Name)
+				if !ok {
+					if len(path) == 0 {
+						errs.Add(e.At, "with its uses resolved, this rule list has more than %d rules", MaxRules)
+					}
+					return false
+				}
 			}
 		}
+		return true
 	}
-	walk(list, nil)
-	return out
+	ok = walk(list, nil)
+	return out, ok
 }
 
 func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {

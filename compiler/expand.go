@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"fmt"
-
 	"github.com/anynt/anynt/lang"
 )
 
@@ -27,21 +25,12 @@ func Expand(f *lang.File, opts Options) ([]lang.PlainRule, error) {
 // ExpandEach is Expand one plain rule at a time: it calls yield with each,
 // in order, and holds none, so that printing a large expansion takes little
 // memory. A file whose expansion has more than opts.MaxExpansion plain rules
-// is refused before the first call, since the size of each rule's is known
-// from its shape; an error from yield stops the expansion and is returned.
+// is refused, as Check refuses it, before the first call; an error from
+// yield stops the expansion and is returned.
 func ExpandEach(f *lang.File, opts Options, yield func(lang.PlainRule) error) error {
 	u, err := analyze(f, f.Rules(), opts)
 	if err != nil {
 		return err
-	}
-	limit := opts.maxExpansion()
-	total := 0
-	for _, info := range u.rules {
-		// Each rule alone is within the limit (analyze checked it); the
-		// rules together may not be.
-		if total += info.expansions; total > limit {
-			return lang.ErrorList{{Pos: info.rule.At, Msg: fmt.Sprintf("the expansion of the file has more than %d plain rules: this rule's would pass the limit", limit)}}
-		}
 	}
 	var yieldErr error
 	for _, info := range u.rules {

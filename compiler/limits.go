@@ -4,13 +4,14 @@ import (
 	"github.com/anynt/anynt/lang"
 )
 
-// checkExpansions refuses every rule whose ordered expansion has more than
-// opts.MaxExpansion plain rules. The VM matches a sugared rule without
-// expanding it, but at one start position its search may try every path
-// through the rule's choices, and those paths are at most the expansions:
-// bounding the expansion bounds the matcher's work per position, so that a
-// rule that checks also runs, and Check refuses exactly the rules Expand
-// would. The size is computed from the rule's shape, without expanding.
+// checkExpansions refuses a rule list whose ordered expansion has more than
+// opts.MaxExpansion plain rules, at the rule that passes the limit. The VM
+// matches a sugared rule without expanding it, but at one start position
+// its search may try every path through the rule's choices, and those
+// paths are at most the rule's expansions: bounding the expansion bounds
+// the matcher's work per position and step, so that an algorithm that
+// checks also runs, and Check refuses exactly what Expand would. The size
+// is computed from each rule's shape, without expanding.
 func (u *unit) checkExpansions(errs *lang.ErrorList) {
 	limit := u.opts.maxExpansion()
 	inAlphabet := make(map[string]bool, u.alphabet)
@@ -18,10 +19,17 @@ func (u *unit) checkExpansions(errs *lang.ErrorList) {
 		inAlphabet[s] = true
 	}
 	c := &counter{unit: u, inAlphabet: inAlphabet, most: limit + 1}
+	total := 0
 	for _, info := range u.rules {
 		c.info = info
-		if info.expansions = c.count(info.rule.LHS); info.expansions > limit {
+		info.expansions = c.count(info.rule.LHS)
+		if info.expansions > limit {
 			errs.Add(info.rule.At, "this rule stands for more than %d plain rules (its ordered expansion), more than the matcher may try at each position; split it, or use fewer optional groups, alternatives and χ", limit)
+			return
+		}
+		if total += info.expansions; total > limit {
+			errs.Add(info.rule.At, "the rules up to this one stand for more than %d plain rules (their ordered expansion), more than the matcher may try at each position; use fewer or smaller rules", limit)
+			return
 		}
 	}
 }

@@ -11,9 +11,9 @@ import (
 	"github.com/anynt/anynt/lang"
 )
 
-// Check bounds each rule's ordered expansion by the limit Expand uses, and
-// computes it without expanding: at every limit a file checks exactly when
-// it expands, and the count is the expansion's length.
+// Check bounds the ordered expansion of a rule list by the limit Expand
+// uses, and computes it without expanding: at every limit a file checks
+// and compiles exactly when it expands.
 func TestExpansionLimitAgreesWithExpand(t *testing.T) {
 	alphabet := []string{"a", "b", "c", "d"}
 	for _, src := range []string{
@@ -24,9 +24,10 @@ func TestExpansionLimitAgreesWithExpand(t *testing.T) {
 		"[[[[a]]]] -> b",
 		"[a]1 b [a]1 χ2 χ2 -> χ2",
 		"(a (b|c) | [d])1 χ [χ] (a (b|c)|[d])1 -> (a (b|c) | [d])1",
-		"(χ ∉ {a, b, c, d}) [a] -> ", // χ takes no value: no expansion
+		"(χ ∉ {a, b, c, d}) [a] -> \na -> b", // χ takes no value: no expansion
 		"[χ1][χ2][χ3] (a|b) -> [χ1]",
-		"a -> b\n[χ] (a|b) -> c\nχχ -> ", // the limit is per rule
+		"a -> b\n[χ] (a|b) -> c\nχχ -> ",
+		"block q {\n[a] -> b\n}\nuse q\nχ -> \nuse q",
 	} {
 		f, err := lang.Parse("t.anynt", []byte(src+"\n"))
 		if err != nil {
@@ -37,32 +38,18 @@ func TestExpansionLimitAgreesWithExpand(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%q: %v", src, err)
 		}
-		largest := 0
-		for _, r := range f.Rules() {
-			one := &lang.File{Name: f.Name, Decls: []lang.Decl{r}}
-			rules, err := compiler.Expand(one, opts)
-			if err != nil {
-				t.Fatalf("%q: %v", src, err)
-			}
-			largest = max(largest, len(rules))
-		}
-		if largest == 0 {
-			continue
-		}
-		for _, limit := range []int{largest, largest - 1} {
-			if limit == 0 { // the default
+		for _, limit := range []int{len(plain), len(plain) - 1} {
+			if limit <= 0 { // 0 is the default
 				continue
 			}
 			opts.MaxExpansion = limit
-			checkErr := compiler.Check(f, opts)
+			refused := limit < len(plain)
 			_, compileErr := compiler.Compile(f, opts)
-			ruleRefused := limit < largest
-			if (checkErr != nil) != ruleRefused || (compileErr != nil) != ruleRefused {
-				t.Errorf("%q, limit %d: Check %v, Compile %v; the largest rule stands for %d plain rules", src, limit, checkErr, compileErr, largest)
-			}
 			_, expandErr := compiler.Expand(f, opts)
-			if ruleRefused != (expandErr != nil) && len(plain) <= limit {
-				t.Errorf("%q, limit %d: Check says %v, Expand %v", src, limit, checkErr, expandErr)
+			for what, err := range map[string]error{"Check": compiler.Check(f, opts), "Compile": compileErr, "Expand": expandErr} {
+				if (err != nil) != refused {
+					t.Errorf("%q, limit %d: %s gives %v; the expansion has %d plain rules", src, limit, what, err, len(plain))
+				}
 			}
 		}
 	}
@@ -126,30 +113,69 @@ func TestDeepNestingChecksInLinearMemory(t *testing.T) {
 	}
 }
 
-// The rules of a file may together stand for more plain rules than Expand
-// prints, though each is within the limit: the file checks and compiles,
-// and Expand refuses it at the rule that passes the limit, before yielding
-// anything.
-func TestExpandBoundsTheWholeFile(t *testing.T) {
+// The limit bounds the whole rule list, not each rule: the list refuses
+// at the rule that passes it, and Expand yields nothing. An error from
+// yield stops the expansion and comes back as it is.
+func TestExpansionLimitBoundsTheWholeList(t *testing.T) {
 	f, err := lang.Parse("t.anynt", []byte("χ -> a\nχ -> b\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := compiler.Options{Alphabet: []string{"a", "b", "c", "d"}, MaxExpansion: 6}
-	if err := compiler.Check(f, opts); err != nil {
-		t.Errorf("Check: %v", err)
+	want := "t.anynt:2:1: the rules up to this one stand for more than 6 plain rules"
+	if err := compiler.Check(f, opts); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("Check: %v, want %q", err, want)
 	}
 	yielded := 0
 	err = compiler.ExpandEach(f, opts, func(lang.PlainRule) error { yielded++; return nil })
-	want := "t.anynt:2:1: the expansion of the file has more than 6 plain rules"
 	if err == nil || !strings.HasPrefix(err.Error(), want) || yielded != 0 {
 		t.Errorf("ExpandEach: %v after %d rules, want %q before any", err, yielded, want)
 	}
-	// An error from yield stops the expansion and comes back as it is.
 	opts.MaxExpansion = 0
 	stop := errors.New("stop")
 	err = compiler.ExpandEach(f, opts, func(lang.PlainRule) error { yielded++; return stop })
 	if err != stop || yielded != 1 {
 		t.Errorf("ExpandEach: %v after %d rules, want stop after 1", err, yielded)
+	}
+}
+
+// Resolving uses is bounded too: thirty blocks, each using the next twice,
+// would flatten to 2^30 rules; the list is refused at the use that passes
+// the limit. A chain of 20,000 blocks, each using the next once, resolves
+// in memory linear in its length.
+func TestUsesAreBounded(t *testing.T) {
+	var doubling strings.Builder
+	for i := range 30 {
+		fmt.Fprintf(&doubling, "block b%d {\nuse b%d\nuse b%d\n}\n", i, i+1, i+1)
+	}
+	doubling.WriteString("block b30 {\na -> b\n}\nc -> d\nuse b0\n")
+	f, err := lang.Parse("t.anynt", []byte(doubling.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "t.anynt:125:1: with its uses resolved, this rule list has more than 1048576 rules"
+	if err := compiler.Check(f, compiler.Options{}); err == nil || err.Error() != want {
+		t.Errorf("doubling uses: %v, want %q", err, want)
+	}
+
+	const n = 20_000
+	var chain strings.Builder
+	for i := range n {
+		fmt.Fprintf(&chain, "block b%d {\nuse b%d\n}\n", i, i+1)
+	}
+	fmt.Fprintf(&chain, "block b%d {\na -> b\n}\nuse b0\n", n)
+	f, err = lang.Parse("t.anynt", []byte(chain.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err = compiler.Check(f, compiler.Options{})
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if allocated := after.TotalAlloc - before.TotalAlloc; allocated > 64<<20 {
+		t.Errorf("resolving a chain of %d uses allocated %d MB; it should be linear", n, allocated>>20)
 	}
 }
