@@ -29,8 +29,8 @@ type Options struct {
 // ordered expansion: 1,048,576 plain rules.
 const DefaultMaxExpansion = 1 << 20
 
-// MaxRules bounds a rule list with its uses resolved: blocks that use
-// blocks twice would otherwise double it at each link.
+// MaxRules bounds the rules and uses met in resolving a rule list's uses:
+// blocks that use blocks twice would otherwise double them at each link.
 const MaxRules = 1 << 20
 
 // maxExpansion is the bound opts set.
@@ -135,33 +135,41 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 // resolve flattens a rule list: each `use` is replaced by the rules
 // of its block, found in the file first and in the standard library next.
 // Uses may nest, and a block used twice by each of a chain of blocks
-// doubles the rules at each link, so the flattening stops, with an error at
-// the entry that passes it, once it holds more than MaxRules rules; ok is
-// false then.
+// doubles the work at each link, so the flattening stops, with an error at
+// the entry of the list that passes it, after MaxRules rules and uses; ok
+// is false then.
 func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*lang.Rule, ok bool) {
 	blocks := map[string]*lang.Block{}
 	for _, d := range f.Decls {
-		if b, ok := d.(*lang.Block); ok && b.Kind == lang.SharedBlock && blocks[b.Name] == nil {
+		if b, isBlock := d.(*lang.Block); isBlock && b.Kind == lang.SharedBlock && blocks[b.Name] == nil {
 			blocks[b.Name] = b
 		}
 	}
-	var out []*lang.Rule
+	entries := 0
 	using := map[string]bool{} // the blocks being flattened, to find cycles
-	var walk func(entries []lang.Entry, path []string) bool
-	walk = func(entries []lang.Entry, path []string) bool {
-		for _, e := range entries {
+	// A block used twice is flattened twice: its mistakes are reported once.
+	reported := map[lang.Pos]bool{}
+	report := func(at lang.Pos, format string, args ...any) {
+		if !reported[at] {
+			reported[at] = true
+			errs.Add(at, format, args...)
+		}
+	}
+	var walk func(list []lang.Entry, path []string) bool
+	walk = func(list []lang.Entry, path []string) bool {
+		for _, e := range list {
+			if entries++; entries > MaxRules {
+				if len(path) == 0 {
+					errs.Add(e.Pos(), "with its uses resolved, this rule list has more than %d rules and uses", MaxRules)
+				}
+				return false
+			}
 			switch e := e.(type) {
 			case *lang.Rule:
-				if len(out) == MaxRules {
-					if len(path) == 0 {
-						errs.Add(e.At, "this rule list has more than %d rules", MaxRules)
-					}
-					return false
-				}
-				out = append(out, e)
+				rules = append(rules, e)
 			case *lang.Use:
 				if using[e.Name] {
-					errs.Add(e.At, "block %s uses itself (through %v)", e.Name, path)
+					report(e.At, "block %s uses itself (through %v)", e.Name, path)
 					continue
 				}
 				b := blocks[e.Name]
@@ -169,7 +177,7 @@ func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*la
 					b = stdlib.Lookup(e.Name)
 				}
 				if b == nil {
-					errs.Add(e.At, "no block named %s in this file or the standard library", e.Name)
+					report(e.At, "no block named %s in this file or the standard library", e.Name)
 					continue
 				}
 				using[e.Name] = true
@@ -177,7 +185,7 @@ func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*la
 				delete(using, e.Name)
 				if !ok {
 					if len(path) == 0 {
-						errs.Add(e.At, "with its uses resolved, this rule list has more than %d rules", MaxRules)
+						errs.Add(e.At, "with its uses resolved, this rule list has more than %d rules and uses", MaxRules)
 					}
 					return false
 				}
@@ -185,8 +193,7 @@ func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*la
 		}
 		return true
 	}
-	ok = walk(list, nil)
-	return out, ok
+	return rules, walk(list, nil)
 }
 
 func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {

@@ -140,20 +140,22 @@ func TestExpansionLimitBoundsTheWholeList(t *testing.T) {
 }
 
 // Resolving uses is bounded too: thirty blocks, each using the next twice,
-// would flatten to 2^30 rules; the list is refused at the use that passes
-// the limit. A chain of 20,000 blocks, each using the next once, resolves
+// would make 2^30 uses (and as many errors for the missing block at the
+// end); the list is refused at its use that passes the limit. A chain of 20,000 blocks, each using the next once, resolves
 // in memory linear in its length.
 func TestUsesAreBounded(t *testing.T) {
 	var doubling strings.Builder
 	for i := range 30 {
 		fmt.Fprintf(&doubling, "block b%d {\nuse b%d\nuse b%d\n}\n", i, i+1, i+1)
 	}
-	doubling.WriteString("block b30 {\na -> b\n}\nc -> d\nuse b0\n")
+	// The last block has no rule: the uses alone must be bounded.
+	doubling.WriteString("block b30 {\nuse nothing\n}\nc -> d\nuse b0\n")
 	f, err := lang.Parse("t.anynt", []byte(doubling.String()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "t.anynt:125:1: with its uses resolved, this rule list has more than 1048576 rules"
+	want := "t.anynt:122:1: no block named nothing in this file or the standard library\n" +
+		"t.anynt:125:1: with its uses resolved, this rule list has more than 1048576 rules and uses"
 	if err := compiler.Check(f, compiler.Options{}); err == nil || err.Error() != want {
 		t.Errorf("doubling uses: %v, want %q", err, want)
 	}
