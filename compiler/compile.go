@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"slices"
-
 	"github.com/anynt/anynt/lang"
 	"github.com/anynt/anynt/stdlib"
 	"github.com/anynt/anynt/vm"
@@ -21,13 +19,27 @@ type Options struct {
 	// default alphabet: an environment puts its observation symbols and
 	// actions first, so that every behaviour gives them the same codes.
 	Prefix []string
-	// MaxExpansion bounds the number of plain rules Expand may produce;
+	// MaxExpansion bounds the ordered expansion of a rule list: Check,
+	// Compile and Expand refuse a list that stands for more plain rules.
 	// 0 means DefaultMaxExpansion.
 	MaxExpansion int
 }
 
-// DefaultMaxExpansion is the default bound on an expansion's size.
+// DefaultMaxExpansion is the default bound on the size of a rule list's
+// ordered expansion: 1,048,576 plain rules.
 const DefaultMaxExpansion = 1 << 20
+
+// MaxRules bounds the rules and uses met in resolving a rule list's uses:
+// blocks that use blocks twice would otherwise double them at each link.
+const MaxRules = 1 << 20
+
+// maxExpansion is the bound opts set.
+func (opts Options) maxExpansion() int {
+	if opts.MaxExpansion <= 0 {
+		return DefaultMaxExpansion
+	}
+	return opts.MaxExpansion
+}
 
 // Compile resolves, checks and lowers a rule file's main algorithm to a
 // program for the VM. All errors of the file are returned, positioned.
@@ -70,6 +82,9 @@ type ruleInfo struct {
 	backref  map[lang.Elem]*binding // later LHS occurrences of a binding
 	marked   bool                   // some LHS element is marked ^Δ
 	captures int
+	// expansions is the number of plain rules the rule stands for; more
+	// than the limit when above it (checkExpansions).
+	expansions int
 }
 
 // binding is a subscript: its first occurrence on the LHS defines it.
@@ -77,24 +92,40 @@ type binding struct {
 	def     lang.Elem
 	text    string // the canonical spelling, to compare later occurrences
 	capture int
-	guards  []guard // the group alternatives its definition stands in
+	guards  *guard // the innermost group alternative its definition stands in
 }
 
-// guard is one alternative of a group (Alt == len(Alts) is the absence of
-// an optional group).
+// guard is one alternative of a group, linked to the alternative that holds
+// the group (nil at the top level). Everything inside an alternative shares
+// its guard, so that entering a group costs the same at any depth.
 type guard struct {
 	group *lang.Group
 	alt   int
+	outer *guard
+}
+
+// within reports whether g is inner, or stands inside it.
+func (g *guard) within(inner *guard) bool {
+	for ; g != nil; g = g.outer {
+		if g == inner {
+			return true
+		}
+	}
+	return inner == nil
 }
 
 func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 	var errs lang.ErrorList
-	rules := resolve(f, list, &errs)
+	rules, ok := resolve(f, list, &errs)
+	if !ok {
+		return nil, errs.Err()
+	}
 	u := &unit{codes: map[string]byte{}, opts: opts}
 	for _, r := range rules {
 		u.rules = append(u.rules, checkRule(r, &errs))
 	}
 	u.buildSymbols(f, &errs)
+	u.checkExpansions(&errs)
 	if err := errs.Err(); err != nil {
 		return nil, err
 	}
@@ -103,33 +134,66 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 
 // resolve flattens a rule list: each `use` is replaced by the rules
 // of its block, found in the file first and in the standard library next.
-func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) []*lang.Rule {
-	var out []*lang.Rule
-	var walk func(entries []lang.Entry, using []string)
-	walk = func(entries []lang.Entry, using []string) {
-		for _, e := range entries {
+// Uses may nest, and a block used twice by each of a chain of blocks
+// doubles the work at each link, so the flattening stops, with an error at
+// the entry of the list that passes it, after MaxRules rules and uses; ok
+// is false then.
+func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*lang.Rule, ok bool) {
+	blocks := map[string]*lang.Block{}
+	for _, d := range f.Decls {
+		if b, isBlock := d.(*lang.Block); isBlock && b.Kind == lang.SharedBlock && blocks[b.Name] == nil {
+			blocks[b.Name] = b
+		}
+	}
+	entries := 0
+	using := map[string]bool{} // the blocks being flattened, to find cycles
+	// A block used twice is flattened twice: its mistakes are reported once.
+	reported := map[lang.Pos]bool{}
+	report := func(at lang.Pos, format string, args ...any) {
+		if !reported[at] {
+			reported[at] = true
+			errs.Add(at, format, args...)
+		}
+	}
+	var walk func(list []lang.Entry, path []string) bool
+	walk = func(list []lang.Entry, path []string) bool {
+		for _, e := range list {
+			if entries++; entries > MaxRules {
+				if len(path) == 0 {
+					errs.Add(e.Pos(), "with its uses resolved, this rule list has more than %d rules and uses", MaxRules)
+				}
+				return false
+			}
 			switch e := e.(type) {
 			case *lang.Rule:
-				out = append(out, e)
+				rules = append(rules, e)
 			case *lang.Use:
-				if slices.Contains(using, e.Name) {
-					errs.Add(e.At, "block %s uses itself (through %v)", e.Name, using)
+				if using[e.Name] {
+					report(e.At, "block %s uses itself (through %v)", e.Name, path)
 					continue
 				}
-				b := f.Block(e.Name)
+				b := blocks[e.Name]
 				if b == nil {
 					b = stdlib.Lookup(e.Name)
 				}
 				if b == nil {
-					errs.Add(e.At, "no block named %s in this file or the standard library", e.Name)
+					report(e.At, "no block named %s in this file or the standard library", e.Name)
 					continue
 				}
-				walk(b.Rules, append(using, e.Name))
+				using[e.Name] = true
+				ok := walk(b.Rules, append(path, e.Name))
+				delete(using, e.Name)
+				if !ok {
+					if len(path) == 0 {
+						errs.Add(e.At, "with its uses resolved, this rule list has more than %d rules and uses", MaxRules)
+					}
+					return false
+				}
 			}
 		}
+		return true
 	}
-	walk(list, nil)
-	return out
+	return rules, walk(list, nil)
 }
 
 func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {
@@ -180,7 +244,7 @@ func b2i(b bool) int {
 	return 0
 }
 
-func (info *ruleInfo) checkLHS(elems []lang.Elem, guards []guard, errs *lang.ErrorList) {
+func (info *ruleInfo) checkLHS(elems []lang.Elem, guards *guard, errs *lang.ErrorList) {
 	for _, e := range elems {
 		switch e := e.(type) {
 		case *lang.Store:
@@ -198,14 +262,14 @@ func (info *ruleInfo) checkLHS(elems []lang.Elem, guards []guard, errs *lang.Err
 			}
 			info.define(e, e.Bind, guards)
 			for i, a := range e.Alts {
-				info.checkLHS(a, append(slices.Clip(guards), guard{e, i}), errs)
+				info.checkLHS(a, &guard{group: e, alt: i, outer: guards}, errs)
 			}
 		}
 	}
 }
 
 // define records the first occurrence of a subscript.
-func (info *ruleInfo) define(e lang.Elem, sub string, guards []guard) {
+func (info *ruleInfo) define(e lang.Elem, sub string, guards *guard) {
 	if sub == "" {
 		return
 	}
@@ -216,7 +280,7 @@ func (info *ruleInfo) define(e lang.Elem, sub string, guards []guard) {
 // same element as the first, and must stand wherever the first does, so
 // that in every expansion that has it the first occurrence is there too.
 // It reports whether e is such a later occurrence.
-func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards []guard, errs *lang.ErrorList) bool {
+func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards *guard, errs *lang.ErrorList) bool {
 	b, ok := info.bindings[sub]
 	if !ok {
 		return false
@@ -225,7 +289,7 @@ func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards []guard, errs *l
 	if !sameBinding(b, e) {
 		errs.Add(e.Pos(), "subscript %s is bound to %s at %s; this occurrence must read the same", sub, b.text, b.def.Pos())
 	}
-	if len(guards) < len(b.guards) || !slices.Equal(guards[:len(b.guards)], b.guards) {
+	if !guards.within(b.guards) {
 		errs.Add(e.Pos(), "subscript %s is bound inside an optional or alternative group at %s; a later use on the left-hand side must stand inside it", sub, b.def.Pos())
 	}
 	return true

@@ -6,12 +6,21 @@
 //
 //  1. Resolve: the main algorithm's `use NAME` entries are replaced by the
 //     rules of the named block, from the file or else the standard library
-//     (stdlib); cycles are errors.
+//     (stdlib); cycles are errors, and so is a list of more than MaxRules
+//     rules.
 //  2. Check: every rule is checked for meaning — subscripts are bound on the
 //     left-hand side by their first occurrence, later occurrences must read
 //     the same and stand inside the groups the first stands in; the right-hand
 //     side only refers to bound subscripts; ^Δ marks stand on the left, at
 //     most one per expansion, and not beside a Δ; Δ and ∇ stand on the right.
+//     A rule list's ordered expansion may hold at most Options.MaxExpansion
+//     plain rules (DefaultMaxExpansion, 2^20): the size is computed from
+//     each rule's shape, without expanding (limits.go), and it bounds the
+//     VM's backtracking at a position, so Check, Compile and Expand refuse
+//     the same files. Resolving uses stops past MaxRules rules. Checking is
+//     linear in the file at any depth: the groups around an element are a
+//     chain shared by everything inside, and blocks are found by name in a
+//     map.
 //     All errors of a file are reported, positioned.
 //  3. Symbols: the alphabet (declared, given as an option, or the file's
 //     symbols in order of first appearance) gets codes 0..n-1 in its order;

@@ -1,8 +1,6 @@
 package compiler
 
 import (
-	"fmt"
-
 	"github.com/anynt/anynt/lang"
 )
 
@@ -13,19 +11,32 @@ import (
 // This is the meaning of the notation; the VM must behave exactly like a
 // naive interpreter of it.
 func Expand(f *lang.File, opts Options) ([]lang.PlainRule, error) {
-	u, err := analyze(f, f.Rules(), opts)
+	var out []lang.PlainRule
+	err := ExpandEach(f, opts, func(r lang.PlainRule) error {
+		out = append(out, r)
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
-	limit := opts.MaxExpansion
-	if limit <= 0 {
-		limit = DefaultMaxExpansion
+	return out, nil
+}
+
+// ExpandEach is Expand one plain rule at a time: it calls yield with each,
+// in order, and holds none, so that printing a large expansion takes little
+// memory. A file whose expansion has more than opts.MaxExpansion plain rules
+// is refused, as Check refuses it, before the first call; an error from
+// yield stops the expansion and is returned.
+func ExpandEach(f *lang.File, opts Options, yield func(lang.PlainRule) error) error {
+	u, err := analyze(f, f.Rules(), opts)
+	if err != nil {
+		return err
 	}
-	var out []lang.PlainRule
+	var yieldErr error
 	for _, info := range u.rules {
-		x := &expander{unit: u, info: info, bound: map[string][]string{}, markFrom: -1, limit: limit - len(out)}
+		x := &expander{unit: u, info: info, bound: map[string][]string{}, markFrom: -1}
 		x.lhs(info.rule.LHS, nil, func(lhs []string) bool {
-			out = append(out, lang.PlainRule{
+			yieldErr = yield(lang.PlainRule{
 				Pos:         info.rule.At,
 				LHS:         append([]string(nil), lhs...),
 				Terminating: info.rule.Terminating,
@@ -34,14 +45,13 @@ func Expand(f *lang.File, opts Options) ([]lang.PlainRule, error) {
 				RHS:         x.rhs(info.rule.RHS, nil),
 				StoreWhole:  hasStore(info.rule.RHS),
 			})
-			x.limit--
-			return x.limit > 0
+			return yieldErr == nil
 		})
-		if x.limit <= 0 {
-			return nil, lang.ErrorList{{Pos: info.rule.At, Msg: fmt.Sprintf("the expansion has more than %d plain rules", limit)}}
+		if yieldErr != nil {
+			return yieldErr
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // expander enumerates the expansions of one rule by backtracking over its
@@ -51,7 +61,6 @@ type expander struct {
 	info             *ruleInfo
 	bound            map[string][]string // what each subscript stands for now
 	markFrom, markTo int
-	limit            int
 }
 
 // lhs expands elems after the symbols acc and continues with k; it returns

@@ -93,6 +93,7 @@ type loader struct {
 	objects   []*lang.Block
 	goodEvil  lang.Decl // *lang.Block or *lang.Pattern
 	settingsD []*lang.Setting
+	placedAt  []lang.Pos // the place statement of each object, by Place index
 }
 
 func (l *loader) fileStart() lang.Pos { return lang.Pos{File: l.file.Name, Line: 1, Col: 1} }
@@ -137,12 +138,45 @@ func (l *loader) declarations() {
 		l.errs.Add(l.fileStart(), "an environment declares its actions: actions s l r (the stay action first)")
 	} else {
 		l.actions = actions.(*lang.Actions)
+		l.checkActions()
 	}
 	if l.spaceDecl == nil {
 		l.errs.Add(l.fileStart(), "an environment gives its space: space CODE, space table { … } or space generator { … }")
 	}
 	if l.goodEvil == nil {
 		l.errs.Add(l.fileStart(), "an environment gives the Good/Evil behaviour: goodevil { … } or goodevil pattern …")
+	}
+}
+
+// checkActions checks the action names, each mistake once: the rest of the
+// loading reads the actions and their markers, so it runs only when they
+// are sound.
+func (l *loader) checkActions() {
+	a := l.actions
+	if len(a.Names) < 2 {
+		l.errs.Add(a.At, "an environment needs at least 2 actions, the stay action first")
+	}
+	var bad []string
+	var at lang.Pos
+	seen := map[string]bool{}
+	for _, n := range a.Names {
+		if seen[n.Name] {
+			l.errs.Add(n.At, "action %s is listed twice", n.Name)
+		}
+		seen[n.Name] = true
+		if _, ok := marker(n.Name); !ok {
+			if bad == nil {
+				at = n.At
+			}
+			bad = append(bad, n.Name)
+		}
+	}
+	switch len(bad) {
+	case 0:
+	case 1:
+		l.errs.Add(at, "action %s must start with a lower-case letter: its observation marker is its upper-case form", bad[0])
+	default:
+		l.errs.Add(at, "actions %s must start with a lower-case letter, such as actions s l r: an action's observation marker is its upper-case form", strings.Join(bad, ", "))
 	}
 }
 
@@ -159,15 +193,9 @@ func (l *loader) symbols() {
 		t.names = append(t.names, name)
 		return byte(len(t.names) - 1)
 	}
-	if len(l.actions.Names) < 2 {
-		l.errs.Add(l.actions.At, "an environment needs at least 2 actions, the stay action first")
-	}
 	for _, a := range l.actions.Names {
 		e.Actions = append(e.Actions, a.Name)
-		m, ok := marker(a.Name)
-		if !ok {
-			l.errs.Add(a.At, "action %s must start with a lower-case letter: its observation marker is its upper-case form", a.Name)
-		}
+		m, _ := marker(a.Name) // checkActions made sure it has one
 		e.Markers = append(e.Markers, m)
 		t.marker = append(t.marker, add(m, "the marker of action "+a.Name, a.At))
 	}
@@ -321,6 +349,7 @@ func (l *loader) behaviours() {
 func (l *loader) settings() {
 	e := l.env
 	e.Place = make([]int, 3+len(e.Objects))
+	l.placedAt = make([]lang.Pos, len(e.Place))
 	for i := range e.Place {
 		e.Place[i] = -1
 	}
@@ -335,12 +364,16 @@ func (l *loader) settings() {
 	if e.Space != nil {
 		for i, c := range e.Place {
 			if c >= e.Space.Cells() {
-				l.errs.Add(l.fileStart(), "%s is placed in cell %d; the space has %d cells", l.objectName(i), c+1, e.Space.Cells())
+				l.errs.Add(l.placedAt[i], "%s is placed in cell %d; the space has %d cells", l.objectName(i), c+1, e.Space.Cells())
 			}
 		}
 	}
 	if p := e.Place; p[Good] >= 0 && p[Good] == p[Evil] {
-		l.errs.Add(l.fileStart(), "Good and Evil are placed in the same cell; they never share one")
+		first, second := l.placedAt[Good], l.placedAt[Evil]
+		if second.Before(first) {
+			first, second = second, first
+		}
+		l.errs.Add(second, "Good and Evil are placed in the same cell, %d (the other at %s); they never share one", p[Good]+1, first)
 	}
 }
 
@@ -400,6 +433,7 @@ func (l *loader) setting(s *lang.Setting) error {
 		for i := range e.Place {
 			if l.objectName(i) == args[0] {
 				e.Place[i] = cell - 1
+				l.placedAt[i] = s.At
 				return nil
 			}
 		}

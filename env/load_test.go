@@ -120,3 +120,27 @@ func TestLoadTypesSpaceErrors(t *testing.T) {
 		}
 	}
 }
+
+// Placement and action mistakes get one error each, at the statement that
+// made them (issue 9: they pointed at 1:1, and upper-case actions cascaded
+// into six errors).
+func TestPlacementAndActionErrorsArePositioned(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"place outside", valid + "place π 9\n",
+			"t.anynt:6:1: π is placed in cell 9; the space has 2 cells"},
+		{"Good on Evil", valid + "place ⊕ 1\nset cycle on\nplace ⊖ 1\n",
+			"t.anynt:8:1: Good and Evil are placed in the same cell, 1 (the other at t.anynt:6:1); they never share one"},
+		{"upper-case actions", "actions L R S\nspace thesis R+:R+\ngoodevil pattern 0\n",
+			"t.anynt:1:9: actions L, R, S must start with a lower-case letter, such as actions s l r: an action's observation marker is its upper-case form"},
+		{"an action twice", "actions s r r\nspace thesis r+:r+\ngoodevil pattern 0\n",
+			"t.anynt:1:13: action r is listed twice"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := load(t, tt.src)
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("got\n%v\nwant exactly\n%s", err, tt.want)
+			}
+		})
+	}
+}

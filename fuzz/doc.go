@@ -49,9 +49,10 @@
 // requires 95% of generated files to compile, so that the generator keeps
 // testing something.
 //
-// FuzzClassic feeds arbitrary text to lang.ParseClassic: no panic, errors
-// and symbols positioned inside the input, each symbol the character at its
-// position; a file that parses compiles (unless it has more than 256
+// FuzzClassic feeds arbitrary text to lang.ParseClassic: no panic, a file
+// even beside errors (the well-formed lines' rules), errors and symbols
+// positioned inside the input, each symbol the character at its position
+// (after a leading byte-order mark); a file that parses compiles (unless it has more than 256
 // symbols) and runs in leftmost mode, on a string made of its own patterns,
 // exactly like the reference interpreter.
 //

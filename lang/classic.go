@@ -29,11 +29,13 @@ import (
 // ParseClassic reads a rule file in the classic format. The declarations of
 // the result are *Rule values whose sides hold one *Symbol per character, at
 // the character's exact position; comments are kept in File.Comments. Every
-// malformed line is reported; the error is an ErrorList.
+// malformed line is reported; the error is an ErrorList. Like Parse, it
+// returns the rules of the well-formed lines even when others have errors,
+// so that a tool can check them too; a file is never nil.
 func ParseClassic(filename string, src []byte) (*File, error) {
 	f := &File{Name: filename}
 	var errs ErrorList
-	for i, line := range strings.Split(string(src), "\n") {
+	for i, line := range strings.Split(string(trimBOM(src)), "\n") {
 		lineNo := i + 1
 		line = strings.TrimSuffix(line, "\r")
 		if text, ok := strings.CutPrefix(line, "#"); ok {
@@ -71,10 +73,7 @@ func ParseClassic(filename string, src []byte) (*File, error) {
 		r.RHS = classicSymbols(filename, lineNo, runes, repStart, len(runes))
 		f.Decls = append(f.Decls, r)
 	}
-	if err := errs.Err(); err != nil {
-		return nil, err
-	}
-	return f, nil
+	return f, errs.Err()
 }
 
 // SymbolsOfClassicInput splits an input string of the classic format into

@@ -147,8 +147,9 @@ func TestParseClassicErrors(t *testing.T) {
 		"bad \xff -> x", // line 6: invalid UTF-8 at column 5
 	}, "\n")
 	f, err := ParseClassic("e.markov", []byte(src))
-	if f != nil {
-		t.Errorf("got a file despite errors")
+	// The well-formed lines are still read, so that tools check them too.
+	if f == nil || len(f.Decls) != 2 || f.Decls[0].Pos().Line != 1 || f.Decls[1].Pos().Line != 5 {
+		t.Errorf("got %+v, want the rules of lines 1 and 5", f)
 	}
 	var list ErrorList
 	if !errors.As(err, &list) {
@@ -164,6 +165,19 @@ func TestParseClassicErrors(t *testing.T) {
 	}
 	if !strings.HasPrefix(err.Error(), `e.markov:2:1: no rule separator`) {
 		t.Errorf("error text %q", err)
+	}
+}
+
+// A UTF-8 byte-order mark at the start of a file is not a symbol of the
+// first pattern.
+func TestParseClassicSkipsByteOrderMark(t *testing.T) {
+	f, err := ParseClassic("b.markov", []byte("\uFEFFab -> c\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lhs := f.Decls[0].(*Rule).LHS
+	if len(lhs) != 2 || lhs[0].(*Symbol).Name != "a" || lhs[0].Pos().Col != 1 {
+		t.Errorf("pattern %v, want a at column 1 and b", lhs)
 	}
 }
 

@@ -25,11 +25,16 @@
 //     (alphabet, block NAME {, use NAME, }). The grammar's structures are
 //     concrete syntax; parse.go converts them to the AST (ast.go).
 //   - Errors are positioned (file:line:col, columns in characters), collected
-//     in an ErrorList and sorted. Nothing panics on user input.
+//     in an ErrorList and sorted. Nothing panics on user input: brackets
+//     nest at most MaxDepth deep, checked on the tokens before the grammar
+//     recurses into them, so that no file can exhaust the stack of the
+//     parser, the formatter or the compiler. A UTF-8 byte-order mark at the
+//     start of a file is skipped.
 //   - Format prints the canonical form and keeps comments; parsing its
 //     output gives the same tree (the fuzz target checks it).
 //   - ParseClassic reads the classic one-rule-per-line format of the
-//     literature (every character a symbol) into the same AST.
+//     literature (every character a symbol) into the same AST; like Parse,
+//     it returns the well-formed lines' rules beside the errors.
 //   - PlainRule is a rule of an ordered expansion, the meaning of the sugar.
 //     It lives here, beside the AST, rather than in the compiler that writes
 //     it, so that the reference interpreter, which runs it, depends on

@@ -163,9 +163,7 @@ func runString(run []*Symbol, topLevel bool) string {
 	}
 	names := make([]string, len(run))
 	for i, s := range run {
-		// A marked '|' is escaped even at the top level: the grammar reads
-		// a bare '|' there as a symbol of its own, which takes no mark.
-		names[i] = SymbolString(s.Name, topLevel && !s.Marked)
+		names[i] = SymbolString(s.Name, topLevel)
 	}
 	var b strings.Builder
 	for i, name := range names {

@@ -16,6 +16,8 @@ func TestFormatCanonicalForm(t *testing.T) {
 		{"( χ1 ∉ { A1 ,π } ) -> χ1", "(χ1 ∉ {A1, π}) -> χ1\n"},
 		{"(a | \\| )2 -> (a|\\|)2", "(a|\\|)2 -> (a|\\|)2\n"},
 		{"\\. \\# -> ", "\\.\\# ->\n"},
+		{"\\|^Δ -> a", "|^Δ -> a\n"},
+		{"\uFEFFa -> b", "a -> b\n"}, // the canonical form has no byte-order mark
 		{"- > ->", "- > ->\n"},
 		{"# c1\n\n\n  a -> b  # c2\nblock x {\n# c3\na->b\n}\n", "# c1\n\na -> b # c2\nblock x {\n\t# c3\n\ta -> b\n}\n"},
 	}
@@ -49,7 +51,8 @@ func TestFormatRoundTrip(t *testing.T) {
 		"[E_I|E_D] H (I|D) Φ_F -> Φ_F\nΦ_I Φ_F -> H Δ\n(E_I H I | E_D H D) ->. s\n",
 		"alphabet a b \\,\nblock q {\nuse r\n}\n\\, -> ()\n",
 		"-|- -> |-|\n",
-		"\\|^Δ -> a\n",             // a marked '|' keeps its escape
+		"\\|^Δ -> a\n",             // an escaped marked '|'
+		"|^Δ -> a\na|^Δ|b -> \n",   // a marked '|' at the top level
 		"actions s r\nspace A 0\n", // a space code reads back as the same symbols
 		"\uFFFD -> a\n",            // a valid U+FFFD is a symbol like any other
 	}

@@ -22,11 +22,12 @@ type ruleSyntax struct {
 }
 
 // topSyntax is an element at the top level of a rule side, where '|' is an
-// ordinary symbol.
+// ordinary symbol and, like any left-hand side element, takes the mark ^Δ.
 type topSyntax struct {
-	Pos  lexer.Position
-	Pipe bool        `parser:"(  @Pipe"`
-	Elem *elemSyntax `parser:" | @@ )"`
+	Pos      lexer.Position
+	Pipe     bool        `parser:"(  @Pipe"`
+	PipeMark bool        `parser:"   @(Caret Delta)?"`
+	Elem     *elemSyntax `parser:" | @@ )"`
 }
 
 type elemSyntax struct {

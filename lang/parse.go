@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"bytes"
 	"errors"
 	"strconv"
 
@@ -14,13 +15,21 @@ import (
 //
 // The lexer turns the whole file into tokens; the tokens are cut into
 // statements (a line, or `;`); each statement is parsed on its own, so that
-// one mistake does not hide the next.
+// one mistake does not hide the next. A UTF-8 byte-order mark at the start
+// of the file is skipped: it is not text, and columns on the first line
+// count from the character after it.
 func Parse(filename string, src []byte) (*File, error) {
-	lx, errs := lex(filename, string(src))
+	lx, errs := lex(filename, string(trimBOM(src)))
 	p := &parser{lexed: lx, errs: errs, file: &File{Name: filename, Comments: lx.comments}}
 	p.statements()
 	return p.file, p.errs.Err()
 }
+
+// byteOrderMark is U+FEFF in UTF-8, which some editors write at the start
+// of a file to say that it is UTF-8.
+var byteOrderMark = []byte("\uFEFF")
+
+func trimBOM(src []byte) []byte { return bytes.TrimPrefix(src, byteOrderMark) }
 
 type parser struct {
 	*lexed
@@ -106,19 +115,30 @@ func (p *parser) statement(toks []lexer.Token) {
 	p.decl(syn)
 }
 
+// MaxDepth is how deeply brackets may nest in a statement: groups,
+// optionals and the braces of a symbol set inside them. The parser, the
+// formatter and the compiler recurse once per level, so the bound keeps a
+// hostile file from exhausting the stack; the rules of the papers nest two
+// or three deep.
+const MaxDepth = 100
+
 // balanced checks the brackets of a statement and reports the first
-// mistake: participle would only say that the whole statement failed.
+// mistake: participle would only say that the whole statement failed. It
+// also bounds their depth, before participle recurses into them.
 func (p *parser) balanced(toks []lexer.Token) bool {
 	closer := map[lexer.TokenType]string{tokLParen: ")", tokLBrack: "]", tokLBrace: "}"}
 	var open []lexer.Token
 	for _, t := range toks {
 		switch t.Type {
-		case tokLParen, tokLBrack:
-			open = append(open, t)
-		case tokLBrace:
-			if len(open) > 0 { // a symbol set; at the top level, a block
-				open = append(open, t)
+		case tokLParen, tokLBrack, tokLBrace:
+			if t.Type == tokLBrace && len(open) == 0 {
+				continue // at the top level, a brace opens a block
 			}
+			if len(open) == MaxDepth {
+				p.errs.Add(posOf(t.Pos), "brackets nest more than %d deep here; split the rule", MaxDepth)
+				return false
+			}
+			open = append(open, t)
 		case tokRParen, tokRBrack, tokRBrace:
 			if len(open) == 0 {
 				if t.Type == tokRBrace {
@@ -329,7 +349,7 @@ func (p *parser) side(items []*topSyntax) []Elem {
 	var out []Elem
 	for _, it := range items {
 		if it.Pipe {
-			out = append(out, &Symbol{At: posOf(it.Pos), Name: "|"})
+			out = append(out, &Symbol{At: posOf(it.Pos), Name: "|", Marked: it.PipeMark})
 			continue
 		}
 		out = append(out, p.elem(it.Elem)...)

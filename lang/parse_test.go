@@ -78,6 +78,9 @@ func TestRuleSyntax(t *testing.T) {
 		{"-> a", &lang.Rule{RHS: []lang.Elem{sym("a")}}},
 		{"a ->", &lang.Rule{LHS: []lang.Elem{sym("a")}}},
 		{"|0 -> 0||", &lang.Rule{LHS: []lang.Elem{sym("|"), sym("0")}, RHS: []lang.Elem{sym("0"), sym("|"), sym("|")}}},
+		// At the top level '|' is a symbol like any other, so it takes ^Δ.
+		{"|^Δ -> a", &lang.Rule{LHS: []lang.Elem{&lang.Symbol{Name: "|", Marked: true}}, RHS: []lang.Elem{sym("a")}}},
+		{"a|^Δ|b -> ", &lang.Rule{LHS: []lang.Elem{sym("a"), &lang.Symbol{Name: "|", Marked: true}, sym("|"), sym("b")}}},
 		{"(a|bc)2 -> (a|bc)2", &lang.Rule{
 			LHS: []lang.Elem{&lang.Group{Alts: [][]lang.Elem{{sym("a")}, {sym("b"), sym("c")}}, Bind: "2"}},
 			RHS: []lang.Elem{&lang.Group{Alts: [][]lang.Elem{{sym("a")}, {sym("b"), sym("c")}}, Bind: "2"}}}},
@@ -149,6 +152,51 @@ func TestErrors(t *testing.T) {
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("errors (-want +got):\n%s", diff)
+	}
+}
+
+// Brackets nest at most lang.MaxDepth deep; the first one past it is
+// refused where it stands, before any recursion, however deep the file
+// goes (a million nested '(' used to overflow the Go stack).
+func TestNestingDepthIsBounded(t *testing.T) {
+	ok := strings.Repeat("[", lang.MaxDepth) + "a" + strings.Repeat("]", lang.MaxDepth) + " -> b\n"
+	if _, err := lang.Parse("t.anynt", []byte(ok)); err != nil {
+		t.Errorf("%d nested optionals: %v", lang.MaxDepth, err)
+	}
+	tests := []struct{ name, src, want string }{
+		{"optionals", "a -> b\n" + strings.Repeat("[", 1000) + "a" + strings.Repeat("]", 1000) + " -> b\n",
+			"t.anynt:2:101: brackets nest more than 100 deep here; split the rule"},
+		{"a million unclosed (", strings.Repeat("(", 1_000_000),
+			"t.anynt:1:101: brackets nest more than 100 deep here; split the rule"},
+		{"symbol sets count", strings.Repeat("(", 99) + "(χ ∉ {a}) -> b\n",
+			"t.anynt:1:105: brackets nest more than 100 deep here; split the rule"},
+	}
+	for _, tt := range tests {
+		_, err := lang.Parse("t.anynt", []byte(tt.src))
+		if err == nil || err.Error() != tt.want {
+			t.Errorf("%s: got %v, want %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// A UTF-8 byte-order mark at the start of a file is not text: the file
+// parses as without it, and columns on the first line ignore it.
+func TestByteOrderMarkIsSkipped(t *testing.T) {
+	f, err := lang.Parse("t.anynt", []byte("\uFEFFab -> c\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := f.Rules()[0].(*lang.Rule)
+	if got := r.LHS[1].Pos(); got.Line != 1 || got.Col != 2 {
+		t.Errorf("b is at %v, want 1:2", got)
+	}
+	_, err = lang.Parse("t.anynt", []byte("\uFEFF(a -> b\n"))
+	if err == nil || err.Error() != "t.anynt:1:1: ( is not closed" {
+		t.Errorf("error %v, want one at 1:1", err)
+	}
+	// Only at the start: elsewhere U+FEFF is an unprintable character.
+	if _, err := lang.Parse("t.anynt", []byte("a -> b\n\uFEFFc -> d\n")); err == nil {
+		t.Errorf("a byte-order mark inside the file is accepted")
 	}
 }
 

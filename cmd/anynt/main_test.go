@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,12 +128,96 @@ func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"markov"},
 		{"markov", "--no-such-flag", "x"},
-		{"markov", "/no/such/file.anynt", "a"},
 		{"no-such-command"},
 	} {
 		if _, _, code := anynt(t, "", args...); code != exitUsage {
 			t.Errorf("anynt %v: status %d, want %d", args, code, exitUsage)
 		}
+	}
+}
+
+// A file that cannot be read or written exits with status 4, not with the
+// usage status, and the message names the file.
+func TestIOErrorsHaveTheirOwnStatus(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing.anynt")
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"markov", missing, "a"},
+		{"markov", "--classic", missing, "a"},
+		{"expand", missing},
+		{"disasm", missing},
+		{"fmt", missing},
+		{"fmt", "-w", dir}, // a directory reads as an error
+		{"check", missing},
+	} {
+		_, errw, code := anynt(t, "", args...)
+		if code != exitIO || !strings.Contains(errw, args[len(args)-1]) {
+			t.Errorf("anynt %v: status %d, want %d, and a message naming the file:\n%s", args, code, exitIO, errw)
+		}
+	}
+	// fmt -w writes through writeSource; a file in a missing folder cannot
+	// be written, even by root, which may write where permissions forbid.
+	err := writeSource(filepath.Join(missing, "x.anynt"), []byte("a -> b\n"))
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitIO || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("writeSource: %v, want status %d keeping the cause", err, exitIO)
+	}
+}
+
+// A malformed line of a classic file is reported, positioned, with status
+// 1, by every command that reads classic files, beside the errors of
+// meaning the well-formed lines have.
+func TestClassicSyntaxErrorsArePositioned(t *testing.T) {
+	file := writeFile(t, "bad.markov", "# a comment\na->b\nc -> d\n")
+	for _, args := range [][]string{
+		{"markov", "--classic", file, "ab"},
+		{"expand", "--classic", file},
+		{"disasm", "--classic", file},
+	} {
+		out, errw, code := anynt(t, "", args...)
+		want := file + ":2:1: no rule separator"
+		if code != exitFile || out != "" || !strings.HasPrefix(errw, want) || !strings.Contains(errw, "\ta->b\n\t^\n") {
+			t.Errorf("anynt %v: status %d, stdout %q, stderr:\n%s\nwant status %d and %q with the line", args, code, out, errw, exitFile, want)
+		}
+	}
+}
+
+// A '|' at the top level is an ordinary symbol and takes ^Δ like any other
+// left-hand side element; the VM and the expansion agree on it.
+func TestMarkedPipeRuns(t *testing.T) {
+	file := writeFile(t, "pipe.anynt", "|^Δ -> a\na ->. ∇\n")
+	out, errw, code := anynt(t, "", "markov", file, "|")
+	if code != exitOK || out != "|\n" {
+		t.Errorf("markov: %q, status %d, stderr %q; want | (stored, then recalled)", out, code, errw)
+	}
+	out, _, code = anynt(t, "", "expand", file)
+	if code != exitOK || out != "|^Δ -> a\na ->. ∇\n" {
+		t.Errorf("expand: %q, status %d", out, code)
+	}
+	plain := writeFile(t, "plain.anynt", out)
+	if got, _, _ := anynt(t, "", "markov", plain, "x||y"); got != "xa|y\n" {
+		t.Errorf("the expansion runs to %q, want xa|y", got)
+	}
+	if got, _, _ := anynt(t, "", "markov", file, "x||y"); got != "xa|y\n" {
+		t.Errorf("the rule file runs to %q, want xa|y", got)
+	}
+}
+
+// A UTF-8 byte-order mark at the start of a file is skipped, in both
+// formats, and carets on the first line still point at the right column.
+func TestByteOrderMarkIsAccepted(t *testing.T) {
+	file := writeFile(t, "bom.anynt", "\uFEFFab -> c\n")
+	if out, errw, code := anynt(t, "", "markov", file, "xab"); code != exitOK || out != "xc\n" {
+		t.Errorf("markov: %q, status %d, stderr %q", out, code, errw)
+	}
+	classic := writeFile(t, "bom.markov", "\uFEFFab -> c\n")
+	if out, errw, code := anynt(t, "", "markov", "--classic", classic, "xab"); code != exitOK || out != "xc\n" {
+		t.Errorf("markov --classic: %q, status %d, stderr %q", out, code, errw)
+	}
+	bad := writeFile(t, "bad.anynt", "\uFEFFa . b -> c\n")
+	_, errw, code := anynt(t, "", "markov", bad, "x")
+	if code != exitFile || !strings.Contains(errw, ":1:3: '.' marks") || !strings.Contains(errw, "\ta . b -> c\n\t  ^\n") {
+		t.Errorf("status %d, stderr:\n%s", code, errw)
 	}
 }
 
@@ -291,5 +378,45 @@ func TestEvolveImprovesAndWrites(t *testing.T) {
 	best := filepath.Join(dir, "best-01.anynt")
 	if _, errw, code := anynt(t, "", "check", "--filters", "--episodes", "60", "--steps", "60", best); code != exitOK {
 		t.Errorf("the best environment fails its filters: %s", errw)
+	}
+}
+
+// Hostile nesting is refused, positioned, with status 1, by every command:
+// a million nested '(' used to overflow the Go stack in fmt, and 1,000
+// nested optionals to run for minutes.
+func TestDeepNestingIsRefused(t *testing.T) {
+	million := writeFile(t, "million.anynt", strings.Repeat("(", 1_000_000))
+	optionals := writeFile(t, "optionals.anynt", "a -> b\n"+strings.Repeat("[", 1000)+"a"+strings.Repeat("]", 1000)+" -> b\n")
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"fmt", million}, million + ":1:101: brackets nest more than 100 deep here"},
+		{[]string{"markov", optionals, "a"}, optionals + ":2:101: brackets nest more than 100 deep here"},
+		{[]string{"expand", optionals}, optionals + ":2:101: brackets nest more than 100 deep here"},
+	} {
+		out, errw, code := anynt(t, "", tt.args...)
+		if code != exitFile || out != "" || !strings.HasPrefix(errw, tt.want) {
+			t.Errorf("anynt %s: status %d, stdout %.40q, stderr %.200q; want status %d and %q", tt.args[0], code, out, errw, exitFile, tt.want)
+		}
+	}
+}
+
+// A rule whose matching would try more than 1,048,576 ways at a position is
+// refused by the commands that compile it, as expand refuses to print it:
+// ten optional χ before a few choices passed check and then made every VM
+// step exponential in their number.
+func TestCheckAndExpandAgreeOnTheExpansionLimit(t *testing.T) {
+	var rule strings.Builder
+	for i := 1; i <= 10; i++ {
+		fmt.Fprintf(&rule, "[χ%d]", i)
+	}
+	file := writeFile(t, "wide.anynt", "alphabet a b c d e x\nx -> x\n"+rule.String()+" (a|b|c) (d|e) -> x\n")
+	want := file + ":3:1: this rule stands for more than 1048576 plain rules"
+	for _, args := range [][]string{{"markov", file, "abc"}, {"disasm", file}, {"expand", file}} {
+		out, errw, code := anynt(t, "", args...)
+		if code != exitFile || out != "" || !strings.HasPrefix(errw, want) {
+			t.Errorf("anynt %s: status %d, stdout %.40q, stderr %.200q; want status %d and %q", args[0], code, out, errw, exitFile, want)
+		}
 	}
 }

@@ -18,6 +18,7 @@ const (
 	exitFile  = 1 // the input file has errors
 	exitUsage = 2 // the command line is wrong
 	exitLimit = 3 // a run stopped at its step or length limit
+	exitIO    = 4 // a file could not be read or written
 )
 
 // exitError carries an exit status out of a command.
@@ -27,6 +28,9 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.err.Error() }
+
+// Unwrap keeps the cause reachable through errors.Is and errors.As.
+func (e *exitError) Unwrap() error { return e.err }
 
 // fileErrors wraps errors found in a source file.
 func fileErrors(err error) error { return &exitError{code: exitFile, err: err} }
@@ -70,7 +74,8 @@ papers (optional groups, alternatives, the wildcard χ, bound subscripts and
 Δ/∇ memory), compiles them to bytecode and runs them.
 
 Exit status: 0 success; 1 errors in an input file; 2 usage errors;
-3 a run stopped at its step or length limit.`,
+3 a run stopped at its step or length limit; 4 a file could not be read
+or written.`,
 		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
@@ -129,7 +134,7 @@ func sourceLine(p lang.Pos) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	lines := strings.Split(string(src), "\n")
+	lines := strings.Split(strings.TrimPrefix(string(src), "\uFEFF"), "\n")
 	if p.Line > len(lines) {
 		return "", false
 	}
@@ -153,14 +158,23 @@ func caretPad(line string, col int) string {
 	return b.String()
 }
 
-// readSource reads a file named on the command line; a missing file is a
-// usage error.
+// readSource reads a file named on the command line; a file that cannot
+// be read exits with exitIO.
 func readSource(name string) ([]byte, error) {
 	src, err := os.ReadFile(name)
 	if err != nil {
-		return nil, &exitError{code: exitUsage, err: err}
+		return nil, &exitError{code: exitIO, err: err}
 	}
 	return src, nil
+}
+
+// writeSource writes a file named on the command line; a file that cannot
+// be written exits with exitIO.
+func writeSource(name string, data []byte) error {
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		return &exitError{code: exitIO, err: err}
+	}
+	return nil
 }
 
 // loadFile parses a rule file for a command that goes on to compile it.
@@ -175,7 +189,7 @@ func loadFile(name string, classic bool, opts compiler.Options) (*lang.File, err
 	var all lang.ErrorList
 	errors.As(ee.err, &all)
 	var meaning lang.ErrorList
-	if errors.As(compiler.Check(f, opts), &meaning) {
+	if f != nil && errors.As(compiler.Check(f, opts), &meaning) {
 		all = append(all, meaning...)
 	}
 	return nil, fileErrors(all.Err())

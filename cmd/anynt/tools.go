@@ -1,9 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/lang"
@@ -37,12 +37,21 @@ of first appearance.`,
 			if err != nil {
 				return err
 			}
-			rules, err := compiler.Expand(b.file, b.opts)
-			if err != nil {
-				return fileErrors(err)
+			// Print as the rules come: an expansion may hold a million.
+			w := bufio.NewWriter(io.out)
+			var writeErr error
+			err = compiler.ExpandEach(b.file, b.opts, func(r lang.PlainRule) error {
+				_, writeErr = fmt.Fprintln(w, compiler.PlainString(r))
+				return writeErr
+			})
+			if writeErr == nil {
+				writeErr = w.Flush()
 			}
-			for _, r := range rules {
-				fmt.Fprintln(io.out, compiler.PlainString(r))
+			switch {
+			case writeErr != nil:
+				return &exitError{code: exitIO, err: writeErr}
+			case err != nil:
+				return fileErrors(err)
 			}
 			return nil
 		},
@@ -85,7 +94,7 @@ files that are not in the canonical form and exits 1 if there are any.`,
 					}
 				case write:
 					if !bytes.Equal(src, out) {
-						if err := os.WriteFile(name, out, 0o644); err != nil {
+						if err := writeSource(name, out); err != nil {
 							return err
 						}
 					}
