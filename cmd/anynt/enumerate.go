@@ -94,11 +94,13 @@ the rejections by reason ends the run on standard error.`,
 				fmt.Fprintf(io.err, "in all (resumed): examined %d, accepted %d, rejected %s\n",
 					total.Examined, total.Accepted, reasons(total.Rejected))
 			}
+			// The settings were checked above, so what fails now is the
+			// output folder or standard output: an I/O failure.
 			if err != nil {
-				return err
+				return &exitError{code: exitIO, err: err}
 			}
 			if writeErr != nil {
-				return fmt.Errorf("writing the output: %w", writeErr)
+				return &exitError{code: exitIO, err: fmt.Errorf("writing the output: %w", writeErr)}
 			}
 			return nil
 		},

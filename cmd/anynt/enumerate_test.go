@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -96,7 +98,8 @@ type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("broken pipe") }
 
-// A failed write of the output ends the run with an error, not silently.
+// A failed write of the output ends the run with an I/O error, not silently
+// and not as a usage error.
 func TestGenerationOutputWriteErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"enumerate", "--limit", "2", "--json", "--episodes", "30", "--steps", "30"},
@@ -104,7 +107,7 @@ func TestGenerationOutputWriteErrors(t *testing.T) {
 		{"evolve", "--generations", "1", "--population", "4", "--episodes", "30", "--steps", "30", "--json"},
 	} {
 		var errw strings.Builder
-		if code := run(args, strings.NewReader(""), failingWriter{}, &errw); code == exitOK || !strings.Contains(errw.String(), "broken pipe") {
+		if code := run(args, strings.NewReader(""), failingWriter{}, &errw); code != exitIO || !strings.Contains(errw.String(), "broken pipe") {
 			t.Errorf("%v into a failing writer: status %d, %q", args, code, errw.String())
 		}
 	}
@@ -123,6 +126,23 @@ func TestGenerationFlagBounds(t *testing.T) {
 	} {
 		if _, errw, code := anynt(t, "", args...); code != exitUsage {
 			t.Errorf("%v: status %d, %q; want a usage error", args, code, errw)
+		}
+	}
+}
+
+// An output folder that cannot be made is an I/O failure (exit 4), not a
+// usage error.
+func TestGenerationOutputFolderErrors(t *testing.T) {
+	notAFolder := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notAFolder, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"enumerate", "--limit", "1", "--episodes", "30", "--steps", "30", "--out", notAFolder},
+		{"evolve", "--generations", "0", "--population", "4", "--episodes", "30", "--steps", "30", "--out", notAFolder},
+	} {
+		if _, errw, code := anynt(t, "", args...); code != exitIO || !strings.Contains(errw, notAFolder) {
+			t.Errorf("%v: status %d, %q; want exit %d naming the folder", args, code, errw, exitIO)
 		}
 	}
 }

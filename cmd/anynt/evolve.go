@@ -116,14 +116,16 @@ func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, asJSON boo
 	}
 	ev, err := generate.Evolve(cmd.Context(), s, onGeneration, onCandidate)
 	clearProgress()
+	// The settings were checked before, so what fails now is the output
+	// folder or standard output: an I/O failure.
 	if err != nil {
-		return err
+		return &exitError{code: exitIO, err: err}
 	}
 	if made == 0 {
 		fmt.Fprintf(io.err, "anynt: %s holds the finished run; nothing to do\n", s.Out)
 	}
 	if writeErr != nil {
-		return fmt.Errorf("writing the output: %w", writeErr)
+		return &exitError{code: exitIO, err: fmt.Errorf("writing the output: %w", writeErr)}
 	}
 	if asJSON {
 		return nil

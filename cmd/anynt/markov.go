@@ -61,7 +61,7 @@ func readInput(in io.Reader, args []string) (string, error) {
 	}
 	b, err := io.ReadAll(in)
 	if err != nil {
-		return "", &exitError{code: exitUsage, err: err}
+		return "", &exitError{code: exitIO, err: fmt.Errorf("reading the input: %w", err)}
 	}
 	s := strings.TrimSuffix(string(b), "\n")
 	return strings.TrimSuffix(s, "\r"), nil
