@@ -192,11 +192,11 @@ code an action is written by its name or by its index as one digit.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			names, err := lang.Symbols(actions)
 			if err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--actions: %v", err)}
+				return &exitError{code: exitUsage, err: fmt.Errorf("--actions: %w", err)}
 			}
 			code, err := lang.Symbols(args[0])
 			if err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("code: %v", err)}
+				return &exitError{code: exitUsage, err: fmt.Errorf("code: %w", err)}
 			}
 			s, err := env.DecodeCode(dialect, code, names, true)
 			if err != nil {

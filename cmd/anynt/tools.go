@@ -30,7 +30,7 @@ of first appearance.`,
 			if cmd.Flags().Changed("alphabet") {
 				var err error
 				if opts.Alphabet, err = lang.Symbols(alphabet); err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("--alphabet: %v", err)}
+					return &exitError{code: exitUsage, err: fmt.Errorf("--alphabet: %w", err)}
 				}
 			}
 			b, err := pickBehaviour(args[0], object, classic, opts)
