@@ -146,7 +146,7 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 	}
 	ref := reference.New(plain, reference.Options{Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen})
 	ref.Trace = func(rule int, s []string) {
-		refTrace = append(refTrace, traceStep{plain[rule].Pos, s})
+		refTrace = append(refTrace, traceStep{vm.Pos{File: plain[rule].Pos.File, Line: plain[rule].Pos.Line, Col: plain[rule].Pos.Col}, s})
 	}
 	var prevOut []byte
 	var prevSyms []string
@@ -211,7 +211,7 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 // traceStep is one rewrite: where the rule that fired was written, and the
 // string it gave.
 type traceStep struct {
-	rule lang.Pos
+	rule vm.Pos
 	s    []string
 }
 
