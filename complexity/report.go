@@ -81,7 +81,7 @@ func OfRuleFile(f *lang.File) (*Report, error) {
 	r := &Report{File: f.Name, Version: Version, Parts: RuleFile(f, prog.Symbols[:prog.AlphabetSize]),
 		Interactions: 1, BrotliBits: brotliBits(f)}
 	r.Bits = Total(r.Parts)
-	_, res := vm.New(prog).Run(nil, vm.Options{})
+	_, res := vm.New(prog).Run(nil, vm.DefaultOptions())
 	r.MaxSteps = res.Steps
 	r.KtBits = r.Bits + math.Log2(float64(max(1, r.MaxSteps)))
 	return r, nil

@@ -98,7 +98,7 @@ func benchVM(b *testing.B, w workload) {
 		b.Fatal(err)
 	}
 	m := vm.New(prog)
-	opts := vm.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit}
+	opts := vm.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit, MaxWork: vm.DefaultMaxWork}
 	m.Run(input, opts) // grows the buffers
 	b.ReportAllocs()
 	steps := 0
@@ -133,7 +133,7 @@ func TestVMSpeedupOverReference(t *testing.T) {
 		prog, plain := w.compile(t)
 		input, _ := prog.Encode(w.input)
 		machine := vm.New(prog)
-		opts := vm.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit}
+		opts := vm.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit, MaxWork: vm.DefaultMaxWork}
 		ref := reference.New(plain, reference.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit})
 		if allocs := testing.AllocsPerRun(20, func() { machine.Run(input, opts) }); allocs != 0 {
 			t.Errorf("%s: the VM allocates %v times a run", w.name, allocs)
@@ -172,7 +172,7 @@ func TestWorkloadsAgree(t *testing.T) {
 		in := reference.New(plain, reference.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit})
 		input, _ := prog.Encode(w.input)
 		for run := range 8 {
-			out, res := m.Run(input, vm.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit})
+			out, res := m.Run(input, vm.Options{Leftmost: w.leftmost, MaxSteps: limit, MaxLen: limit, MaxWork: vm.DefaultMaxWork})
 			ref := in.Run(w.input)
 			if got, want := prog.Text(out), strings.Join(ref.Output, ""); got != want || res.Steps != ref.Steps {
 				t.Fatalf("%s run %d: vm %s in %d steps, reference %s in %d", w.name, run, got, res.Steps, want, ref.Steps)

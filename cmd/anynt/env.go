@@ -166,6 +166,38 @@ type runOutcome struct {
 	File     string     `json:"file"`
 	MaxSteps int        `json:"max_vm_steps"`
 	Scores   []float64  `json:"scores"`
+	Bounds   []boundHit `json:"bounds"`
+}
+
+// boundHit is a behaviour's runs and those a bound stopped, in --json.
+type boundHit struct {
+	Behaviour   string `json:"behaviour"`
+	Runs        int    `json:"runs"`
+	StepLimit   int    `json:"step_limit"`
+	LengthLimit int    `json:"length_limit"`
+	WorkLimit   int    `json:"work_limit"`
+}
+
+// boundLines says which behaviours ran into their bounds (set max-steps,
+// max-len, max-work): their output is then the string so far, which is
+// legal but seldom what the author meant.
+func boundLines(counts []env.BoundCount) []string {
+	var lines []string
+	for _, c := range counts {
+		var hits []string
+		for _, h := range []struct {
+			n    int
+			name string
+		}{{c.StepLimit, "step"}, {c.LengthLimit, "length"}, {c.WorkLimit, "work"}} {
+			if h.n > 0 {
+				hits = append(hits, fmt.Sprintf("its %s bound in %d", h.name, h.n))
+			}
+		}
+		if len(hits) > 0 {
+			lines = append(lines, fmt.Sprintf("bounds: %s hit %s of %d runs", c.Behaviour, strings.Join(hits, " and "), c.Runs))
+		}
+	}
+	return lines
 }
 
 func newRunCmd(io *stdio) *cobra.Command {
@@ -232,12 +264,19 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 		fmt.Fprintln(io.err)
 	}
 	if fl.json {
+		bounds := []boundHit{}
+		for _, c := range ev.Bounds {
+			bounds = append(bounds, boundHit{c.Behaviour, c.Runs, c.StepLimit, c.LengthLimit, c.WorkLimit})
+		}
 		enc := json.NewEncoder(io.out)
 		return enc.Encode(runOutcome{Mean: ev.Mean, CI95: ev.CI95, Episodes: fl.episodes, Steps: fl.steps,
-			Agent: fl.agent, Seed: fl.seed, File: file, MaxSteps: ev.MaxSteps, Scores: ev.Scores})
+			Agent: fl.agent, Seed: fl.seed, File: file, MaxSteps: ev.MaxSteps, Scores: ev.Scores, Bounds: bounds})
 	}
 	fmt.Fprintf(io.out, "%s: agent %s, %d episodes of %d interactions, seed %d\nmean %.4f, 95%% CI [%.4f, %.4f]\n",
 		file, fl.agent, fl.episodes, fl.steps, fl.seed, ev.Mean, ev.CI95[0], ev.CI95[1])
+	for _, l := range boundLines(ev.Bounds) {
+		fmt.Fprintln(io.out, l)
+	}
 	return nil
 }
 
