@@ -107,6 +107,10 @@ type Machine struct {
 	slots     []int // captures of the matcher's current path
 	bestSlots []int // captures of the best match found so far
 	unbound   []int // captures of a plain rule's match: none
+	// The run under way: its limits, its trace and its result so far.
+	maxSteps, maxLen int
+	trace            func(step, rule int, s []byte)
+	res              Result
 	// workLeft is the matcher work the run may still do; below zero, the
 	// matcher ran out and the step under way was abandoned.
 	workLeft int
@@ -164,8 +168,9 @@ func (m *Machine) Reset() { m.mem = m.mem[:0] }
 // input is not modified. The output is the machine's buffer: it is valid
 // until the next Run, and passing it back as the next input is allowed.
 func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
-	lim := limits{steps: max(opt.MaxSteps, 0), len: max(opt.MaxLen, 0)}
-	m.workLeft = max(opt.MaxWork, 0)
+	m.maxSteps, m.maxLen, m.workLeft = max(opt.MaxSteps, 0), max(opt.MaxLen, 0), max(opt.MaxWork, 0)
+	m.trace = opt.Trace
+	m.res = Result{Rule: -1}
 	if cap(m.str) < shortCap {
 		m.str = make([]byte, 0, max(shortCap, len(input)))
 	}
@@ -173,71 +178,56 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	m.scan.valid = 0
 	m.countsStale = true // counted when a search first needs them
 	m.absent = 0
-	res.Rule = -1
-	if len(m.str) > lim.len {
-		res.Halt = InputTooLong
-		return m.str, res
+	if len(m.str) > m.maxLen {
+		m.res.Halt = InputTooLong
+		return m.str, m.res
 	}
 	if m.scanner != nil && m.scanner.firstUncovered == len(m.plans) {
-		if m.runShort(&opt, lim, &res) {
-			return m.str, res
+		if m.runShort(opt.Leftmost) {
+			return m.str, m.res
 		}
 	}
 	for {
 		rule, start, end, slots := m.find(opt.Leftmost)
 		if rule < 0 {
-			res.Halt = NoRule
+			m.res.Halt = NoRule
 			if m.workLeft < 0 {
-				res.Halt = WorkLimit
+				m.res.Halt = WorkLimit
 			}
-			return m.str, res
+			return m.str, m.res
 		}
-		r := &m.prog.Rules[rule]
 		rhs := m.plans[rule].rhs
-		if !m.plans[rule].fixedRHS && res.Steps < lim.steps {
-			rhs = m.write(r.Write, slots)
+		if !m.plans[rule].fixedRHS && m.res.Steps < m.maxSteps {
+			rhs = m.write(m.prog.Rules[rule].Write, slots)
 		}
-		rw := rewrite{rule: rule, start: start, end: end, rhs: rhs, slots: slots,
-			store: r.Store, storeWhole: r.StoreWhole, terminating: r.Terminating}
-		if m.commit(&rw, &opt, lim, &res) {
-			return m.str, res
+		if m.commit(rule, start, end, rhs, slots) {
+			return m.str, m.res
 		}
 	}
 }
 
-// limits are a run's step and length limits, never negative.
-type limits struct{ steps, len int }
-
-// rewrite is one step found: rule replaces str[start:end] by rhs; slots
-// are its captures (nil when neither the writer nor the store reads them).
-type rewrite struct {
-	rule, start, end int
-	rhs              []byte
-	slots            []int
-	store            int
-	storeWhole       bool
-	terminating      bool
-}
-
-// commit does the step that Run's and runShort's loops found, unless a
-// limit forbids it, and reports whether the run ended, with res.Halt set.
-func (m *Machine) commit(rw *rewrite, opt *Options, lim limits, res *Result) bool {
-	start, end, rhs := rw.start, rw.end, rw.rhs
-	if res.Steps >= lim.steps {
-		res.Halt = StepLimit
+// commit does the step that Run's loop or runShort's found, the rewrite of
+// str[start:end] by rhs with rule, whose captures are slots, unless a limit
+// forbids it, and reports whether the run ended, with m.res.Halt set. The
+// run's limits, trace and result are in the machine so that the arguments
+// fit in registers.
+func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int) bool {
+	if m.res.Steps >= m.maxSteps {
+		m.res.Halt = StepLimit
 		return true
 	}
 	n := len(m.str) - (end - start) + len(rhs)
-	if n > lim.len {
-		res.Halt = LengthLimit
+	if n > m.maxLen {
+		m.res.Halt = LengthLimit
 		return true
 	}
+	r := &m.prog.Rules[rule]
 	// The stored capture refers to the string before the rewrite, so it
 	// is copied out before the splice overwrites it. An unbound capture
 	// is a mark in an alternative this match did not take: nothing is
 	// stored, as in the plain rule of the expansion, which has no mark.
-	if rw.store >= 0 && bound(rw.slots, rw.store) {
-		m.mem = append(m.mem[:0], capture(m.str, rw.slots, rw.store)...)
+	if r.Store >= 0 && bound(slots, r.Store) {
+		m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
 	}
 	if !m.countsStale {
 		if m.scanned && m.scanner.firstUncovered == len(m.plans) && len(m.str) <= scanMaxLen {
@@ -254,46 +244,46 @@ func (m *Machine) commit(rw *rewrite, opt *Options, lim limits, res *Result) boo
 	} else {
 		m.splice(start, end, rhs)
 	}
-	m.absent, m.changedFrom, m.changedTo = rw.rule, start, start+len(rhs)
+	m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
 	m.scan.valid = min(m.scan.valid, start)
-	if rw.storeWhole {
+	if r.StoreWhole {
 		m.mem = append(m.mem[:0], m.str...)
 	}
-	res.Steps++
-	res.Rule = rw.rule
-	if opt.Trace != nil {
-		opt.Trace(res.Steps, rw.rule, m.str)
+	m.res.Steps++
+	m.res.Rule = rule
+	if m.trace != nil {
+		m.trace(m.res.Steps, rule, m.str)
 	}
-	if rw.terminating {
-		res.Halt = Terminated
+	if r.Terminating {
+		m.res.Halt = Terminated
 		return true
 	}
 	return false
 }
 
 // runShort runs the steps of a program the scanner covers whole while the
-// scanner serves the string: the same steps as Run's loop, with only the
-// scanner's bookkeeping. It reports whether the run ended; if not, the
-// string outgrew the scanner, or the scan would resume too far from its
-// end, and Run goes on with the general loop.
-func (m *Machine) runShort(opt *Options, lim limits, res *Result) bool {
+// scanner serves the string: each literal found carries its whole step,
+// with only the scanner's bookkeeping. It reports whether the run ended;
+// if not, the string outgrew the scanner, or the scan would resume too far
+// from its end, and Run goes on with the general loop.
+func (m *Machine) runShort(leftmost bool) bool {
 	sc := m.scanner
-	for m.scannable(res.Steps == 0) {
-		rank, start := sc.scan(m.str, opt.Leftmost, &m.scan)
+	for m.scannable(m.res.Steps == 0) {
+		rank, start := sc.scan(m.str, leftmost, &m.scan)
 		if rank == noLiteral {
-			res.Halt = NoRule
+			m.res.Halt = NoRule
 			return true
 		}
 		ref := &sc.ranks[rank]
-		rw := rewrite{rule: ref.rule, start: start, end: start + ref.length, rhs: ref.rhs,
-			store: ref.store, storeWhole: ref.storeWhole, terminating: ref.terminating}
+		rhs := ref.rhs
+		var slots []int
 		if !ref.fixedRHS || ref.store >= 0 {
-			rw.slots = m.placeSlots(ref.slots, start)
+			slots = m.placeSlots(ref.slots, start)
 		}
-		if !ref.fixedRHS && res.Steps < lim.steps {
-			rw.rhs = m.write(int(ref.write), rw.slots)
+		if !ref.fixedRHS && m.res.Steps < m.maxSteps {
+			rhs = m.write(int(ref.write), slots)
 		}
-		if m.commit(&rw, opt, lim, res) {
+		if m.commit(ref.rule, start, start+ref.length, rhs, slots) {
 			return true
 		}
 	}
