@@ -17,7 +17,7 @@ func (u *unit) lower() *vm.Program {
 	}
 	e := &emitter{unit: u, prog: p}
 	for _, info := range u.rules {
-		r := vm.Rule{Pos: info.rule.At, Terminating: info.rule.Terminating, Store: -1}
+		r := vm.Rule{Pos: vm.Pos{File: info.rule.At.File, Line: info.rule.At.Line, Col: info.rule.At.Col}, Terminating: info.rule.Terminating, Store: -1}
 		if lit, ok := u.literal(info.rule.LHS); ok && !info.marked {
 			r.Plain, r.Literal = true, lit
 		} else {

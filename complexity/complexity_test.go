@@ -40,7 +40,7 @@ func report(t *testing.T, name, src string) *complexity.Report {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, res := vm.New(prog).Run(nil, vm.Options{})
+		_, res := vm.New(prog).Run(nil, vm.DefaultOptions())
 		return complexity.OfRuleFile(f, prog.Symbols[:prog.AlphabetSize], complexity.Run{MaxSteps: res.Steps, Interactions: 1})
 	}
 	e, err := env.Load(f)

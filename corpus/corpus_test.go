@@ -48,9 +48,10 @@ func runTrace(t *testing.T, prog *vm.Program, input []string, leftmost bool) (st
 		t.Fatal(err)
 	}
 	var steps []step
-	out, res := vm.New(prog).Run(codes, vm.Options{Leftmost: leftmost, Trace: func(_, rule int, s []byte) {
-		steps = append(steps, step{rule + 1, prog.Text(s)})
-	}})
+	opts := vm.DefaultOptions()
+	opts.Leftmost = leftmost
+	opts.Trace = func(_, rule int, s []byte) { steps = append(steps, step{rule + 1, prog.Text(s)}) }
+	out, res := vm.New(prog).Run(codes, opts)
 	return prog.Text(out), res, steps
 }
 
@@ -100,7 +101,7 @@ func TestPaperExamples2And3Interact(t *testing.T) {
 	var rewards, observations, actions []string
 	for range 8 {
 		codes, _ := env.Encode(history)
-		out, res := envVM.Run(codes, vm.Options{})
+		out, res := envVM.Run(codes, vm.DefaultOptions())
 		if res.Halt != vm.Terminated {
 			t.Fatalf("environment halted by %v", res.Halt)
 		}
@@ -112,7 +113,7 @@ func TestPaperExamples2And3Interact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, res = agentVM.Run(codes, vm.Options{})
+		out, res = agentVM.Run(codes, vm.DefaultOptions())
 		if res.Halt != vm.Terminated {
 			t.Fatalf("agent halted by %v", res.Halt)
 		}
@@ -146,7 +147,7 @@ func TestPaperExample2AsPrintedNeverHalts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, res := vm.New(prog).Run(nil, vm.Options{MaxSteps: 1000, MaxLen: 100})
+	_, res := vm.New(prog).Run(nil, vm.Options{MaxSteps: 1000, MaxLen: 100, MaxWork: vm.DefaultMaxWork})
 	if res.Halt != vm.LengthLimit && res.Halt != vm.StepLimit {
 		t.Errorf("as printed, the algorithm halted (%v); it must run into a limit", res.Halt)
 	}
@@ -183,7 +184,9 @@ func TestClassicCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, res := vm.New(prog).Run(codes, vm.Options{Leftmost: true})
+			opts := vm.DefaultOptions()
+			opts.Leftmost = true
+			out, res := vm.New(prog).Run(codes, opts)
 			if got := prog.Text(out); got != want {
 				t.Errorf("got %q, want %q", got, want)
 			}
@@ -241,7 +244,7 @@ func TestThesisGoodEvilPattern(t *testing.T) {
 	codes, _ := prog.Encode(obs)
 	var moves []string
 	for range 8 {
-		out, res := machine.Run(codes, vm.Options{})
+		out, res := machine.Run(codes, vm.DefaultOptions())
 		if res.Halt != vm.Terminated {
 			t.Fatalf("halted by %v", res.Halt)
 		}
@@ -262,7 +265,7 @@ func TestThesisGoodEvilAvoidsOmega1(t *testing.T) {
 	obs := strings.Fields("ω1 L : ⊙ S : R : ⊙ :")
 	prog := load(t, "thesis/goodevil.anynt", false, obs...)
 	codes, _ := prog.Encode(obs)
-	out, _ := vm.New(prog).Run(codes, vm.Options{})
+	out, _ := vm.New(prog).Run(codes, vm.DefaultOptions())
 	if got := actionsOf(prog.Decode(out)); !cmp.Equal(got, []string{"s"}) {
 		t.Errorf("actions %v in %s, want [s]", got, prog.Text(out))
 	}
@@ -280,7 +283,7 @@ func TestThesisOmega1Flees(t *testing.T) {
 		want string
 	}{{adjacent, "s"}, {entered, "r"}} {
 		codes, _ := prog.Encode(step.obs)
-		out, _ := machine.Run(codes, vm.Options{})
+		out, _ := machine.Run(codes, vm.DefaultOptions())
 		acts := actionsOf(prog.Decode(out))
 		if len(acts) == 0 || acts[len(acts)-1] != step.want {
 			t.Errorf("on %s: output %s, want the action %s", strings.Join(step.obs, ""), prog.Text(out), step.want)

@@ -35,5 +35,14 @@
 // analysed once and later episodes find most runs done; an episode plays
 // exactly as it would alone, which a test checks. An observation is built
 // in one walk over the cells, with the few objects and arrows sorted by
-// cell.
+// cell. A memo is bounded in runs and in bytes, so that long strings do not
+// fill memory.
+//
+// Bounds: every run of a behaviour is bounded in steps, length and matcher
+// work (Settings, as vm.Options), and every setting has a ceiling that
+// Load enforces with a positioned error, so that no file can make a run
+// hang or exhaust memory. A run stopped at a bound is legal (its output is
+// the string so far), but seldom what the author meant: each Episode
+// counts, for each behaviour, its runs and those each bound stopped
+// (memoised runs included), and Evaluation sums them (Bounds).
 package env

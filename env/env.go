@@ -69,17 +69,29 @@ type Settings struct {
 	CycleBound int  // swaps come after U[1, CycleBound] interactions
 	Garbage    bool // a random agent plays U[1, CycleBound] interactions first
 	Rewards    RewardMode
-	// MaxSteps and MaxLen bound every run of a behaviour: the paper's
-	// "executed for a fixed period of time" ([P] §6.2).
-	MaxSteps, MaxLen int
+	// MaxSteps, MaxLen and MaxWork bound every run of a behaviour (as
+	// vm.Options does): the paper's "executed for a fixed period of time"
+	// ([P] §6.2).
+	MaxSteps, MaxLen, MaxWork int
 }
 
 // Defaults of the settings.
 const (
 	DefaultBehaviourSteps = 10_000
 	DefaultBehaviourLen   = 10_000
+	// DefaultBehaviourWork is about 10 ms of matching a run.
+	DefaultBehaviourWork = 1_000_000
+)
+
+// Ceilings of the settings: a file that asks for more is refused. They
+// keep one run of a behaviour within a second or so and its strings within
+// a few megabytes, whatever the file says.
+const (
 	// MaxCycleBound caps the paper's n_c^n_a, which grows fast.
-	MaxCycleBound = 1_000_000
+	MaxCycleBound     = 1_000_000
+	MaxBehaviourSteps = vm.DefaultMaxSteps
+	MaxBehaviourLen   = vm.DefaultMaxLen
+	MaxBehaviourWork  = vm.DefaultMaxWork
 )
 
 // Cells and objects as the machine indexes them: π, ⊕, ⊖, then ω1….

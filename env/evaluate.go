@@ -14,6 +14,9 @@ type Evaluation struct {
 	// MaxSteps is the most VM steps any interaction took, over all
 	// episodes (the time part of Kt^max).
 	MaxSteps int
+	// Bounds counts each behaviour's runs over all episodes, and those
+	// that ended at a bound.
+	Bounds []BoundCount
 }
 
 // EpisodeSeed derives episode i's seed from the run's seed, so that
@@ -32,6 +35,7 @@ func EpisodeSeed(seed uint64, i int) uint64 {
 func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progress func(done int)) Evaluation {
 	scores := make([]float64, episodes)
 	maxSteps := make([]int, episodes)
+	bounds := make([][]BoundCount, episodes)
 	var next, done int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -50,7 +54,7 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 				}
 				ep := newEpisode(e, newAgent(), EpisodeSeed(seed, i), b)
 				scores[i] = ep.Run(n, nil)
-				maxSteps[i] = ep.MaxSteps
+				maxSteps[i], bounds[i] = ep.MaxSteps, ep.Bounds
 				if progress != nil {
 					mu.Lock()
 					done++
@@ -65,6 +69,16 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 	ev.Mean, ev.CI95 = meanCI(scores)
 	for _, s := range maxSteps {
 		ev.MaxSteps = max(ev.MaxSteps, s)
+	}
+	ev.Bounds = newBoundCounts(e)
+	for _, b := range bounds {
+		for k, c := range b {
+			t := &ev.Bounds[k]
+			t.Runs += c.Runs
+			t.StepLimit += c.StepLimit
+			t.LengthLimit += c.LengthLimit
+			t.WorkLimit += c.WorkLimit
+		}
 	}
 	return ev
 }

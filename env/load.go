@@ -19,6 +19,7 @@ import (
 const (
 	GeneratorSteps = 100_000
 	GeneratorLen   = 100_000
+	GeneratorWork  = vm.DefaultMaxWork
 )
 
 // IsEnvironment reports whether a file declares an environment rather than
@@ -44,7 +45,7 @@ func IsEnvironment(f *lang.File) bool {
 // all of them are returned together.
 func Load(f *lang.File) (*Env, error) {
 	l := &loader{file: f, env: &Env{Name: f.Name, Reward: Reward{Value: 0.5}}}
-	l.env.Settings = Settings{Cycle: true, Garbage: true, MaxSteps: DefaultBehaviourSteps, MaxLen: DefaultBehaviourLen}
+	l.env.Settings = Settings{Cycle: true, Garbage: true, MaxSteps: DefaultBehaviourSteps, MaxLen: DefaultBehaviourLen, MaxWork: DefaultBehaviourWork}
 	l.declarations()
 	if len(l.errs) == 0 {
 		l.symbols()
@@ -294,7 +295,7 @@ func (l *loader) generate(b *lang.Block) *Space {
 		l.addErrors(err)
 		return nil
 	}
-	out, _ := vm.New(prog).Run(nil, vm.Options{MaxSteps: GeneratorSteps, MaxLen: GeneratorLen})
+	out, _ := vm.New(prog).Run(nil, vm.Options{MaxSteps: GeneratorSteps, MaxLen: GeneratorLen, MaxWork: GeneratorWork})
 	s, err := DecodeCode(b.Dialect, prog.Decode(out), l.env.Actions, false)
 	if err != nil {
 		l.errs.Add(b.At, "%v", err)
@@ -460,10 +461,16 @@ func (l *loader) set(name, value string) error {
 		}
 		return nil
 	}
-	count := func(n *int) error {
+	// count reads a whole number from 1 to most; larger values are
+	// refused rather than capped, so that a file never means what it
+	// does not say.
+	count := func(n *int, most int) error {
 		v, err := strconv.Atoi(value)
-		if err != nil || v < 1 {
-			return fmt.Errorf("%s is a whole number from 1", name)
+		if err != nil && !errors.Is(err, strconv.ErrRange) || err == nil && v < 1 {
+			return fmt.Errorf("%s is a whole number from 1 to %d", name, most)
+		}
+		if err != nil || v > most {
+			return fmt.Errorf("%s is at most %d", name, most)
 		}
 		*n = v
 		return nil
@@ -480,11 +487,11 @@ func (l *loader) set(name, value string) error {
 			return nil
 		case "thesis":
 			if l.env.Space != nil {
-				st.CycleBound = l.env.Space.Cells() * len(l.env.Actions)
+				st.CycleBound = min(l.env.Space.Cells()*len(l.env.Actions), MaxCycleBound)
 			}
 			return nil
 		}
-		return count(&st.CycleBound)
+		return count(&st.CycleBound, MaxCycleBound)
 	case "rewards":
 		switch value {
 		case "trace":
@@ -496,11 +503,13 @@ func (l *loader) set(name, value string) error {
 		}
 		return nil
 	case "max-steps":
-		return count(&st.MaxSteps)
+		return count(&st.MaxSteps, MaxBehaviourSteps)
 	case "max-len":
-		return count(&st.MaxLen)
+		return count(&st.MaxLen, MaxBehaviourLen)
+	case "max-work":
+		return count(&st.MaxWork, MaxBehaviourWork)
 	}
-	return fmt.Errorf("unknown setting %s (cycle, cycle-bound, garbage, rewards, max-steps, max-len)", name)
+	return fmt.Errorf("unknown setting %s (cycle, cycle-bound, garbage, rewards, max-steps, max-len, max-work)", name)
 }
 
 // rewardValue reads a reward: a fraction (1/2) or a decimal (0.5) in (0, 1].

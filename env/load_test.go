@@ -42,6 +42,11 @@ func TestLoadErrors(t *testing.T) {
 		{"bad place", valid + "place ω9 1\n", "t.anynt:6:1: place ω9 1: no object ω9"},
 		{"place outside", valid + "place π 3\n", "π is placed in cell 3; the space has 2 cells"},
 		{"Good on Evil", valid + "place ⊕ 1\nplace ⊖ 1\n", "Good and Evil are placed in the same cell"},
+		{"cycle bound above its ceiling", valid + "set cycle-bound 99999999999\n", "t.anynt:6:1: set cycle-bound 99999999999: cycle-bound is at most 1000000"},
+		{"max-len above its ceiling", valid + "set max-len 1000000000000\n", "t.anynt:6:1: set max-len 1000000000000: max-len is at most 1000000"},
+		{"max-steps beyond int", valid + "set max-steps 99999999999999999999999\n", "t.anynt:6:1: set max-steps 99999999999999999999999: max-steps is at most 1000000"},
+		{"max-work above its ceiling", valid + "set max-work 100000001\n", "t.anynt:6:1: set max-work 100000001: max-work is at most 100000000"},
+		{"max-steps zero", valid + "set max-steps 0\n", "t.anynt:6:1: set max-steps 0: max-steps is a whole number from 1 to 1000000"},
 		{"object named like an action", "actions s r\nspace thesis r+:r+\nobject r {\n\t->. s\n}\ngoodevil pattern 0\n", "t.anynt:1:11: r is already an object"},
 	}
 	for _, tt := range tests {
@@ -66,6 +71,54 @@ func TestRunawayBehaviourCostsItsBound(t *testing.T) {
 	ep.Run(20, nil)
 	if ep.MaxSteps != 100 {
 		t.Errorf("the most steps of an interaction is %d, want 100: Good's and Evil's runs, each cut at its bound of 50", ep.MaxSteps)
+	}
+}
+
+// Every setting is taken as written up to its ceiling: the ceilings
+// themselves are accepted.
+func TestSettingsAtTheirCeilings(t *testing.T) {
+	e, err := load(t, valid+"set cycle-bound 1000000\nset max-steps 1000000\nset max-len 1000000\nset max-work 100000000\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := env.Settings{Cycle: true, Garbage: true, CycleBound: env.MaxCycleBound,
+		MaxSteps: env.MaxBehaviourSteps, MaxLen: env.MaxBehaviourLen, MaxWork: env.MaxBehaviourWork}
+	if e.Settings != want {
+		t.Errorf("settings %+v, want %+v", e.Settings, want)
+	}
+}
+
+// Runs stopped by a bound are counted, for each behaviour, and summed over
+// an evaluation's episodes: Good/Evil's "-> r" never halts, so each of its
+// runs stops at the step bound (an observation of this 2-cell line and 50
+// r's fit max-len); ω1 halts at once; ω2 writes ten symbols a step and
+// stops at the length bound.
+func TestBoundsAreCounted(t *testing.T) {
+	src := "actions s r\nspace thesis r+:r+\n" +
+		"object ω1 {\n\t->. s\n}\n" +
+		"object ω2 {\n\t-> : : : : : : : : : :\n}\n" +
+		"goodevil {\n\t-> r\n}\nset max-steps 50\nset max-len 100\nset garbage off\nset cycle off\n"
+	e, err := load(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const episodes, n = 3, 20
+	ev := env.Evaluate(e, func() env.Agent { a, _ := agent.New("random", agent.DefaultSettings); return a }, episodes, n, 1, nil)
+	want := []env.BoundCount{
+		{Behaviour: "ω1", Runs: episodes * n},
+		{Behaviour: "ω2", Runs: episodes * n, LengthLimit: episodes * n},
+		{Behaviour: "Good/Evil", Runs: 2 * episodes * n, StepLimit: 2 * episodes * n},
+	}
+	if len(ev.Bounds) != len(want) {
+		t.Fatalf("bounds %+v, want %+v", ev.Bounds, want)
+	}
+	for i := range want {
+		if ev.Bounds[i] != want[i] {
+			t.Errorf("bounds[%d] = %+v, want %+v", i, ev.Bounds[i], want[i])
+		}
+	}
+	if ev.Bounds[0].Hit() || !ev.Bounds[1].Hit() {
+		t.Errorf("Hit: ω1 %v, ω2 %v; want false, true", ev.Bounds[0].Hit(), ev.Bounds[1].Hit())
 	}
 }
 

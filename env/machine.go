@@ -94,6 +94,50 @@ type Episode struct {
 	// behaviour runs together: the time part of Kt^max ([T] Def. 3.4.1).
 	MaxSteps int
 	steps    int // of the interaction under way
+	// Bounds counts, for each behaviour program, its runs and those that
+	// ended at a bound (see Bounds).
+	Bounds []BoundCount
+}
+
+// BoundCount counts the runs of one behaviour and those that a bound
+// stopped: the output of such a run is the string so far ([P] §6.2), which
+// is legal but rarely what the author meant.
+type BoundCount struct {
+	Behaviour string // an object's name, or "Good/Evil"
+	Runs      int
+	// StepLimit counts the runs stopped by max-steps, LengthLimit those
+	// stopped by max-len (an observation longer than max-len included),
+	// WorkLimit those stopped by max-work.
+	StepLimit, LengthLimit, WorkLimit int
+}
+
+// Hit reports whether any run ended at a bound.
+func (c BoundCount) Hit() bool { return c.StepLimit+c.LengthLimit+c.WorkLimit > 0 }
+
+// add counts a run that ended with h.
+func (c *BoundCount) add(h vm.HaltReason) {
+	c.Runs++
+	switch h {
+	case vm.StepLimit:
+		c.StepLimit++
+	case vm.LengthLimit, vm.InputTooLong:
+		c.LengthLimit++
+	case vm.WorkLimit:
+		c.WorkLimit++
+	}
+}
+
+// newBoundCounts names a count for each object, then Good/Evil when it
+// runs a program: the order of behaviourRunner.count.
+func newBoundCounts(e *Env) []BoundCount {
+	var c []BoundCount
+	for _, o := range e.Objects {
+		c = append(c, BoundCount{Behaviour: o.Name})
+	}
+	if e.GoodEvil.Program != nil {
+		c = append(c, BoundCount{Behaviour: "Good/Evil"})
+	}
+	return c
 }
 
 // NewEpisode places everything and readies the behaviours. The seed decides
@@ -115,6 +159,7 @@ func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 		cellReward: make([]float64, e.Space.Cells()),
 		moves:      make([]int, len(e.Objects)),
 		behaviours: b,
+		Bounds:     newBoundCounts(e),
 	}
 	ep.view.ep = ep
 	ep.place()
@@ -373,8 +418,9 @@ func sortByCell(s []placed) {
 
 // run runs a behaviour on ep.obs and returns its output.
 func (ep *Episode) run(r *behaviourRunner) []byte {
-	out, steps := r.run(ep.obs)
+	out, steps, halt := r.run(ep.obs)
 	ep.steps += steps
+	ep.Bounds[r.count].add(halt)
 	return out
 }
 
@@ -391,12 +437,12 @@ type behaviours struct {
 
 func newBehaviours(e *Env) *behaviours {
 	b := &behaviours{}
-	for _, o := range e.Objects {
-		b.objects = append(b.objects, newRunner(o.Program, e.Settings, newMemo()))
+	for i, o := range e.Objects {
+		b.objects = append(b.objects, newRunner(o.Program, e.Settings, newMemo(), i))
 	}
 	if p := e.GoodEvil.Program; p != nil {
-		shared := newMemo()
-		b.good, b.evil = newRunner(p, e.Settings, shared), newRunner(p, e.Settings, shared)
+		shared, count := newMemo(), len(e.Objects)
+		b.good, b.evil = newRunner(p, e.Settings, shared, count), newRunner(p, e.Settings, shared, count)
 	}
 	return b
 }
@@ -419,42 +465,53 @@ type behaviourRunner struct {
 	machine *vm.Machine
 	opts    vm.Options
 	memo    *memo
+	count   int // the index of its BoundCount in Episode.Bounds
 }
 
-func newRunner(p *vm.Program, s Settings, m *memo) behaviourRunner {
-	return behaviourRunner{machine: vm.New(p), opts: vm.Options{MaxSteps: s.MaxSteps, MaxLen: s.MaxLen}, memo: m}
+func newRunner(p *vm.Program, s Settings, m *memo, count int) behaviourRunner {
+	opts := vm.Options{MaxSteps: s.MaxSteps, MaxLen: s.MaxLen, MaxWork: s.MaxWork}
+	return behaviourRunner{machine: vm.New(p), opts: opts, memo: m, count: count}
 }
 
 // run runs the behaviour under its bounds; at a bound, the output is the
 // string so far ([P] §6.2: "executed for a fixed period of time"). A
 // behaviour is a function of its memory and its observation, so a run seen
 // before is answered from the memo, memory and step count included.
-func (r *behaviourRunner) run(obs []byte) ([]byte, int) {
+func (r *behaviourRunner) run(obs []byte) ([]byte, int, vm.HaltReason) {
 	key := r.memo.key(r.machine.Memory(), obs)
 	if hit, ok := r.memo.runs[string(key)]; ok {
 		r.machine.SetMemory(hit.memory)
-		return hit.out, hit.steps
+		return hit.out, hit.steps, hit.halt
 	}
 	out, res := r.machine.Run(obs, r.opts)
-	if len(r.memo.runs) < memoSize {
-		r.memo.runs[string(key)] = memoRun{out: bytes.Clone(out), memory: bytes.Clone(r.machine.Memory()), steps: res.Steps}
+	mem := r.machine.Memory()
+	if size := len(key) + len(out) + len(mem); len(r.memo.runs) < memoSize && r.memo.bytes+size <= memoBytes {
+		r.memo.runs[string(key)] = memoRun{out: bytes.Clone(out), memory: bytes.Clone(mem), steps: res.Steps, halt: res.Halt}
+		r.memo.bytes += size
 	}
-	return out, res.Steps
+	return out, res.Steps, res.Halt
 }
 
-// memoSize bounds a memo; past it, runs are no longer remembered.
-const memoSize = 1 << 16
+// memoSize and memoBytes bound a memo, in runs and in the bytes of their
+// keys, outputs and memories; past either, runs are no longer remembered.
+// Without the second, long strings (max-len) would fill memory.
+const (
+	memoSize  = 1 << 16
+	memoBytes = 64 << 20
+)
 
 // memo remembers the runs of one program, keyed by memory and observation;
 // the objects that share the program (Good and Evil) share it.
 type memo struct {
 	runs   map[string]memoRun
+	bytes  int // held by runs
 	keyBuf []byte
 }
 
 type memoRun struct {
 	out, memory []byte
 	steps       int
+	halt        vm.HaltReason
 }
 
 func newMemo() *memo { return &memo{runs: map[string]memoRun{}} }

@@ -109,7 +109,7 @@ func (c diffCase) checkFile(f *lang.File) error {
 		maxSteps, maxLen := c.limits()
 		for _, leftmost := range []bool{false, true} {
 			if codes, err := prog.Encode(c.runs[0].input); err == nil {
-				vm.New(prog).Run(codes, vm.Options{Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen})
+				vm.New(prog).Run(codes, vm.Options{Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen, MaxWork: vm.DefaultMaxWork})
 			}
 		}
 		return fmt.Errorf("%w: %v", errNotChecked, err)
@@ -139,14 +139,14 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 	maxSteps, maxLen := c.limits()
 	m := vm.New(prog)
 	vmOpts := vm.Options{
-		Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen,
+		Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen, MaxWork: vm.DefaultMaxWork,
 		Trace: func(step, rule int, s []byte) {
 			vmTrace = append(vmTrace, traceStep{prog.Rules[rule].Pos, prog.Decode(s)})
 		},
 	}
 	ref := reference.New(plain, reference.Options{Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen})
 	ref.Trace = func(rule int, s []string) {
-		refTrace = append(refTrace, traceStep{plain[rule].Pos, s})
+		refTrace = append(refTrace, traceStep{vm.Pos{File: plain[rule].Pos.File, Line: plain[rule].Pos.Line, Col: plain[rule].Pos.Col}, s})
 	}
 	var prevOut []byte
 	var prevSyms []string
@@ -211,7 +211,7 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 // traceStep is one rewrite: where the rule that fired was written, and the
 // string it gave.
 type traceStep struct {
-	rule lang.Pos
+	rule vm.Pos
 	s    []string
 }
 

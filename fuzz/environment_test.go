@@ -135,10 +135,29 @@ func FuzzGeneratedEnvironment(f *testing.F) {
 		// Evaluate hands machines and memos from episode to episode; each
 		// episode must still play as it would alone.
 		newRandom := func() env.Agent { a, _ := agent.New("random", agent.DefaultSettings); return a }
+		// The runs stopped at a bound are counted alike, and never more
+		// than the runs.
 		ev := env.Evaluate(e, newRandom, 4, 40, seed, nil)
+		bounds := make([]env.BoundCount, len(ev.Bounds))
 		for i, score := range ev.Scores {
-			if alone := env.NewEpisode(e, newRandom(), env.EpisodeSeed(seed, i)).Run(40, nil); alone != score {
+			ep := env.NewEpisode(e, newRandom(), env.EpisodeSeed(seed, i))
+			if alone := ep.Run(40, nil); alone != score {
 				t.Fatalf("episode %d scores %v in Evaluate and %v alone\n%s", i, score, alone, src)
+			}
+			for k, c := range ep.Bounds {
+				bounds[k].Behaviour = c.Behaviour
+				bounds[k].Runs += c.Runs
+				bounds[k].StepLimit += c.StepLimit
+				bounds[k].LengthLimit += c.LengthLimit
+				bounds[k].WorkLimit += c.WorkLimit
+			}
+		}
+		for k, c := range ev.Bounds {
+			if c != bounds[k] {
+				t.Fatalf("bounds %+v in Evaluate, %+v alone\n%s", c, bounds[k], src)
+			}
+			if c.StepLimit+c.LengthLimit+c.WorkLimit > c.Runs || c.Runs == 0 {
+				t.Fatalf("bounds %+v: more runs stopped than run, or none run\n%s", c, src)
 			}
 		}
 	})

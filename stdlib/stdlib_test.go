@@ -28,7 +28,7 @@ func TestLibrary(t *testing.T) {
 		t.Fatal(err)
 	}
 	codes, _ := prog.Encode(input)
-	out, _ := vm.New(prog).Run(codes, vm.Options{})
+	out, _ := vm.New(prog).Run(codes, vm.DefaultOptions())
 	if got := prog.Text(out); got != "π⊙" {
 		t.Errorf("erase-separators left %q", got)
 	}

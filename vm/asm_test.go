@@ -3,8 +3,6 @@ package vm
 import (
 	"strings"
 	"testing"
-
-	"github.com/anynt/anynt/lang"
 )
 
 // asm assembles programs for tests. Symbols are written by name, separated
@@ -125,7 +123,7 @@ func (a *asm) sugared(matcher, writer []Instr, flags ...func(*Rule)) {
 }
 
 func (a *asm) addRule(r Rule, flags []func(*Rule)) {
-	r.Pos = lang.Pos{Line: len(a.prog.Rules) + 1, Col: 1}
+	r.Pos = Pos{Line: len(a.prog.Rules) + 1, Col: 1}
 	r.Store = -1
 	for _, f := range flags {
 		f(&r)

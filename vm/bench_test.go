@@ -24,11 +24,11 @@ var benchmarks = []struct {
 	expansion func(a *asm)
 }{
 	// 14 binary digits 1 become 16383 strokes.
-	{"plain/binaryToUnary", "| 0 1", strings.Repeat("1 ", 14), binaryToUnary, Options{Leftmost: true}, binaryToUnary},
+	{"plain/binaryToUnary", "| 0 1", strings.Repeat("1 ", 14), binaryToUnary, with(func(o *Options) { o.Leftmost = true }), binaryToUnary},
 	// 150 symbols, 3825 swaps.
-	{"sugared/sortABC", "a b c", strings.Repeat("c b a ", 50), sortABC, Options{}, sortABCExpansion},
-	{"plain/sortABCExpansion", "a b c", strings.Repeat("c b a ", 50), sortABCExpansion, Options{}, nil},
-	{"sugared/sortAny", "p q r", strings.Repeat("r q p ", 50) + "$", sortAny, Options{}, nil},
+	{"sugared/sortABC", "a b c", strings.Repeat("c b a ", 50), sortABC, DefaultOptions(), sortABCExpansion},
+	{"plain/sortABCExpansion", "a b c", strings.Repeat("c b a ", 50), sortABCExpansion, DefaultOptions(), nil},
+	{"sugared/sortAny", "p q r", strings.Repeat("r q p ", 50) + "$", sortAny, DefaultOptions(), nil},
 }
 
 func BenchmarkRun(b *testing.B) {
@@ -84,7 +84,7 @@ func BenchmarkExpansionLimit(b *testing.B) {
 				name = fmt.Sprintf("literals=%d/matcher", n-1)
 			}
 			b.Run(name, func(b *testing.B) {
-				benchmarkRun(b, alphabet, strings.Join(input, " "), rules, Options{}, limit)
+				benchmarkRun(b, alphabet, strings.Join(input, " "), rules, DefaultOptions(), limit)
 			})
 		}
 	}

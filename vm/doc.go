@@ -95,13 +95,30 @@
 //
 // # Limits
 //
-// Every run is bounded. Options.MaxSteps is the most rewrites a run does:
-// when that many happened and a rule still applies the run halts with
-// StepLimit (with NoRule if none applies). Options.MaxLen is the longest
-// string, in symbols: an input longer than that halts at once, and a
-// rewrite that would exceed it is not done; both halt with LengthLimit. A
-// limit of zero or below means the default, DefaultMaxSteps or
-// DefaultMaxLen (one million each).
+// Every run is bounded, and every limit means what it says. Options.MaxSteps
+// is the most rewrites a run does: when that many happened and a rule still
+// applies the run halts with StepLimit (with NoRule if none applies); 0
+// allows none. Options.MaxLen is the longest string, in symbols: a rewrite
+// that would exceed it is not done and the run halts with LengthLimit; an
+// input already longer is not run at all and halts with InputTooLong.
+// Options.MaxWork bounds the time the matcher may take, which steps and
+// length alone do not: a rule with k optionals can make one search try 2^k
+// paths at each start position. It counts one unit for each start position
+// the matcher tries and one for each choice point it passes (between two
+// choice points the matcher runs at most the rule's code, which has no
+// loops), summed over the run; when it runs out, the step under way is
+// abandoned and the run halts with WorkLimit. The budget is the run's, not
+// a step's, so that a run's time is bounded by it directly rather than by
+// MaxSteps times it. Plain rules, and sugared ones found by searching for
+// their expansion's literals, cost no work: their searches are bounded by
+// the string's length.
+//
+// A negative limit counts as zero, so the zero Options run nothing:
+// DefaultOptions gives the defaults, DefaultMaxSteps and DefaultMaxLen (one
+// million each) and DefaultMaxWork (a hundred million units, a second or
+// two). A default is asked for by name, never by leaving a field at zero,
+// so that a limit of zero can mean zero, as it does in the reference
+// interpreter.
 //
 // # Cost
 //

@@ -6,31 +6,49 @@ import (
 	"strconv"
 )
 
-// Limits used when Options leave a limit at zero or below.
+// The limits of DefaultOptions.
 const (
 	DefaultMaxSteps = 1_000_000
 	DefaultMaxLen   = 1_000_000
+	// DefaultMaxWork lets a run spend about a second or two in the
+	// matcher: far more than the corpus needs, far less than a rule whose
+	// matching is exponential would take.
+	DefaultMaxWork = 100_000_000
 )
 
-// Options choose the matching convention and bound a run.
+// Options choose the matching convention and bound a run. The limits are
+// taken literally: MaxSteps 0 allows no rewrite, MaxLen 0 only the empty
+// string, MaxWork 0 no matcher work; a negative limit counts as zero. The
+// zero Options therefore run nothing: start from DefaultOptions.
 type Options struct {
 	Leftmost bool // replace the leftmost occurrence (classic); default rightmost
-	MaxSteps int  // most rewrites a run may do; DefaultMaxSteps if <= 0
-	MaxLen   int  // longest string, in symbols, a run may hold; DefaultMaxLen if <= 0
+	MaxSteps int  // most rewrites a run may do
+	MaxLen   int  // longest string, in symbols, a run may hold
+	// MaxWork is the most matcher work a run may do, over all its steps:
+	// one unit for each start position the matcher tries and one for each
+	// choice point it passes (see the package doc, Limits).
+	MaxWork int
 	// Trace, when not nil, is called after each rewrite with the step number
 	// (from 1), the index of the rule that fired and the new string. The
 	// string is the machine's buffer: copy it to keep it.
 	Trace func(step, rule int, s []byte)
 }
 
+// DefaultOptions returns rightmost matching and the default limits.
+func DefaultOptions() Options {
+	return Options{MaxSteps: DefaultMaxSteps, MaxLen: DefaultMaxLen, MaxWork: DefaultMaxWork}
+}
+
 // HaltReason says why a run ended.
 type HaltReason uint8
 
 const (
-	Terminated  HaltReason = iota // a terminating rule fired
-	NoRule                        // no rule applies to the string
-	StepLimit                     // MaxSteps rewrites were done and a rule still applies
-	LengthLimit                   // the input, or the next rewrite, exceeds MaxLen
+	Terminated   HaltReason = iota // a terminating rule fired
+	NoRule                         // no rule applies to the string
+	StepLimit                      // MaxSteps rewrites were done and a rule still applies
+	LengthLimit                    // the next rewrite would make the string longer than MaxLen
+	InputTooLong                   // the input is longer than MaxLen: nothing was run
+	WorkLimit                      // the matcher spent MaxWork before the next step was found
 )
 
 func (h HaltReason) String() string {
@@ -43,6 +61,10 @@ func (h HaltReason) String() string {
 		return "step limit"
 	case LengthLimit:
 		return "length limit"
+	case InputTooLong:
+		return "input too long"
+	case WorkLimit:
+		return "work limit"
 	}
 	return "HaltReason(" + strconv.Itoa(int(h)) + ")"
 }
@@ -82,12 +104,19 @@ type Machine struct {
 	rhs []byte // the right-hand side of the current step
 	mem []byte // the memory register
 
-	slots     []int  // captures of the matcher's current path
-	bestSlots []int  // captures of the best match found so far
-	unbound   []int  // captures of a plain rule's match: none
-	record    []byte // choice record of the matcher's current path
-	best      []byte // choice record of the best match found so far
-	stack     []frame
+	slots     []int // captures of the matcher's current path
+	bestSlots []int // captures of the best match found so far
+	unbound   []int // captures of a plain rule's match: none
+	// The run under way: its limits, its trace and its result so far.
+	maxSteps, maxLen int
+	trace            func(step, rule int, s []byte)
+	res              Result
+	// workLeft is the matcher work the run may still do; below zero, the
+	// matcher ran out and the step under way was abandoned.
+	workLeft int
+	record   []byte // choice record of the matcher's current path
+	best     []byte // choice record of the best match found so far
+	stack    []frame
 }
 
 // New returns a machine for p with an empty memory. p must be valid (see
@@ -139,132 +168,122 @@ func (m *Machine) Reset() { m.mem = m.mem[:0] }
 // input is not modified. The output is the machine's buffer: it is valid
 // until the next Run, and passing it back as the next input is allowed.
 func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
-	maxSteps, maxLen := opt.MaxSteps, opt.MaxLen
-	if maxSteps <= 0 {
-		maxSteps = DefaultMaxSteps
-	}
-	if maxLen <= 0 {
-		maxLen = DefaultMaxLen
+	m.maxSteps, m.maxLen, m.workLeft = max(opt.MaxSteps, 0), max(opt.MaxLen, 0), max(opt.MaxWork, 0)
+	m.trace = opt.Trace
+	m.res = Result{Rule: -1}
+	if cap(m.str) < shortCap {
+		m.str = make([]byte, 0, max(shortCap, len(input)))
 	}
 	m.str = append(m.str[:0], input...)
 	m.scan.valid = 0
 	m.countsStale = true // counted when a search first needs them
 	m.absent = 0
-	res.Rule = -1
-	if len(m.str) > maxLen {
-		res.Halt = LengthLimit
-		return m.str, res
+	if len(m.str) > m.maxLen {
+		m.res.Halt = InputTooLong
+		return m.str, m.res
 	}
 	if m.scanner != nil && m.scanner.firstUncovered == len(m.plans) {
-		if m.runShort(&opt, maxSteps, maxLen, &res) {
-			return m.str, res
+		if m.runShort(opt.Leftmost) {
+			return m.str, m.res
 		}
 	}
 	for {
 		rule, start, end, slots := m.find(opt.Leftmost)
 		if rule < 0 {
-			res.Halt = NoRule
-			return m.str, res
-		}
-		if res.Steps == maxSteps {
-			res.Halt = StepLimit
-			return m.str, res
-		}
-		r := &m.prog.Rules[rule]
-		rhs := m.plans[rule].rhs
-		if !m.plans[rule].fixedRHS {
-			rhs = m.write(r.Write, slots)
-		}
-		if len(m.str)-(end-start)+len(rhs) > maxLen {
-			res.Halt = LengthLimit
-			return m.str, res
-		}
-		// The stored capture refers to the string before the rewrite, so it
-		// is copied out before the splice overwrites it. An unbound capture
-		// is a mark in an alternative this match did not take: nothing is
-		// stored, as in the plain rule of the expansion, which has no mark.
-		if r.Store >= 0 && bound(slots, r.Store) {
-			m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
-		}
-		if !m.countsStale {
-			if m.scanned && m.scanner.firstUncovered == len(m.plans) && len(m.str) <= scanMaxLen {
-				// Nothing reads them while the scanner serves every step; on
-				// a longer string it serves some, and a recount of the whole
-				// string at each change of hands would cost more than this.
-				m.countsStale = true
-			} else {
-				m.recount(m.str[start:end], rhs)
+			m.res.Halt = NoRule
+			if m.workLeft < 0 {
+				m.res.Halt = WorkLimit
 			}
+			return m.str, m.res
 		}
-		m.splice(start, end, rhs)
-		m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
-		m.scan.valid = min(m.scan.valid, start)
-		if r.StoreWhole {
-			m.mem = append(m.mem[:0], m.str...)
+		rhs := m.plans[rule].rhs
+		if !m.plans[rule].fixedRHS && m.res.Steps < m.maxSteps {
+			rhs = m.write(m.prog.Rules[rule].Write, slots)
 		}
-		res.Steps++
-		res.Rule = rule
-		if opt.Trace != nil {
-			opt.Trace(res.Steps, rule, m.str)
-		}
-		if r.Terminating {
-			res.Halt = Terminated
-			return m.str, res
+		if m.commit(rule, start, end, rhs, slots) {
+			return m.str, m.res
 		}
 	}
 }
 
-// runShort runs the steps of a program the scanner covers whole while the
-// scanner serves the string: the same steps as Run's loop, with only the
-// scanner's bookkeeping. It reports whether the run ended; if not, the
-// string outgrew the scanner, or the scan would resume too far from its
-// end, and Run goes on with the general loop.
-func (m *Machine) runShort(opt *Options, maxSteps, maxLen int, res *Result) bool {
-	sc := m.scanner
-	if cap(m.str) < shortCap {
-		m.str = append(make([]byte, 0, shortCap), m.str...)
+// commit does the step that Run's loop or runShort's found, the rewrite of
+// str[start:end] by rhs with rule, whose captures are slots, unless a limit
+// forbids it, and reports whether the run ended, with m.res.Halt set. The
+// run's limits, trace and result are in the machine so that the arguments
+// fit in registers.
+func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int) bool {
+	if m.res.Steps >= m.maxSteps {
+		m.res.Halt = StepLimit
+		return true
 	}
-	for m.scannable(res.Steps == 0) {
-		rank, start := sc.scan(m.str, opt.Leftmost, &m.scan)
-		if rank == noLiteral {
-			res.Halt = NoRule
-			return true
+	n := len(m.str) - (end - start) + len(rhs)
+	if n > m.maxLen {
+		m.res.Halt = LengthLimit
+		return true
+	}
+	r := &m.prog.Rules[rule]
+	// The stored capture refers to the string before the rewrite, so it
+	// is copied out before the splice overwrites it. An unbound capture
+	// is a mark in an alternative this match did not take: nothing is
+	// stored, as in the plain rule of the expansion, which has no mark.
+	if r.Store >= 0 && bound(slots, r.Store) {
+		m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
+	}
+	if !m.countsStale {
+		if m.scanned && m.scanner.firstUncovered == len(m.plans) && len(m.str) <= scanMaxLen {
+			// Nothing reads them while the scanner serves every step; on
+			// a longer string it serves some, and a recount of the whole
+			// string at each change of hands would cost more than this.
+			m.countsStale = true
+		} else {
+			m.recount(m.str[start:end], rhs)
 		}
-		if res.Steps == maxSteps {
-			res.Halt = StepLimit
+	}
+	if n <= scanMaxLen && len(m.str) <= scanMaxLen {
+		m.spliceShort(start, end, rhs)
+	} else {
+		m.splice(start, end, rhs)
+	}
+	m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
+	m.scan.valid = min(m.scan.valid, start)
+	if r.StoreWhole {
+		m.mem = append(m.mem[:0], m.str...)
+	}
+	m.res.Steps++
+	m.res.Rule = rule
+	if m.trace != nil {
+		m.trace(m.res.Steps, rule, m.str)
+	}
+	if r.Terminating {
+		m.res.Halt = Terminated
+		return true
+	}
+	return false
+}
+
+// runShort runs the steps of a program the scanner covers whole while the
+// scanner serves the string: each literal found carries its whole step,
+// with only the scanner's bookkeeping. It reports whether the run ended;
+// if not, the string outgrew the scanner, or the scan would resume too far
+// from its end, and Run goes on with the general loop.
+func (m *Machine) runShort(leftmost bool) bool {
+	sc := m.scanner
+	for m.scannable(m.res.Steps == 0) {
+		rank, start := sc.scan(m.str, leftmost, &m.scan)
+		if rank == noLiteral {
+			m.res.Halt = NoRule
 			return true
 		}
 		ref := &sc.ranks[rank]
-		end := start + ref.length
 		rhs := ref.rhs
-		if !ref.fixedRHS {
-			rhs = m.write(int(ref.write), m.placeSlots(ref.slots, start))
+		var slots []int
+		if !ref.fixedRHS || ref.store >= 0 {
+			slots = m.placeSlots(ref.slots, start)
 		}
-		if len(m.str)-(end-start)+len(rhs) > maxLen {
-			res.Halt = LengthLimit
-			return true
+		if !ref.fixedRHS && m.res.Steps < m.maxSteps {
+			rhs = m.write(int(ref.write), slots)
 		}
-		if ref.store >= 0 {
-			if slots := m.placeSlots(ref.slots, start); bound(slots, ref.store) {
-				m.mem = append(m.mem[:0], capture(m.str, slots, ref.store)...)
-			}
-		}
-		if n := len(m.str) - (end - start) + len(rhs); n <= scanMaxLen {
-			m.spliceShort(start, end, rhs)
-		} else {
-			m.splice(start, end, rhs)
-		}
-		m.scan.valid = min(m.scan.valid, start)
-		if ref.storeWhole {
-			m.mem = append(m.mem[:0], m.str...)
-		}
-		res.Steps++
-		res.Rule = ref.rule
-		if opt.Trace != nil {
-			opt.Trace(res.Steps, ref.rule, m.str)
-		}
-		if ref.terminating {
-			res.Halt = Terminated
+		if m.commit(ref.rule, start, start+ref.length, rhs, slots) {
 			return true
 		}
 	}
@@ -311,7 +330,8 @@ func (m *Machine) hasAll(syms []byte) bool {
 }
 
 // find returns the first rule that applies, the span it replaces and its
-// captures, or rule -1.
+// captures, or rule -1: none applies or, if m.workLeft < 0, the matcher ran
+// out of work before it knew.
 func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 	first := 0
 	m.scanned = m.scanner != nil && m.scannable(false)
@@ -334,6 +354,9 @@ func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 		if !plan.expanded {
 			if start, end, ok := m.matchRule(r.Match, &plan.anchor, leftmost); ok {
 				return i, start, end, m.bestSlots
+			}
+			if m.workLeft < 0 {
+				return -1, 0, 0, nil
 			}
 			continue
 		}

@@ -25,7 +25,7 @@ var runTests = []struct {
 	alphabet string
 	rules    func(a *asm)
 	input    string
-	opt      Options
+	opt      func(*Options) // changes DefaultOptions
 	want     string
 	steps    int
 	halt     HaltReason
@@ -40,7 +40,7 @@ var runTests = []struct {
 	{
 		name: "plain rule replaces the leftmost occurrence in leftmost mode", alphabet: "a b c",
 		rules: func(a *asm) { a.plain("a b", "c", terminating) },
-		input: "a b a b", opt: Options{Leftmost: true}, want: "c a b", steps: 1, halt: Terminated, rule: 0,
+		input: "a b a b", opt: func(o *Options) { o.Leftmost = true }, want: "c a b", steps: 1, halt: Terminated, rule: 0,
 	},
 	{
 		name: "empty left-hand side matches at the right end", alphabet: "a b x",
@@ -50,7 +50,7 @@ var runTests = []struct {
 	{
 		name: "empty left-hand side matches at the left end in leftmost mode", alphabet: "a b x",
 		rules: func(a *asm) { a.plain("", "x", terminating) },
-		input: "a b", opt: Options{Leftmost: true}, want: "x a b", steps: 1, halt: Terminated, rule: 0,
+		input: "a b", opt: func(o *Options) { o.Leftmost = true }, want: "x a b", steps: 1, halt: Terminated, rule: 0,
 	},
 	{
 		name: "empty left-hand side matches the empty string", alphabet: "x",
@@ -75,37 +75,37 @@ var runTests = []struct {
 	{
 		name: "no rule applies after exactly MaxSteps rewrites", alphabet: "a b",
 		rules: func(a *asm) { a.plain("a", "b") },
-		input: "a a a", opt: Options{MaxSteps: 3}, want: "b b b", steps: 3, halt: NoRule, rule: 0,
+		input: "a a a", opt: func(o *Options) { o.MaxSteps = 3 }, want: "b b b", steps: 3, halt: NoRule, rule: 0,
 	},
 	{
 		name: "step limit when a rule applies after MaxSteps rewrites", alphabet: "a b",
 		rules: func(a *asm) { a.plain("a", "b") },
-		input: "a a a a", opt: Options{MaxSteps: 3}, want: "a b b b", steps: 3, halt: StepLimit, rule: 0,
+		input: "a a a a", opt: func(o *Options) { o.MaxSteps = 3 }, want: "a b b b", steps: 3, halt: StepLimit, rule: 0,
 	},
 	{
 		name: "a terminating rule may be the last step allowed", alphabet: "a b",
 		rules: func(a *asm) { a.plain("a", "b", terminating) },
-		input: "a", opt: Options{MaxSteps: 1}, want: "b", steps: 1, halt: Terminated, rule: 0,
+		input: "a", opt: func(o *Options) { o.MaxSteps = 1 }, want: "b", steps: 1, halt: Terminated, rule: 0,
 	},
 	{
 		name: "length limit stops a growing string before the rewrite", alphabet: "a",
 		rules: func(a *asm) { a.plain("a", "a a") },
-		input: "a", opt: Options{MaxLen: 5}, want: "a a a a a", steps: 4, halt: LengthLimit, rule: 0,
+		input: "a", opt: func(o *Options) { o.MaxLen = 5 }, want: "a a a a a", steps: 4, halt: LengthLimit, rule: 0,
 	},
 	{
 		name: "an input longer than MaxLen is not run", alphabet: "a b",
 		rules: func(a *asm) { a.plain("a", "b") },
-		input: "a a a", opt: Options{MaxLen: 2}, want: "a a a", steps: 0, halt: LengthLimit, rule: -1,
+		input: "a a a", opt: func(o *Options) { o.MaxLen = 2 }, want: "a a a", steps: 0, halt: InputTooLong, rule: -1,
 	},
 	{
 		name: "a string of exactly MaxLen symbols is allowed", alphabet: "a b",
 		rules: func(a *asm) { a.plain("a", "b b") },
-		input: "a a", opt: Options{MaxLen: 4}, want: "b b b b", steps: 2, halt: NoRule, rule: 0,
+		input: "a a", opt: func(o *Options) { o.MaxLen = 4 }, want: "b b b b", steps: 2, halt: NoRule, rule: 0,
 	},
 	{
 		name: "binary to unary", alphabet: "| 0 1",
 		rules: binaryToUnary,
-		input: "1 1", opt: Options{Leftmost: true}, want: "| | |", steps: 5, halt: NoRule, rule: 2,
+		input: "1 1", opt: func(o *Options) { o.Leftmost = true }, want: "| | |", steps: 5, halt: NoRule, rule: 2,
 	},
 	{
 		name: "the first alternative wins over a match nearer the right end", alphabet: "x y a z",
@@ -115,7 +115,7 @@ var runTests = []struct {
 	{
 		name: "the first alternative wins over a match nearer the left end in leftmost mode", alphabet: "x y a z",
 		rules: alternation,
-		input: "y a x a", opt: Options{Leftmost: true}, want: "y a z x", steps: 1, halt: Terminated, rule: 0,
+		input: "y a x a", opt: func(o *Options) { o.Leftmost = true }, want: "y a z x", steps: 1, halt: Terminated, rule: 0,
 	},
 	{
 		name: "the second alternative when the first does not occur", alphabet: "x y a z",
@@ -125,7 +125,7 @@ var runTests = []struct {
 	{
 		name: "the second alternative when the first does not occur, leftmost", alphabet: "x y a z",
 		rules: alternation,
-		input: "y a y a", opt: Options{Leftmost: true}, want: "z y y a", steps: 1, halt: Terminated, rule: 0,
+		input: "y a y a", opt: func(o *Options) { o.Leftmost = true }, want: "z y y a", steps: 1, halt: Terminated, rule: 0,
 	},
 	{
 		name: "χ ranks symbols in alphabet order", alphabet: "p q r b",
@@ -177,7 +177,7 @@ var runTests = []struct {
 	{
 		name: "an empty match at the left end in leftmost mode", alphabet: "a b c",
 		rules: func(a *asm) { a.sugared(code(split(2), a.sym("a"), match()), code(a.emit("b"), done()), terminating) },
-		input: "c c", opt: Options{Leftmost: true}, want: "b c c", steps: 1, halt: Terminated, rule: 0,
+		input: "c c", opt: func(o *Options) { o.Leftmost = true }, want: "b c c", steps: 1, halt: Terminated, rule: 0,
 	},
 	{
 		name: "an empty match in the empty string", alphabet: "a b c",
@@ -213,7 +213,11 @@ func TestRun(t *testing.T) {
 				a := newAsm(t, tt.alphabet, "o $")
 				tt.rules(a)
 				m := newMachine(a.build())
-				out, res := m.Run(a.str(tt.input), tt.opt)
+				opt := DefaultOptions()
+				if tt.opt != nil {
+					tt.opt(&opt)
+				}
+				out, res := m.Run(a.str(tt.input), opt)
 				if got := a.text(out); got != tt.want {
 					t.Errorf("output %q, want %q", got, tt.want)
 				}
@@ -239,20 +243,90 @@ func forEachSearch(t *testing.T, test func(t *testing.T, newMachine func(*Progra
 	})
 }
 
+// with returns DefaultOptions changed by f.
+func with(f func(*Options)) Options {
+	o := DefaultOptions()
+	f(&o)
+	return o
+}
+
 func TestDefaultLimits(t *testing.T) {
 	a := newAsm(t, "a", "")
 	a.plain("a", "a")
-	_, res := New(a.build()).Run(a.str("a"), Options{})
+	_, res := New(a.build()).Run(a.str("a"), DefaultOptions())
 	if want := (Result{Steps: DefaultMaxSteps, Halt: StepLimit, Rule: 0}); res != want {
 		t.Errorf("a -> a: %+v, want %+v", res, want)
 	}
 
 	a = newAsm(t, "a", "")
 	a.plain("", "a a")
-	out, res := New(a.build()).Run(nil, Options{MaxSteps: -1})
+	out, res := New(a.build()).Run(nil, DefaultOptions())
 	if want := (Result{Steps: DefaultMaxLen / 2, Halt: LengthLimit, Rule: 0}); res != want || len(out) != DefaultMaxLen {
 		t.Errorf("-> a a: %+v and %d symbols, want %+v and %d", res, len(out), want, DefaultMaxLen)
 	}
+}
+
+// Zero and negative limits are taken literally, as the reference
+// interpreter takes them: they do not mean the default.
+func TestZeroLimits(t *testing.T) {
+	tests := []struct {
+		name  string
+		input string
+		opt   Options
+		want  string
+		halt  HaltReason
+	}{
+		{"no step allowed", "a", with(func(o *Options) { o.MaxSteps = 0 }), "a", StepLimit},
+		{"a negative step limit allows none", "a", with(func(o *Options) { o.MaxSteps = -5 }), "a", StepLimit},
+		{"the empty string fits MaxLen 0", "", with(func(o *Options) { o.MaxLen = 0 }), "", NoRule},
+		{"a symbol does not fit MaxLen 0", "a", with(func(o *Options) { o.MaxLen = 0 }), "a", InputTooLong},
+		{"a negative length limit counts as zero", "", with(func(o *Options) { o.MaxLen = -1 }), "", NoRule},
+		{"the zero Options run nothing", "a", Options{}, "a", InputTooLong},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAsm(t, "a b", "")
+			a.plain("a", "b")
+			out, res := New(a.build()).Run(a.str(tt.input), tt.opt)
+			if got := a.text(out); got != tt.want || res.Halt != tt.halt || res.Steps != 0 {
+				t.Errorf("%q after %d steps, %v; want %q after 0, %v", got, res.Steps, res.Halt, tt.want, tt.halt)
+			}
+		})
+	}
+}
+
+// The matcher's work is bounded: a rule whose search backtracks through
+// every combination of its optionals halts with WorkLimit instead of
+// running for minutes, and a budget that suffices changes nothing.
+func TestWorkLimit(t *testing.T) {
+	// [a]…[a] a…a c, k optionals and k a's: at a start position with
+	// fewer than 2k a's before the c, the search tries about 2^k paths.
+	const k = 16
+	build := func(a *asm) {
+		var c []Instr
+		for range k {
+			c = append(c, split(int32(len(c)+2)), a.sym("a"))
+		}
+		for range k {
+			c = append(c, a.sym("a"))
+		}
+		c = append(c, a.sym("c"), match())
+		a.sugared(code(c...), code(a.emit("b"), done()), terminating)
+	}
+	input := strings.Repeat("a ", k+4) + "c"
+	forEachSearch(t, func(t *testing.T, newMachine func(*Program) *Machine) {
+		a := newAsm(t, "a b c", "")
+		build(a)
+		m := newMachine(a.build())
+		out, res := m.Run(a.str(input), with(func(o *Options) { o.MaxWork = 10_000 }))
+		if res.Halt != WorkLimit || res.Steps != 0 || a.text(out) != input {
+			t.Errorf("%+v (%v), want no step and a work limit", res, res.Halt)
+		}
+		out, res = m.Run(a.str(input), DefaultOptions())
+		if want := "b"; res.Halt != Terminated || a.text(out) != want {
+			t.Errorf("by default: %+v (%v) giving %q, want %q", res, res.Halt, a.text(out), want)
+		}
+	})
 }
 
 func TestHaltReasonString(t *testing.T) {
@@ -276,7 +350,7 @@ func TestTrace(t *testing.T) {
 	trace := func(step, rule int, s []byte) {
 		got = append(got, fmt.Sprintf("%d %d %s", step, rule, a.text(s)))
 	}
-	New(a.build()).Run(a.str("1 0"), Options{Leftmost: true, Trace: trace})
+	New(a.build()).Run(a.str("1 0"), with(func(o *Options) { o.Leftmost, o.Trace = true, trace }))
 	want := []string{"1 1 0 | 0", "2 0 0 0 | |", "3 2 0 | |", "4 2 | |"}
 	if !slices.Equal(got, want) {
 		t.Errorf("trace\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -293,7 +367,7 @@ func TestMemoryAcrossRuns(t *testing.T) {
 			store(0), terminating)
 		m := newMachine(a.build())
 		run := func(input string) string {
-			out, _ := m.Run(a.str(input), Options{})
+			out, _ := m.Run(a.str(input), DefaultOptions())
 			return a.text(out)
 		}
 		steps := []struct{ do, want string }{
@@ -331,7 +405,7 @@ func TestStoreEmptyCaptureEmptiesMemory(t *testing.T) {
 			store(0), terminating)
 		m := newMachine(a.build())
 		m.SetMemory(a.str("a a"))
-		out, _ := m.Run(a.str("b"), Options{})
+		out, _ := m.Run(a.str("b"), DefaultOptions())
 		if a.text(out) != "c" || len(m.Memory()) != 0 {
 			t.Errorf("output %q, memory %q; want \"c\" and empty memory", a.text(out), a.text(m.Memory()))
 		}
@@ -349,7 +423,7 @@ func TestStoreUnboundCaptureLeavesMemory(t *testing.T) {
 			store(0), terminating)
 		m := newMachine(a.build())
 		m.SetMemory(a.str("a a"))
-		out, _ := m.Run(a.str("b c"), Options{})
+		out, _ := m.Run(a.str("b c"), DefaultOptions())
 		if a.text(out) != "c" || a.text(m.Memory()) != "a a" {
 			t.Errorf("output %q, memory %q; want \"c\" and the memory unchanged", a.text(out), a.text(m.Memory()))
 		}
@@ -371,7 +445,7 @@ func TestRecallReadsMemoryBeforeTheStep(t *testing.T) {
 			{"e", "a a", "a a"},
 			{"e", "a a a a", "a a a a"},
 		} {
-			out, _ := m.Run(a.str(tt.input), Options{})
+			out, _ := m.Run(a.str(tt.input), DefaultOptions())
 			if a.text(out) != tt.want || a.text(m.Memory()) != tt.memory {
 				t.Errorf("run %q: output %q, memory %q; want %q, %q",
 					tt.input, a.text(out), a.text(m.Memory()), tt.want, tt.memory)
@@ -384,8 +458,8 @@ func TestOutputMayBeTheNextInput(t *testing.T) {
 	a := newAsm(t, "a b", "")
 	a.plain("a", "b b", terminating)
 	m := New(a.build())
-	out, _ := m.Run(a.str("a a"), Options{})
-	out, _ = m.Run(out[:2], Options{}) // a b
+	out, _ := m.Run(a.str("a a"), DefaultOptions())
+	out, _ = m.Run(out[:2], DefaultOptions()) // a b
 	if got := a.text(out); got != "b b b" {
 		t.Errorf("%q, want \"b b b\"", got)
 	}
@@ -422,7 +496,7 @@ func TestSugaredAgreesWithExpansion(t *testing.T) {
 				for i := range input {
 					input[i] = symbols[rng.IntN(len(symbols))]
 				}
-				opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 30, MaxLen: 20}
+				opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 30, MaxLen: 20, MaxWork: DefaultMaxWork}
 				outM, resM := mm.Run(sugared.str(strings.Join(input, " ")), opt)
 				outS, resS := ms.Run(sugared.str(strings.Join(input, " ")), opt)
 				outE, resE := me.Run(expansion.str(strings.Join(input, " ")), opt)
@@ -450,9 +524,9 @@ func TestNoAllocationPerRun(t *testing.T) {
 		rules                 func(a *asm)
 		opt                   Options
 	}{
-		{"plain", "| 0 1", "1 1 1 1 1 1 1 1", binaryToUnary, Options{Leftmost: true}},
-		{"sugared", "p q r", strings.Repeat("r q p ", 20) + "$", sortAny, Options{}},
-		{"sugared with trace", "x y z w", "y x z x z y", boundChoice, Options{MaxSteps: 500, Trace: func(int, int, []byte) {}}},
+		{"plain", "| 0 1", "1 1 1 1 1 1 1 1", binaryToUnary, with(func(o *Options) { o.Leftmost = true })},
+		{"sugared", "p q r", strings.Repeat("r q p ", 20) + "$", sortAny, DefaultOptions()},
+		{"sugared with trace", "x y z w", "y x z x z y", boundChoice, with(func(o *Options) { o.MaxSteps, o.Trace = 500, func(int, int, []byte) {} })},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			forEachSearch(t, func(t *testing.T, newMachine func(*Program) *Machine) {
@@ -503,7 +577,7 @@ func TestLongStringsAgree(t *testing.T) {
 					input[i] = symbols[rng.IntN(len(symbols))]
 				}
 				in := a.str(strings.Join(input, " "))
-				opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 1 + rng.IntN(3000), MaxLen: len(input) + rng.IntN(200)}
+				opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 1 + rng.IntN(3000), MaxLen: len(input) + rng.IntN(200), MaxWork: DefaultMaxWork}
 				outS, resS := scanning.Run(in, opt)
 				gotS := a.text(outS)
 				outN, resN := searching.Run(in, opt)

@@ -22,7 +22,9 @@ type frame struct {
 // Start positions are scanned from the preferred end, and a later one wins
 // only with a strictly lower record. Only the positions that have the
 // anchor at the right distance are tried. The match's record and captures
-// are left in m.best and m.bestSlots.
+// are left in m.best and m.bestSlots. Each start position tried costs a
+// unit of work; when the work runs out, nothing is found and m.workLeft is
+// below zero.
 func (m *Machine) matchRule(pc int, a *anchor, leftmost bool) (start, end int, found bool) {
 	s := m.str
 	m.best = m.best[:0]
@@ -40,11 +42,17 @@ func (m *Machine) matchRule(pc int, a *anchor, leftmost bool) (start, end int, f
 				}
 				p = max(p, from+i-a.hi)
 			}
+			if m.workLeft--; m.workLeft < 0 {
+				return 0, 0, false
+			}
 			if e, better := m.matchAt(pc, p, found); better {
 				start, end, found = p, e, true
 				if lowest(m.best) {
 					break
 				}
+			}
+			if m.workLeft < 0 {
+				return 0, 0, false
 			}
 		}
 		return start, end, found
@@ -58,11 +66,17 @@ func (m *Machine) matchRule(pc int, a *anchor, leftmost bool) (start, end int, f
 			}
 			p = min(p, at-a.lo)
 		}
+		if m.workLeft--; m.workLeft < 0 {
+			return 0, 0, false
+		}
 		if e, better := m.matchAt(pc, p, found); better {
 			start, end, found = p, e, true
 			if lowest(m.best) {
 				break
 			}
+		}
+		if m.workLeft < 0 {
+			return 0, 0, false
 		}
 	}
 	return start, end, found
@@ -89,8 +103,12 @@ func lowest(rec []byte) bool {
 // Paths that can no longer end lower than m.best are cut: the depth-first
 // search meets records in increasing order, so once the record climbs above
 // m.best, nothing left at this position can win.
+//
+// Each choice point passed costs a unit of work (the code has no loops, so
+// between two choice points the search runs at most the rule's code); when
+// m.workLeft runs out the search stops, below zero, with nothing better.
 func (m *Machine) matchAt(pc, pos int, haveBest bool) (end int, better bool) {
-	code, lits, sets := m.prog.Code, m.prog.Literals, m.prog.Sets
+	code, lits, sets, work := m.prog.Code, m.prog.Literals, m.prog.Sets, m.workLeft
 	alphabetSize, s := m.prog.AlphabetSize, m.str
 	slots, rec, stack, best := m.slots, m.record[:0], m.stack[:0], m.best
 	for i := range slots {
@@ -125,6 +143,10 @@ match:
 				pos++
 			}
 		case OpSplit:
+			if work--; work < 0 {
+				better = false
+				break match
+			}
 			stack = append(stack, frame{slot: -1, pos: pos, pc: int(in.A), rec: len(rec)})
 			rec, lessAt, ok = choose(rec, lessAt, best, 0)
 			if !ok {
@@ -175,7 +197,7 @@ match:
 			}
 		}
 	}
-	m.record, m.stack = rec, stack
+	m.record, m.stack, m.workLeft = rec, stack, work
 	return end, better
 }
 

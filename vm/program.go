@@ -1,6 +1,6 @@
 package vm
 
-import "github.com/anynt/anynt/lang"
+import "strconv"
 
 // Program is a compiled Markov algorithm. Strings are byte slices of symbol
 // codes: a program and the strings it runs on use at most 256 distinct
@@ -21,7 +21,7 @@ type Program struct {
 
 // Rule is one rule of the algorithm, in priority order.
 type Rule struct {
-	Pos         lang.Pos // where the rule was written
+	Pos         Pos // where the rule was written
 	Terminating bool
 	// Plain rules have a fixed left-hand side, Literal (possibly empty);
 	// the machine finds it with a byte search and runs no matcher code.
@@ -34,6 +34,24 @@ type Rule struct {
 	Store int
 	// StoreWhole stores the whole string after the rewrite (Δ on the RHS).
 	StoreWhole bool
+}
+
+// Pos is where a rule was written: its file, and its line and column
+// (counted in characters), both from 1. The compiler copies it from the
+// parser's position; vm keeps a type of its own so that running a program
+// does not link the parser in.
+type Pos struct {
+	File      string
+	Line, Col int
+}
+
+// String is file:line:col, or line:col when the file has no name.
+func (p Pos) String() string {
+	lc := strconv.Itoa(p.Line) + ":" + strconv.Itoa(p.Col)
+	if p.File == "" {
+		return lc
+	}
+	return p.File + ":" + lc
 }
 
 // SymSet is a set of symbol codes.

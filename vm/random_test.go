@@ -146,7 +146,7 @@ func TestRandomPatterns(t *testing.T) {
 				input[i] = symbols[rng.IntN(len(symbols))]
 			}
 			in := sugared.str(strings.Join(input, " "))
-			opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 20, MaxLen: 24}
+			opt := Options{Leftmost: rng.IntN(2) == 0, MaxSteps: 20, MaxLen: 24, MaxWork: DefaultMaxWork}
 			outN, resN := referenceRun(expanded, input, opt)
 			want := strings.Join(outN, " ")
 			for _, m := range []*Machine{byMatcher, byExpansion, byCutScanner} {

@@ -105,7 +105,7 @@ func complexityOf(name string, kt ktRun, newAgent agent.Factory) (*complexity.Re
 		if err != nil {
 			return nil, fileErrors(err)
 		}
-		_, res := vm.New(prog).Run(nil, vm.Options{})
+		_, res := vm.New(prog).Run(nil, vm.DefaultOptions())
 		return complexity.OfRuleFile(f, prog.Symbols[:prog.AlphabetSize], complexity.Run{MaxSteps: res.Steps, Interactions: 1}), nil
 	}
 	e, err := env.Load(f)

@@ -260,6 +260,38 @@ type runOutcome struct {
 	CI95     *[2]float64 `json:"ci95"`
 	MaxSteps int         `json:"max_vm_steps"`
 	Scores   []float64   `json:"scores"`
+	Bounds   []boundHit  `json:"bounds"`
+}
+
+// boundHit is a behaviour's runs and those a bound stopped, in --json.
+type boundHit struct {
+	Behaviour   string `json:"behaviour"`
+	Runs        int    `json:"runs"`
+	StepLimit   int    `json:"step_limit"`
+	LengthLimit int    `json:"length_limit"`
+	WorkLimit   int    `json:"work_limit"`
+}
+
+// boundLines says which behaviours ran into their bounds (set max-steps,
+// max-len, max-work): their output is then the string so far, which is
+// legal but seldom what the author meant.
+func boundLines(counts []env.BoundCount) []string {
+	var lines []string
+	for _, c := range counts {
+		var hits []string
+		for _, h := range []struct {
+			n    int
+			name string
+		}{{c.StepLimit, "step"}, {c.LengthLimit, "length"}, {c.WorkLimit, "work"}} {
+			if h.n > 0 {
+				hits = append(hits, fmt.Sprintf("its %s bound in %d", h.name, h.n))
+			}
+		}
+		if len(hits) > 0 {
+			lines = append(lines, fmt.Sprintf("bounds: %s hit %s of %d runs", c.Behaviour, strings.Join(hits, " and "), c.Runs))
+		}
+	}
+	return lines
 }
 
 type qSettings struct {
@@ -350,8 +382,12 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 	ev := env.Evaluate(e, newAgent, fl.episodes, fl.steps, fl.seed, bar.update)
 	bar.clear()
 	if fl.json {
+		bounds := []boundHit{}
+		for _, c := range ev.Bounds {
+			bounds = append(bounds, boundHit{c.Behaviour, c.Runs, c.StepLimit, c.LengthLimit, c.WorkLimit})
+		}
 		o := runOutcome{Version: versionString(), File: file, Agent: fl.agent, Episodes: fl.episodes, Steps: fl.steps, Seed: fl.seed,
-			Mean: ev.Mean, CI95: ci(ev.CI95[0], ev.CI95[1], fl.episodes), MaxSteps: ev.MaxSteps, Scores: ev.Scores}
+			Mean: ev.Mean, CI95: ci(ev.CI95[0], ev.CI95[1], fl.episodes), MaxSteps: ev.MaxSteps, Scores: ev.Scores, Bounds: bounds}
 		if fl.agent == "qlearning" {
 			o.QLearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
 		}
@@ -359,6 +395,9 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 	}
 	fmt.Fprintf(io.out, "%s: agent %s, %s of %s, seed %d\nmean %+.4f, 95%% CI %s\n%s\n",
 		file, fl.agent, count(fl.episodes, "episode"), count(fl.steps, "interaction"), fl.seed, ev.Mean, ciText(ev.CI95[0], ev.CI95[1], fl.episodes), scoreMeaning)
+	for _, l := range boundLines(ev.Bounds) {
+		fmt.Fprintln(io.out, l)
+	}
 	return nil
 }
 

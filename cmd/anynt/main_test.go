@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -80,15 +81,23 @@ func TestMarkovLimits(t *testing.T) {
 		args        []string
 		stdout      string
 		message     string
+		input       string // "a" if empty
 	}{
-		{"empty rule never terminates", "-> a\n", []string{"--max-steps", "5"}, "aaaaaa\n", "step limit"},
-		{"doubling hits the length limit", "a -> aa\n", []string{"--max-len", "8"}, "aaaaaaaa\n", "length limit"},
-		{"default limits", "a -> aa\n", nil, "", "length limit"},
+		{"empty rule never terminates", "-> a\n", []string{"--max-steps", "5"}, "aaaaaa\n", "step limit", ""},
+		{"doubling hits the length limit", "a -> aa\n", []string{"--max-len", "8"}, "aaaaaaaa\n", "length limit", ""},
+		{"default limits", "a -> aa\n", nil, "", "length limit", ""},
+		{"zero steps mean none", "a -> b\n", []string{"--max-steps", "0"}, "a\n", "step limit: 0 steps done", ""},
+		{"an input longer than --max-len is not run", "a -> b\n", []string{"--max-len", "0"}, "a\n", "the input is longer than --max-len 0 symbols (it has 1): nothing was run", ""},
+		{"exponential matching hits the work limit", strings.Repeat("[a] ", 16) + strings.Repeat("a ", 16) + "c -> b\n", []string{"--max-work", "1000"}, "", "work limit", strings.Repeat("a", 20) + "c"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			file := writeFile(t, "runaway.anynt", tt.rules)
-			args := append(append([]string{"markov"}, tt.args...), file, "a")
+			input := "a"
+			if tt.input != "" {
+				input = tt.input
+			}
+			args := append(append([]string{"markov"}, tt.args...), file, input)
 			out, errw, code := anynt(t, "", args...)
 			if code != exitLimit {
 				t.Errorf("status %d, want %d", code, exitLimit)
@@ -127,6 +136,9 @@ func TestErrorsArePositioned(t *testing.T) {
 func TestUsageErrors(t *testing.T) {
 	for _, args := range [][]string{
 		{"markov"},
+		{"markov", "--max-len", "1000000000000", corpusDir + "classic/binary-to-unary.markov", "1"},
+		{"markov", "--max-steps", "-1", corpusDir + "classic/binary-to-unary.markov", "1"},
+		{"markov", "--max-work", "1000000000000", corpusDir + "classic/binary-to-unary.markov", "1"},
 		{"markov", "--no-such-flag", "x"},
 		{"no-such-command"},
 	} {
@@ -295,6 +307,27 @@ func TestComplexityJSON(t *testing.T) {
 	}
 }
 
+// Kt^max of a rule file counts the steps of its run from the empty string:
+// the thesis's space generator takes 7 (a run under zero limits would
+// count none).
+func TestComplexityOfARuleFileCountsItsSteps(t *testing.T) {
+	out, errw, code := anynt(t, "", "complexity", "--json", corpusDir+"thesis/space-generator.anynt")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	var r struct {
+		Bits     float64 `json:"bits"`
+		KtBits   float64 `json:"kt_bits"`
+		MaxSteps int     `json:"max_steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.MaxSteps != 7 || r.KtBits != r.Bits+math.Log2(7) {
+		t.Errorf("max_steps %d, kt_bits %v, bits %v; want 7 steps and bits + log2 7", r.MaxSteps, r.KtBits, r.Bits)
+	}
+}
+
 func TestComplexityOfABrokenFileIsPositioned(t *testing.T) {
 	file := writeFile(t, "broken.anynt", "actions s r\nspace thesis r+:x\ngoodevil pattern 0\n")
 	_, errw, code := anynt(t, "", "complexity", file)
@@ -316,6 +349,24 @@ func TestRunJSONAndDeterminism(t *testing.T) {
 	}
 	if r.Episodes != 4 || r.Steps != 500 || r.Agent != "qlearning" || r.Seed != 9 || len(r.Scores) != 4 || r.CI95 == nil || r.CI95[0] > r.Mean || r.CI95[1] < r.Mean {
 		t.Errorf("unexpected outcome %+v", r)
+	}
+}
+
+// run says when behaviours were stopped by their bounds, in text and in
+// --json: here Good/Evil's "-> r" never halts.
+func TestRunReportsBounds(t *testing.T) {
+	file := writeFile(t, "runaway.anynt", "actions s r\nspace thesis r+:r+\ngoodevil {\n\t-> r\n}\nset max-steps 5\nset garbage off\n")
+	out, _, code := anynt(t, "", "run", file, "--episodes", "2", "--steps", "10")
+	if want := "bounds: Good/Evil hit its step bound in 40 of 40 runs\n"; code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("status %d, output %q lacks %q", code, out, want)
+	}
+	out, _, _ = anynt(t, "", "run", file, "--episodes", "2", "--steps", "10", "--json")
+	var r runOutcome
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if want := []boundHit{{Behaviour: "Good/Evil", Runs: 40, StepLimit: 40}}; len(r.Bounds) != 1 || r.Bounds[0] != want[0] {
+		t.Errorf("bounds %+v, want %+v", r.Bounds, want)
 	}
 }
 

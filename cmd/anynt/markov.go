@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/anynt/anynt/internal/version"
 	"github.com/anynt/anynt/lang"
 	"github.com/anynt/anynt/vm"
 	"github.com/spf13/cobra"
@@ -13,8 +14,32 @@ import (
 
 type markovFlags struct {
 	classic, leftmost, trace, json bool
-	maxSteps, maxLen               int
+	maxSteps, maxLen, maxWork      int
 	object                         string
+}
+
+// The ceilings of markov's limits. Zero is a limit like any other (no
+// step, only the empty string, no matcher work); above a ceiling a limit
+// no longer protects the machine, so it is refused: a string of maxLen
+// symbols takes up to three times as many bytes, and maxWork units take
+// minutes.
+const (
+	maxStepsCeiling = 1_000_000_000
+	maxLenCeiling   = 10_000_000
+	maxWorkCeiling  = 100 * vm.DefaultMaxWork
+)
+
+// checkLimits refuses a negative limit or one above its ceiling.
+func checkLimits(fl markovFlags) error {
+	for _, l := range []struct {
+		flag       string
+		value, top int
+	}{{"--max-steps", fl.maxSteps, maxStepsCeiling}, {"--max-len", fl.maxLen, maxLenCeiling}, {"--max-work", fl.maxWork, maxWorkCeiling}} {
+		if l.value < 0 || l.value > l.top {
+			return fmt.Errorf("%s is %d; it must lie in 0..%d", l.flag, l.value, l.top)
+		}
+	}
+	return nil
 }
 
 func newMarkovCmd(io *stdio) *cobra.Command {
@@ -28,6 +53,12 @@ one trailing newline dropped) and prints the final string.
 Matching is rightmost, the convention of the ANYNT papers, unless --leftmost.
 --classic reads the classic format (pattern -> replacement, -> .replacement for
 a terminating rule, # comments, every character a symbol) and matches leftmost.
+
+Every run is bounded: --max-steps rewrites, strings of --max-len symbols,
+--max-work units of matcher work (a start position tried or a choice point
+passed by a rule with optionals, alternatives or χ). Each limit means what
+it says, 0 included, up to a ceiling (1e9 steps, 1e7 symbols, 1e10 units).
+An input longer than --max-len is not run.
 
 Exit status: 0 the algorithm halted (a terminating rule fired or no rule
 applies); 3 a limit stopped it (the string so far is printed); 1 errors in
@@ -49,6 +80,7 @@ FILE; 2 usage errors.`,
 	f.BoolVar(&fl.leftmost, "leftmost", false, "replace the leftmost occurrence (default: rightmost)")
 	f.IntVar(&fl.maxSteps, "max-steps", vm.DefaultMaxSteps, "most rewrite steps")
 	f.IntVar(&fl.maxLen, "max-len", vm.DefaultMaxLen, "longest string, in symbols")
+	f.IntVar(&fl.maxWork, "max-work", vm.DefaultMaxWork, "most matcher work of the run")
 	f.BoolVar(&fl.trace, "trace", false, "print every step (step, rule, its position, the string) on standard error")
 	f.BoolVar(&fl.json, "json", false, "print the outcome as one JSON object")
 	f.StringVar(&fl.object, "object", "", objectUsage)
@@ -69,11 +101,16 @@ func readInput(in io.Reader, args []string) (string, error) {
 
 // markovOutcome is the --json output.
 type markovOutcome struct {
-	Output string      `json:"output"`
-	Halt   string      `json:"halt"`
-	Steps  int         `json:"steps"`
-	Rule   *int        `json:"rule"` // 1-based, null when no rule fired
-	Trace  []traceStep `json:"trace,omitempty"`
+	Version  string      `json:"version"`
+	Leftmost bool        `json:"leftmost"`
+	MaxSteps int         `json:"max_steps"`
+	MaxLen   int         `json:"max_len"`
+	MaxWork  int         `json:"max_work"`
+	Output   string      `json:"output"`
+	Halt     string      `json:"halt"`
+	Steps    int         `json:"steps"`
+	Rule     *int        `json:"rule"` // 1-based, null when no rule fired
+	Trace    []traceStep `json:"trace,omitempty"`
 }
 
 type traceStep struct {
@@ -84,8 +121,8 @@ type traceStep struct {
 }
 
 func runMarkov(io *stdio, file, input string, fl markovFlags) error {
-	if fl.maxSteps < 0 || fl.maxLen < 1 {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--max-steps must be at least 0 and --max-len at least 1")}
+	if err := checkLimits(fl); err != nil {
+		return &exitError{code: exitUsage, err: err}
 	}
 	symbols, err := inputSymbols(input, fl.classic)
 	if err != nil {
@@ -100,7 +137,7 @@ func runMarkov(io *stdio, file, input string, fl markovFlags) error {
 		return &exitError{code: exitUsage, err: fmt.Errorf("input: %v", err)}
 	}
 	var steps []traceStep
-	opts := vm.Options{Leftmost: fl.classic || fl.leftmost, MaxSteps: fl.maxSteps, MaxLen: fl.maxLen}
+	opts := vm.Options{Leftmost: fl.classic || fl.leftmost, MaxSteps: fl.maxSteps, MaxLen: fl.maxLen, MaxWork: fl.maxWork}
 	if fl.trace {
 		opts.Trace = func(step, rule int, s []byte) {
 			t := traceStep{Step: step, Rule: rule + 1, Pos: prog.Rules[rule].Pos.String(), String: prog.Text(s)}
@@ -114,7 +151,8 @@ func runMarkov(io *stdio, file, input string, fl markovFlags) error {
 	out, res := vm.New(prog).Run(codes, opts)
 	text := prog.Text(out)
 	if fl.json {
-		o := markovOutcome{Output: text, Halt: res.Halt.String(), Steps: res.Steps, Trace: steps}
+		o := markovOutcome{Version: version.String(), Leftmost: opts.Leftmost, MaxSteps: fl.maxSteps, MaxLen: fl.maxLen,
+			MaxWork: fl.maxWork, Output: text, Halt: res.Halt.String(), Steps: res.Steps, Trace: steps}
 		if res.Rule >= 0 {
 			r := res.Rule + 1
 			o.Rule = &r
@@ -132,6 +170,10 @@ func runMarkov(io *stdio, file, input string, fl markovFlags) error {
 		return &exitError{code: exitLimit, err: fmt.Errorf("stopped at the step limit: %d steps done and a rule still applies (raise --max-steps)", res.Steps)}
 	case vm.LengthLimit:
 		return &exitError{code: exitLimit, err: fmt.Errorf("stopped at the length limit: the next rewrite would make the string longer than %d symbols (raise --max-len)", fl.maxLen)}
+	case vm.InputTooLong:
+		return &exitError{code: exitLimit, err: fmt.Errorf("the input is longer than --max-len %d symbols (it has %d): nothing was run (raise --max-len)", fl.maxLen, len(codes))}
+	case vm.WorkLimit:
+		return &exitError{code: exitLimit, err: fmt.Errorf("stopped at the work limit: the matcher spent %d units before step %d was found (raise --max-work, or simplify the rules whose optionals and choices it tries)", fl.maxWork, res.Steps+1)}
 	}
 	return nil
 }

@@ -18,9 +18,9 @@ const objectUsage = "in an environment FILE, work on one behaviour: an object's 
 // environment with the file's shared blocks, compiled as the environment
 // compiles it (its symbols first) and bounded as the environment bounds it.
 type behaviour struct {
-	file             *lang.File
-	opts             compiler.Options
-	maxSteps, maxLen int
+	file                      *lang.File
+	opts                      compiler.Options
+	maxSteps, maxLen, maxWork int
 }
 
 // pickBehaviour loads FILE for markov, expand and disasm. A rule file is
@@ -32,7 +32,7 @@ func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*b
 			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--object picks a behaviour of an environment; a classic file has none")}
 		}
 		f, err := loadFile(file, classic, opts)
-		return &behaviour{file: f, opts: opts, maxSteps: vm.DefaultMaxSteps, maxLen: vm.DefaultMaxLen}, err
+		return &behaviour{file: f, opts: opts, maxSteps: vm.DefaultMaxSteps, maxLen: vm.DefaultMaxLen, maxWork: vm.DefaultMaxWork}, err
 	}
 	f, err := parseFile(file, false)
 	if f == nil {
@@ -46,7 +46,7 @@ func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*b
 			_, err = loadFile(file, false, opts) // with the meaning errors of what parsed
 			return nil, err
 		}
-		return &behaviour{file: f, opts: opts, maxSteps: vm.DefaultMaxSteps, maxLen: vm.DefaultMaxLen}, nil
+		return &behaviour{file: f, opts: opts, maxSteps: vm.DefaultMaxSteps, maxLen: vm.DefaultMaxLen, maxWork: vm.DefaultMaxWork}, nil
 	}
 	if err != nil {
 		return nil, err
@@ -66,7 +66,7 @@ func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*b
 	if block.Kind == lang.GeneratorBlock {
 		// A generator runs before the space exists, so it needs only the
 		// actions, and can be tried while the space it writes is invalid.
-		b.maxSteps, b.maxLen = env.GeneratorSteps, env.GeneratorLen
+		b.maxSteps, b.maxLen, b.maxWork = env.GeneratorSteps, env.GeneratorLen, env.GeneratorWork
 		b.opts.Prefix = actionNames(f)
 	}
 	if b.opts.Prefix == nil {
@@ -74,7 +74,7 @@ func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*b
 		if err != nil {
 			return nil, fileErrors(err)
 		}
-		b.opts.Prefix, b.maxSteps, b.maxLen = e.BaseSymbols(), e.Settings.MaxSteps, e.Settings.MaxLen
+		b.opts.Prefix, b.maxSteps, b.maxLen, b.maxWork = e.BaseSymbols(), e.Settings.MaxSteps, e.Settings.MaxLen, e.Settings.MaxWork
 	}
 	b.file = &lang.File{Name: f.Name}
 	for _, d := range f.Decls {
@@ -136,7 +136,7 @@ func actionNames(f *lang.File) []string {
 }
 
 // markovProgram compiles what markov runs and, for a behaviour, lowers
-// --max-steps and --max-len to the environment's bounds of it.
+// --max-steps, --max-len and --max-work to the environment's bounds of it.
 func markovProgram(file string, fl *markovFlags, input []string) (*vm.Program, error) {
 	opts := compiler.Options{}
 	if fl.object == "" {
@@ -147,7 +147,7 @@ func markovProgram(file string, fl *markovFlags, input []string) (*vm.Program, e
 		return nil, err
 	}
 	if fl.object != "" {
-		fl.maxSteps, fl.maxLen = min(fl.maxSteps, b.maxSteps), min(fl.maxLen, b.maxLen)
+		fl.maxSteps, fl.maxLen, fl.maxWork = min(fl.maxSteps, b.maxSteps), min(fl.maxLen, b.maxLen), min(fl.maxWork, b.maxWork)
 	}
 	prog, err := compiler.Compile(b.file, b.opts)
 	if err != nil {

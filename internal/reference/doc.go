@@ -27,6 +27,7 @@
 //  6. A terminating rule ends the run (Terminated); otherwise go to 1.
 //
 // An input already longer than MaxLen ends the run before any step
-// (LengthLimit). The memory register starts empty and is kept across runs of
+// (InputTooLong). The limits are taken literally: zero allows no rewrite, or
+// only the empty string, and a negative limit counts as zero. The memory register starts empty and is kept across runs of
 // one Interpreter until Reset.
 package reference

@@ -8,8 +8,8 @@ import (
 )
 
 // Options bound a run and choose the matching convention. The limits are
-// taken literally: MaxSteps 0 allows no rewrite, MaxLen 0 only the empty
-// string.
+// taken literally, as the VM takes them: MaxSteps 0 allows no rewrite,
+// MaxLen 0 only the empty string, and a negative limit counts as zero.
 type Options struct {
 	Leftmost bool // replace the leftmost occurrence (classic); default rightmost
 	MaxSteps int  // most rewrites a run may do
@@ -20,10 +20,11 @@ type Options struct {
 type Halt int
 
 const (
-	Terminated  Halt = iota // a terminating rule fired
-	NoRule                  // no rule applies to the string
-	StepLimit               // MaxSteps rewrites were done and a rule still applies
-	LengthLimit             // the input, or the next rewrite, exceeds MaxLen
+	Terminated   Halt = iota // a terminating rule fired
+	NoRule                   // no rule applies to the string
+	StepLimit                // MaxSteps rewrites were done and a rule still applies
+	LengthLimit              // the next rewrite would make the string longer than MaxLen
+	InputTooLong             // the input is longer than MaxLen: nothing was run
 )
 
 func (h Halt) String() string {
@@ -36,6 +37,8 @@ func (h Halt) String() string {
 		return "step limit"
 	case LengthLimit:
 		return "length limit"
+	case InputTooLong:
+		return "input too long"
 	}
 	return fmt.Sprintf("Halt(%d)", int(h))
 }
@@ -73,15 +76,15 @@ func (in *Interpreter) Memory() []string { return slices.Clone(in.memory) }
 // input is not modified.
 func (in *Interpreter) Run(input []string) Result {
 	s := slices.Clone(input)
-	if len(s) > in.Options.MaxLen {
-		return Result{Output: s, Halt: LengthLimit}
+	if len(s) > max(in.Options.MaxLen, 0) {
+		return Result{Output: s, Halt: InputTooLong}
 	}
 	for steps := 0; ; steps++ {
 		ruleIndex, at := in.firstMatch(s)
 		if ruleIndex < 0 {
 			return Result{Output: s, Halt: NoRule, Steps: steps}
 		}
-		if steps == in.Options.MaxSteps {
+		if steps >= in.Options.MaxSteps {
 			return Result{Output: s, Halt: StepLimit, Steps: steps}
 		}
 		rule := in.Rules[ruleIndex]

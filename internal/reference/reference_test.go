@@ -118,8 +118,10 @@ func TestLimits(t *testing.T) {
 		{"rewrite that would be too long is not applied", grow, "a", 100, 3, "aaa", LengthLimit, 2},
 		{"terminating rewrite that would be too long", []lang.PlainRule{rule("a", ".aa")}, "a", 100, 1, "a", LengthLimit, 0},
 		{"string may reach MaxLen", []lang.PlainRule{rule("a", ".aa")}, "a", 100, 2, "aa", Terminated, 1},
-		{"input too long, even if no rule applies", nil, "aaaa", 100, 3, "aaaa", LengthLimit, 0},
-		{"input too long, no step allowed", grow, "aaaa", 0, 3, "aaaa", LengthLimit, 0},
+		{"input too long, even if no rule applies", nil, "aaaa", 100, 3, "aaaa", InputTooLong, 0},
+		{"input too long, no step allowed", grow, "aaaa", 0, 3, "aaaa", InputTooLong, 0},
+		{"a negative step limit allows no step", grow, "a", -1, 100, "a", StepLimit, 0},
+		{"a negative length limit counts as zero", nil, "", 100, -1, "", NoRule, 0},
 		{"step limit is checked before length", grow, "a", 2, 3, "aaa", StepLimit, 2},
 		{"shrinking at MaxLen is fine", []lang.PlainRule{rule("aa", "a")}, "aaa", 100, 3, "a", NoRule, 2},
 	}
@@ -210,7 +212,7 @@ func TestRunLeavesItsInputAlone(t *testing.T) {
 
 func TestHaltString(t *testing.T) {
 	for h, want := range map[Halt]string{
-		Terminated: "terminated", NoRule: "no rule applies", StepLimit: "step limit", LengthLimit: "length limit", 9: "Halt(9)",
+		Terminated: "terminated", NoRule: "no rule applies", StepLimit: "step limit", LengthLimit: "length limit", InputTooLong: "input too long", 9: "Halt(9)",
 	} {
 		if got := h.String(); got != want {
 			t.Errorf("%d: %q, want %q", int(h), got, want)
