@@ -246,7 +246,7 @@ func (l *loader) space() {
 			l.errs.Add(d.Code[ce.Index].At, "%s", ce.Msg)
 			return
 		} else if err != nil {
-			l.errs.Add(d.At, "%v", err)
+			l.errs.Add(d.At, "%w", err)
 			return
 		}
 	case *lang.Block:
@@ -260,7 +260,7 @@ func (l *loader) space() {
 		return
 	}
 	for _, err := range s.Check() {
-		l.errs.Add(l.spaceDecl.Pos(), "the space is invalid: %v", err)
+		l.errs.Add(l.spaceDecl.Pos(), "the space is invalid: %w", err)
 		l.spaceErrs = append(l.spaceErrs, err)
 	}
 	l.env.Space = s
@@ -298,7 +298,7 @@ func (l *loader) generate(b *lang.Block) *Space {
 	out, _ := vm.New(prog).Run(nil, vm.Options{MaxSteps: GeneratorSteps, MaxLen: GeneratorLen, MaxWork: GeneratorWork})
 	s, err := DecodeCode(b.Dialect, prog.Decode(out), l.env.Actions, false)
 	if err != nil {
-		l.errs.Add(b.At, "%v", err)
+		l.errs.Add(b.At, "%w", err)
 		return nil
 	}
 	return s
@@ -310,7 +310,7 @@ func (l *loader) addErrors(err error) {
 		l.errs = append(l.errs, list...)
 		return
 	}
-	l.errs.Add(l.fileStart(), "%v", err)
+	l.errs.Add(l.fileStart(), "%w", err)
 }
 
 // behaviours compiles every program with the shared symbol table first.
@@ -356,7 +356,7 @@ func (l *loader) settings() {
 	}
 	for _, s := range l.settingsD {
 		if err := l.setting(s); err != nil {
-			l.errs.Add(s.At, "%s %s: %v", s.Key, strings.Join(s.Args, " "), err)
+			l.errs.Add(s.At, "%s %s: %w", s.Key, strings.Join(s.Args, " "), err)
 		}
 	}
 	if e.Settings.CycleBound == 0 && e.Space != nil {

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -31,27 +32,34 @@ func (p Pos) Before(q Pos) bool {
 
 // Error is one positioned message about a source file.
 type Error struct {
-	Pos Pos
-	Msg string
+	Pos   Pos
+	Msg   string
+	Cause error // what the message was made from, when another package's error
 }
 
 func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
+
+// Unwrap gives the cause, so that errors.As sees through a position.
+func (e *Error) Unwrap() error { return e.Cause }
 
 // ErrorList collects every error found in a file. It is itself an error;
 // its text is one positioned message per line, sorted by position.
 type ErrorList []*Error
 
-// Add appends a formatted error at pos.
+// Add appends a formatted error at pos. The format may wrap an error with
+// %w, as fmt.Errorf does; that error becomes the cause.
 func (l *ErrorList) Add(pos Pos, format string, args ...any) {
-	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	err := fmt.Errorf(format, args...)
+	*l = append(*l, &Error{Pos: pos, Msg: err.Error(), Cause: errors.Unwrap(err)})
 }
 
 // Sort orders the errors by position and drops exact duplicates.
 func (l *ErrorList) Sort() {
 	sort.SliceStable(*l, func(i, j int) bool { return (*l)[i].Pos.Before((*l)[j].Pos) })
 	out := (*l)[:0]
-	for i, e := range *l {
-		if i > 0 && *e == *(*l)[i-1] {
+	for _, e := range *l {
+		// Compared by position and text: a cause need not be comparable.
+		if n := len(out); n > 0 && e.Pos == out[n-1].Pos && e.Msg == out[n-1].Msg {
 			continue
 		}
 		out = append(out, e)
@@ -66,6 +74,16 @@ func (l ErrorList) Err() error {
 	}
 	l.Sort()
 	return l
+}
+
+// Unwrap gives the errors of the list, so that errors.As finds a cause
+// inside any of them.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
 }
 
 func (l ErrorList) Error() string {

@@ -18,7 +18,7 @@ func (p *Program) Validate() error {
 		return fmt.Errorf("vm: %d captures", p.NumCaptures)
 	}
 	if err := p.checkRun(p.Literals); err != nil {
-		return fmt.Errorf("vm: literals: %v", err)
+		return fmt.Errorf("vm: literals: %w", err)
 	}
 	for i, r := range p.Rules {
 		if r.Store >= p.NumCaptures {
@@ -29,13 +29,13 @@ func (p *Program) Validate() error {
 				return fmt.Errorf("vm: rule %d: a plain rule has no capture to store", i)
 			}
 			if err := p.checkRun(r.Literal); err != nil {
-				return fmt.Errorf("vm: rule %d: %v", i, err)
+				return fmt.Errorf("vm: rule %d: %w", i, err)
 			}
 		} else if err := p.checkCode(r.Match, false); err != nil {
-			return fmt.Errorf("vm: rule %d: matcher: %v", i, err)
+			return fmt.Errorf("vm: rule %d: matcher: %w", i, err)
 		}
 		if err := p.checkCode(r.Write, true); err != nil {
-			return fmt.Errorf("vm: rule %d: writer: %v", i, err)
+			return fmt.Errorf("vm: rule %d: writer: %w", i, err)
 		}
 	}
 	return nil
@@ -64,7 +64,7 @@ func (p *Program) checkCode(start int, writer bool) error {
 		}
 		in := p.Code[pc]
 		if err := p.checkInstr(pc, in, writer); err != nil {
-			return fmt.Errorf("pc %d: %s: %v", pc, in.Op, err)
+			return fmt.Errorf("pc %d: %s: %w", pc, in.Op, err)
 		}
 		switch in.Op {
 		case OpSplit, OpJmp:
