@@ -1,8 +1,24 @@
 package compiler
 
 import (
+	"fmt"
+
 	"github.com/anynt/anynt/lang"
 )
+
+// ExpansionLimitError says that a rule, or the rules up to it (List), stand
+// for more plain rules than the limit allows.
+type ExpansionLimitError struct {
+	Limit int
+	List  bool
+}
+
+func (e *ExpansionLimitError) Error() string {
+	if e.List {
+		return fmt.Sprintf("the rules up to this one stand for more than %d plain rules (their ordered expansion), more than the matcher may try at each position; use fewer or smaller rules", e.Limit)
+	}
+	return fmt.Sprintf("this rule stands for more than %d plain rules (its ordered expansion), more than the matcher may try at each position; split it, or use fewer optional groups, alternatives and χ", e.Limit)
+}
 
 // checkExpansions refuses a rule list whose ordered expansion has more than
 // opts.MaxExpansion plain rules, at the rule that passes the limit. The VM
@@ -24,11 +40,11 @@ func (u *unit) checkExpansions(errs *lang.ErrorList) {
 		c.info = info
 		info.expansions = c.count(info.rule.LHS)
 		if info.expansions > limit {
-			errs.Add(info.rule.At, "this rule stands for more than %d plain rules (its ordered expansion), more than the matcher may try at each position; split it, or use fewer optional groups, alternatives and χ", limit)
+			errs.Add(info.rule.At, "%w", &ExpansionLimitError{Limit: limit})
 			return
 		}
 		if total += info.expansions; total > limit {
-			errs.Add(info.rule.At, "the rules up to this one stand for more than %d plain rules (their ordered expansion), more than the matcher may try at each position; use fewer or smaller rules", limit)
+			errs.Add(info.rule.At, "%w", &ExpansionLimitError{Limit: limit, List: true})
 			return
 		}
 	}

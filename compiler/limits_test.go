@@ -81,6 +81,11 @@ func TestExpansionLimitRefusesPositioned(t *testing.T) {
 			if !errors.As(err, &list) || len(list) != 1 || !strings.HasPrefix(list[0].Error(), tt.want) {
 				t.Errorf("%s: %s gives %v, want one error %q", tt.name, what, err, tt.want)
 			}
+			// Callers tell the limit from other errors by type, not text.
+			var tooLarge *compiler.ExpansionLimitError
+			if !errors.As(err, &tooLarge) || tooLarge.Limit != compiler.DefaultMaxExpansion {
+				t.Errorf("%s: %s: errors.As finds no ExpansionLimitError of the default limit in %v", tt.name, what, err)
+			}
 		}
 	}
 }
