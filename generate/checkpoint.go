@@ -2,7 +2,6 @@ package generate
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -139,23 +138,9 @@ func (r *evolution) checkpoint(ev *Evolution) error {
 func (r *evolution) restore(ev *Evolution) error {
 	dir := r.settings.Out
 	path := filepath.Join(dir, evolveStateName)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		old, err := filepath.Glob(filepath.Join(dir, "best-*.anynt"))
-		if err != nil {
-			return err
-		}
-		if len(old) > 0 {
-			return fmt.Errorf("%s holds %s and more of a run without its state; use another folder or remove them", dir, filepath.Base(old[0]))
-		}
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	var st evolveState
-	if err := json.Unmarshal(b, &st); err != nil {
-		return fmt.Errorf("%s is damaged: %w; use another folder", path, err)
+	if found, err := readState(path, "best-*.anynt", &st); !found || err != nil {
+		return err
 	}
 	if !st.Settings.equal(r.settings) {
 		return fmt.Errorf("%s holds a run with other settings (seed %d, %d generations of %d); use another folder",

@@ -1,6 +1,7 @@
 package generate
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -100,4 +101,30 @@ func syncDir(dir string) error {
 func busy(dir string) error {
 	return fmt.Errorf("%s: %w (it holds the lock on %s); wait for that run to end or use another folder",
 		strings.TrimSuffix(dir, string(filepath.Separator)), ErrFolderBusy, lockName)
+}
+
+// readState reads the JSON state at path into v and reports whether there
+// was one. A folder without a state must hold no file that matches
+// leftovers, the output of an earlier run whose state is gone: resuming
+// would mix two runs, so that is an error, as is a state that is not JSON.
+func readState(path, leftovers string, v any) (found bool, err error) {
+	dir := filepath.Dir(path)
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		old, err := filepath.Glob(filepath.Join(dir, leftovers))
+		if err != nil {
+			return false, err
+		}
+		if len(old) > 0 {
+			return false, fmt.Errorf("%s holds %s and more of a run without its state; use another folder or remove them", dir, filepath.Base(old[0]))
+		}
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return false, fmt.Errorf("%s is damaged: %w; use another folder", path, err)
+	}
+	return true, nil
 }

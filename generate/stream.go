@@ -193,24 +193,9 @@ func fileName(c Candidate) string { return fmt.Sprintf("%08.4f-%07d.anynt", c.Bi
 
 // resume reads a folder's state; a state of other settings is an error.
 func resume(dir string, st *state) error {
-	path := filepath.Join(dir, stateFile)
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		old, err := filepath.Glob(filepath.Join(dir, "*.anynt"))
-		if err != nil {
-			return err
-		}
-		if len(old) > 0 {
-			return fmt.Errorf("%s holds %s and more of a run without its state; use another folder or remove them", dir, filepath.Base(old[0]))
-		}
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	var old state
-	if err := json.Unmarshal(b, &old); err != nil {
-		return fmt.Errorf("%s is damaged: %w; use another folder", path, err)
+	if found, err := readState(filepath.Join(dir, stateFile), "*.anynt", &old); !found || err != nil {
+		return err
 	}
 	if old.MaxBits != st.MaxBits || old.Shard != st.Shard || old.Shards != st.Shards || !old.Filters.equal(st.Filters) {
 		return fmt.Errorf("%s holds a run with other settings; use another folder", dir)
