@@ -165,7 +165,13 @@ func TestProgress(t *testing.T) {
 	var b bytes.Buffer
 	now := time.Unix(0, 0)
 	p := startProgress(&b, "episodes", 100, func() time.Time { return now })
-	now = now.Add(2 * time.Second)
+	now = now.Add(100 * time.Millisecond)
+	p.update(1)
+	if got, want := b.String(), "\r\x1b[K1/100 episodes"; got != want {
+		t.Errorf("progress after 0.1 s %q, want %q: no rate yet", got, want)
+	}
+	b.Reset()
+	now = now.Add(1900 * time.Millisecond)
 	p.update(10)
 	if got, want := b.String(), "\r\x1b[K10/100 episodes, 5.0/s, 18s left"; got != want {
 		t.Errorf("progress %q, want %q", got, want)

@@ -84,12 +84,24 @@ the same output, bit for bit, whatever the number of cores.`,
 }
 
 func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, asJSON bool) error {
-	var onCandidate func(generation, done int)
-	clearProgress := func() {}
+	// Progress counts candidates over the generations this run makes (a
+	// resumed run starts at its first new generation), with rate and time
+	// left, on a terminal only. A generation makes Population candidates,
+	// except the first, which may try more to fill its population: its
+	// count is clamped, so the estimate of time left is approximate there.
+	var bar *progress
+	var first int // candidates of the generations resumed, not this run's
+	var onCandidate func(g, done int)
 	if isTerminal(io.err) {
-		onCandidate = func(g, done int) { fmt.Fprintf(io.err, "\r\033[Kgeneration %d: %d candidates", g, done) }
-		clearProgress = func() { fmt.Fprint(io.err, "\r\033[K") }
+		onCandidate = func(g, done int) {
+			if bar == nil {
+				first = g * s.Population
+				bar = newProgress(io.err, "candidates", (s.Generations+1)*s.Population-first)
+			}
+			bar.update(g*s.Population + min(done, s.Population) - first)
+		}
 	}
+	clearProgress := func() { bar.clear() }
 	if !asJSON {
 		fmt.Fprintf(io.out, "seed %d: %d generations of %d; filters: %d episodes of %d interactions\n",
 			s.Seed, s.Generations, s.Population, s.Filters.Episodes, s.Filters.Steps)

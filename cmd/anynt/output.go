@@ -75,7 +75,9 @@ func (p *progress) update(done int) {
 	}
 	p.drawn = t
 	line := fmt.Sprintf("%d/%d %s", done, p.total, p.what)
-	if elapsed := t.Sub(p.start).Seconds(); elapsed > 0 && done > 0 {
+	// A rate over less than half a second says more about the clock than
+	// about the job, so the first draws show the count alone.
+	if elapsed := t.Sub(p.start).Seconds(); elapsed >= 0.5 && done > 0 {
 		rate := float64(done) / elapsed
 		left := time.Duration(float64(p.total-done) / rate * float64(time.Second)).Round(time.Second)
 		line += fmt.Sprintf(", %.1f/s, %s left", rate, left)
