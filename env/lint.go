@@ -3,6 +3,7 @@ package env
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/anynt/anynt/lang"
@@ -26,12 +27,14 @@ const (
 // symbols its output holds, and an observation holds none (it shows
 // markers, objects and ':'), so a behaviour none of whose rules writes an
 // action never acts; when it writes a marker (R) instead, an action (r) was
-// likely meant. The dynamic part plays a short random run (LintInteractions
-// interactions, seed 1, no start-up garbage), collects up to LintSamples
-// distinct observations of each behaviour, and runs the behaviour on each
-// from an empty memory: a behaviour that stops at its step or length bound
-// on every one of them never halts in practice, and its output is whatever
-// the string holds when it is cut off.
+// likely meant, and a terminating rule that leaves a symbol of its own and
+// no action ends a run where an action was likely meant. The dynamic part
+// plays a short random run (LintInteractions interactions, seed 1, no
+// start-up garbage), collects up to LintSamples distinct observations of
+// each behaviour, and runs the behaviour on each from an empty memory: a
+// behaviour that stops at its step, length or work bound on every one of
+// them never halts in practice, and its output is whatever the string holds
+// when it is cut off.
 func Lint(f *lang.File, e *Env) lang.ErrorList {
 	var warns lang.ErrorList
 	blocks := behaviourBlocks(f)
@@ -68,15 +71,52 @@ func behaviourBlocks(f *lang.File) lintBlocks {
 	return b
 }
 
-// lintWrites warns when no rule of a behaviour, its used blocks included,
-// writes an action.
+// lintWrites warns when a behaviour's rules, its used blocks included,
+// cannot make it act. A terminating rule that writes a symbol of the
+// behaviour's own (none of the environment's symbols) and no action ends a
+// run with that symbol where an action was likely meant; the environment
+// keeps only the actions of an output. When no rule at all writes an
+// action, the warning goes to those rules if there are any, else to the
+// markers written instead of actions, else to the block.
 func lintWrites(warns *lang.ErrorList, f *lang.File, e *Env, b *lang.Block, who, consequence string) {
 	written := map[string][]lang.Pos{}
-	writtenBy(f, b.Rules, written, map[string]bool{})
+	var ends []*lang.Rule
+	writtenBy(f, b.Rules, written, &ends, map[string]bool{})
+	isAction := map[string]bool{}
+	for _, a := range e.Actions {
+		isAction[a] = true
+	}
+	isBase := map[string]bool{}
+	for _, s := range e.BaseSymbols() {
+		isBase[s] = true
+	}
+	warnedEnd := false
+	for _, r := range ends {
+		syms := map[string][]lang.Pos{}
+		symbolsOf(r.RHS, syms)
+		var own []string
+		acts := false
+		for sym := range syms {
+			acts = acts || isAction[sym]
+			if !isBase[sym] {
+				own = append(own, sym)
+			}
+		}
+		if acts || len(own) == 0 {
+			continue
+		}
+		slices.Sort(own)
+		warns.Add(r.At, "%s ends a run writing %s and no action: the environment keeps only the actions (%s) of an output",
+			who, strings.Join(own, " "), strings.Join(e.Actions, ", "))
+		warnedEnd = true
+	}
 	for _, a := range e.Actions {
 		if len(written[a]) > 0 {
 			return
 		}
+	}
+	if warnedEnd {
+		return
 	}
 	markerOf := map[string]string{}
 	for i, m := range e.Markers {
@@ -97,12 +137,16 @@ func lintWrites(warns *lang.ErrorList, f *lang.File, e *Env, b *lang.Block, who,
 }
 
 // writtenBy records where each symbol is written on a right-hand side of
-// entries and of the blocks they use, once each.
-func writtenBy(f *lang.File, entries []lang.Entry, written map[string][]lang.Pos, used map[string]bool) {
+// entries and of the blocks they use, once each, and collects the
+// terminating rules.
+func writtenBy(f *lang.File, entries []lang.Entry, written map[string][]lang.Pos, ends *[]*lang.Rule, used map[string]bool) {
 	for _, en := range entries {
 		switch en := en.(type) {
 		case *lang.Rule:
 			symbolsOf(en.RHS, written)
+			if en.Terminating {
+				*ends = append(*ends, en)
+			}
 		case *lang.Use:
 			if used[en.Name] {
 				continue
@@ -113,7 +157,7 @@ func writtenBy(f *lang.File, entries []lang.Entry, written map[string][]lang.Pos
 				b = stdlib.Lookup(en.Name)
 			}
 			if b != nil {
-				writtenBy(f, b.Rules, written, used)
+				writtenBy(f, b.Rules, written, ends, used)
 			}
 		}
 	}
@@ -139,7 +183,7 @@ func lintRuns(warns *lang.ErrorList, e *Env, blocks lintBlocks) {
 	quiet.Settings.Garbage = false
 	s := &sampler{objects: make([]observations, len(e.Objects))}
 	NewEpisode(&quiet, s, lintSeed).Run(LintInteractions, nil)
-	opts := vm.Options{MaxSteps: e.Settings.MaxSteps, MaxLen: e.Settings.MaxLen}
+	opts := vm.Options{MaxSteps: e.Settings.MaxSteps, MaxLen: e.Settings.MaxLen, MaxWork: e.Settings.MaxWork}
 	for i, o := range e.Objects {
 		lintBounds(warns, o.Program, s.objects[i], opts, blocks.objects[i].At, "object "+o.Name)
 	}
@@ -157,7 +201,7 @@ func lintBounds(warns *lang.ErrorList, p *vm.Program, obs observations, opts vm.
 	for _, o := range obs.list {
 		m.Reset()
 		_, res := m.Run(o, opts)
-		if res.Halt != vm.StepLimit && res.Halt != vm.LengthLimit {
+		if res.Halt != vm.StepLimit && res.Halt != vm.LengthLimit && res.Halt != vm.WorkLimit {
 			return
 		}
 		hits[res.Halt]++
@@ -168,6 +212,9 @@ func lintBounds(warns *lang.ErrorList, p *vm.Program, obs observations, opts vm.
 	}
 	if hits[vm.LengthLimit] > 0 {
 		bounds = append(bounds, fmt.Sprintf("its length bound (max-len %d)", opts.MaxLen))
+	}
+	if hits[vm.WorkLimit] > 0 {
+		bounds = append(bounds, fmt.Sprintf("its work bound (max-work %d)", opts.MaxWork))
 	}
 	warns.Add(at, "%s never halts on the %d observations sampled from a random run: every run stopped at %s, so its output is whatever the string holds when it is cut off",
 		who, len(obs.list), strings.Join(bounds, " or "))
