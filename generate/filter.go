@@ -31,8 +31,13 @@ type FilterSettings struct {
 var DefaultFilters = FilterSettings{Episodes: 200, Steps: 100, Seed: 1, References: []string{"oracle", "follower"}}
 
 // MaxFilterRuns bounds the episodes of each agent and the interactions of
-// an episode: more would hold memory or time no filter needs.
-const MaxFilterRuns = 1_000_000
+// an episode, and MaxFilterInteractions their product, the interactions
+// of one agent on one candidate: more would hold memory or time no filter
+// needs.
+const (
+	MaxFilterRuns         = 1_000_000
+	MaxFilterInteractions = 100_000_000
+)
 
 // Validate reports settings the filters cannot run with: too few or too
 // many episodes or steps, no reference agent, or an agent that does not
@@ -49,8 +54,15 @@ func (s FilterSettings) agents() (map[string]agent.Factory, error) {
 		return nil, fmt.Errorf("the filters need 2 to %d episodes and 1 to %d steps; these have %d and %d",
 			MaxFilterRuns, MaxFilterRuns, s.Episodes, s.Steps)
 	}
+	if s.Episodes*s.Steps > MaxFilterInteractions {
+		return nil, fmt.Errorf("the filters run at most %d interactions an agent (episodes × steps); these ask %d",
+			MaxFilterInteractions, s.Episodes*s.Steps)
+	}
 	if len(s.References) == 0 {
 		return nil, errors.New("the filters need at least one reference agent")
+	}
+	if slices.Contains(s.References, "random") {
+		return nil, errors.New("random cannot be a reference agent: discrimination compares the references with random")
 	}
 	factories := map[string]agent.Factory{}
 	for _, name := range append([]string{"random"}, s.References...) {

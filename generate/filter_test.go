@@ -1,6 +1,7 @@
 package generate_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -49,6 +50,32 @@ func TestCheckRefusesUnknownAgents(t *testing.T) {
 	s.Filters.References = []string{"orcale"}
 	if _, err := generate.Stream(generate.StreamSettings{MaxBits: 50, Shard: 1, Shards: 1, Filters: s.Filters}, func(generate.Emitted) {}, nil, nil); err == nil {
 		t.Errorf("Stream ran with an unknown agent")
+	}
+}
+
+// Settings the filters cannot mean are refused before anything runs:
+// random as its own reference, and runs past their ceilings.
+func TestFilterSettingsAreBounded(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(*generate.FilterSettings)
+		want   string
+	}{
+		{"random as a reference", func(s *generate.FilterSettings) { s.References = []string{"oracle", "random"} }, "random cannot be a reference"},
+		{"one episode", func(s *generate.FilterSettings) { s.Episodes = 1 }, "2 to 1000000 episodes"},
+		{"too many steps", func(s *generate.FilterSettings) { s.Steps = generate.MaxFilterRuns + 1 }, "1 to 1000000 steps"},
+		{"too many interactions", func(s *generate.FilterSettings) { s.Episodes, s.Steps = 1_000_000, 1_000_000 }, "at most 100000000 interactions"},
+	}
+	for _, tt := range tests {
+		s := generate.DefaultFilters
+		s.References = slices.Clone(s.References)
+		tt.change(&s)
+		if err := s.Validate(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want an error saying %q", tt.name, err, tt.want)
+		}
+	}
+	if err := generate.DefaultFilters.Validate(); err != nil {
+		t.Errorf("the default filters: %v", err)
 	}
 }
 

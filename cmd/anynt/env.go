@@ -74,21 +74,18 @@ each file for.
 --filters also runs the generator's filters on each valid environment and
 prints the verdict: balance (the random agent's 95% interval contains 0) and
 discrimination (the interval of the best reference agent, the oracle or the
-follower, lies above random's); a file that fails them exits 1 too. --episodes is from 2 (the filters compare
-intervals, which one episode does not give) to ` + fmt.Sprint(maxEpisodes) + `, --steps at most ` + fmt.Sprint(maxSteps) + `.`,
+follower, lies above random's); a file that fails them exits 1 too. --episodes
+is from 2 (the filters compare intervals, which one episode does not give)
+to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(generate.MaxFilterRuns) + `, and their product at most
+` + fmt.Sprint(generate.MaxFilterInteractions) + `, as in enumerate and evolve.`,
 		Example: `  anynt check corpus/thesis/omega1-blocker.anynt corpus/paper/*.anynt
   anynt check -v --strict corpus/*/*.anynt
   anynt check --filters corpus/paper/example5.anynt`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runFilters {
-				// The filters compare 95% intervals, which one episode
-				// does not give.
-				if err := checkBound("--episodes", filters.Episodes, 2, maxEpisodes); err != nil {
-					return err
-				}
-				if err := checkRunSize(filters.Episodes, filters.Steps); err != nil {
-					return err
+				if err := filters.Validate(); err != nil {
+					return &exitError{code: exitUsage, err: err}
 				}
 			}
 			var all lang.ErrorList
@@ -142,8 +139,8 @@ intervals, which one episode does not give) to ` + fmt.Sprint(maxEpisodes) + `, 
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print the kind each file was taken for")
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
 	cmd.Flags().BoolVar(&runFilters, "filters", false, "also run the balance and discrimination filters")
-	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", maxEpisodes))
-	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", maxSteps))
+	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", generate.MaxFilterRuns))
+	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", generate.MaxFilterRuns))
 	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
 	cmd.Flags().StringSliceVar(&filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	return cmd
@@ -329,6 +326,13 @@ and the time left. --json prints one JSON object (docs/output.md).`,
   anynt run corpus/lambda-one/fixture-b.anynt --agent qlearning --steps 10000 --json`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			// Q-learning's flags given to another agent would be ignored
+			// silently: a mistake the user should hear of.
+			for _, name := range []string{"alpha", "gamma", "q0"} {
+				if cmd.Flags().Changed(name) && fl.agent != "qlearning" {
+					return &exitError{code: exitUsage, err: fmt.Errorf("--%s is a setting of qlearning; agent %s has none", name, fl.agent)}
+				}
+			}
 			return runEnv(io, args[0], fl)
 		},
 	}

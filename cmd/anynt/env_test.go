@@ -88,6 +88,7 @@ func TestRunRefusesFlagsOutOfRange(t *testing.T) {
 		{[]string{"--agent", "qlearning", "--alpha", "0"}, "alpha is 0; it must be in (0, 1]"},
 		{[]string{"--agent", "qlearning", "--gamma", "1"}, "gamma is 1; it must be in [0, 1)"},
 		{[]string{"--agent", "qlearning", "--q0", "+Inf"}, "q0 is +Inf; it must be finite"},
+		{[]string{"--agent", "random", "--alpha", "0.5"}, "--alpha is a setting of qlearning; agent random has none"},
 	}
 	for _, tc := range tests {
 		_, errw, code := anynt(t, "", append([]string{"run", file}, tc.args...)...)
@@ -95,9 +96,10 @@ func TestRunRefusesFlagsOutOfRange(t *testing.T) {
 			t.Errorf("%v: status %d, %q; want %d and %q", tc.args, code, errw, exitUsage, tc.want)
 		}
 	}
-	for _, episodes := range []string{"2000000", "1"} {
-		if _, errw, code := anynt(t, "", "check", "--filters", "--episodes", episodes, file); code != exitUsage || !strings.Contains(errw, "--episodes is "+episodes) {
-			t.Errorf("check --filters --episodes %s: status %d, %q", episodes, code, errw)
+	for _, args := range [][]string{{"--episodes", "2000000"}, {"--episodes", "1"}, {"--steps", "5000000"}} {
+		// The filters' own ceilings, the same as enumerate's and evolve's.
+		if _, errw, code := anynt(t, "", append([]string{"check", "--filters", file}, args...)...); code != exitUsage || !strings.Contains(errw, "the filters need 2 to 1000000 episodes and 1 to 1000000 steps") {
+			t.Errorf("check --filters %v: status %d, %q", args, code, errw)
 		}
 	}
 	if _, errw, code := anynt(t, "", "complexity", "--agent", "nobody", file); code != exitUsage || !strings.Contains(errw, "no such agent") {
