@@ -72,6 +72,10 @@ type Evolution struct {
 	Population  []Individual
 }
 
+// ErrNoSeed says that no candidate of the first population passed the
+// filters within its tries (20 a place in the population).
+var ErrNoSeed = errors.New("no seed environment passed the filters; give them more episodes or steps")
+
 // Evolve runs the evolution that s describes. onGeneration, if not nil, is
 // called after each generation with its record; onCandidate, if not nil,
 // after each candidate's filters with the generation and the number of its
@@ -138,7 +142,7 @@ func Evolve(ctx context.Context, s EvolveSettings, onGeneration func(Generation)
 			return ev, err
 		}
 		if len(r.pop) == 0 {
-			return ev, errors.New("no seed environment passed the filters; give them more episodes or steps")
+			return ev, ErrNoSeed
 		}
 		if err := finish(rec); err != nil {
 			return ev, err

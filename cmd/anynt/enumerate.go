@@ -47,6 +47,11 @@ the rejections by reason ends the run on standard error.`,
 			if s.Shard, s.Shards, err = parseShard(shard); err != nil {
 				return &exitError{code: exitUsage, err: fmt.Errorf("--shard: %w", err)}
 			}
+			// NaN would compare false with every length and enumerate
+			// nothing, silently.
+			if !(s.MaxBits >= 0 && s.MaxBits <= maxEnumerateBits) {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--max-bits is %v; it must be a number from 0 to %d", s.MaxBits, maxEnumerateBits)}
+			}
 			if s.Limit < 0 {
 				return &exitError{code: exitUsage, err: fmt.Errorf("--limit is a count of environments, 0 for no limit; not %d", s.Limit)}
 			}
@@ -116,6 +121,10 @@ the rejections by reason ends the run on standard error.`,
 	f.StringSliceVar(&s.Filters.References, "references", s.Filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	return cmd
 }
+
+// maxEnumerateBits bounds --max-bits: the stream past 75 bits already
+// takes hours, and a length past this is no bound at all.
+const maxEnumerateBits = 1000
 
 // enumerateLine is a --json line: the environment with the build and the
 // settings that decided it.

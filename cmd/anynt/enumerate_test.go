@@ -146,3 +146,38 @@ func TestGenerationOutputFolderErrors(t *testing.T) {
 		}
 	}
 }
+
+// Evolve's exit statuses and text say what happened: no seed found within
+// the tries is a run stopped at a limit (3); a folder refused before the
+// first generation leaves standard output empty; a finished run resumed
+// writes nothing and says where the population is.
+func TestEvolveSaysWhatHappened(t *testing.T) {
+	quick := []string{"evolve", "--generations", "0", "--population", "2", "--episodes", "2", "--steps", "2"}
+	if out, errw, code := anynt(t, "", append(quick, "--references", "stay")...); code != exitLimit || !strings.Contains(errw, "no seed environment") {
+		t.Errorf("no seed: status %d, stdout %q, stderr %q; want %d", code, out, errw, exitLimit)
+	}
+	dir := t.TempDir()
+	args := append(quick[:len(quick):len(quick)], "--episodes", "30", "--steps", "30", "--out", dir)
+	out, errw, code := anynt(t, "", args...)
+	if code != exitOK || !strings.Contains(out, "wrote 2 environments to "+dir) || !strings.Contains(out, "seed 1: 0 generations of 2") {
+		t.Fatalf("first run: status %d\n%s%s", code, out, errw)
+	}
+	out, errw, code = anynt(t, "", args...)
+	if code != exitOK || strings.Contains(out, "wrote") || !strings.Contains(out, "the population is in "+dir) || !strings.Contains(errw, "nothing to do") {
+		t.Errorf("finished run again: status %d\n%s%s", code, out, errw)
+	}
+	other := append(quick[:len(quick):len(quick)], "--seed", "2", "--episodes", "30", "--steps", "30", "--out", dir)
+	if out, errw, code := anynt(t, "", other...); code != exitIO || out != "" {
+		t.Errorf("another run's folder: status %d, stdout %q (want none), stderr %q", code, out, errw)
+	}
+}
+
+// --max-bits is a number from 0 to 1000: NaN, infinities and negatives are
+// usage errors, not an enumeration of nothing.
+func TestEnumerateMaxBitsIsBounded(t *testing.T) {
+	for _, bits := range []string{"NaN", "-1", "+Inf", "1001"} {
+		if _, errw, code := anynt(t, "", "enumerate", "--limit", "1", "--max-bits", bits); code != exitUsage || !strings.Contains(errw, "--max-bits is") {
+			t.Errorf("--max-bits %s: status %d, %q; want a usage error", bits, code, errw)
+		}
+	}
+}

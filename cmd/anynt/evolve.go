@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -102,19 +104,20 @@ func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, asJSON boo
 		}
 	}
 	clearProgress := func() { bar.clear() }
-	if !asJSON {
-		fmt.Fprintf(io.out, "seed %d: %d generations of %d; filters: %d episodes of %d interactions\n",
-			s.Seed, s.Generations, s.Population, s.Filters.Episodes, s.Filters.Steps)
-		fmt.Fprintf(io.out, "fitness = (mean of the best of %s - mean random) / log2(bits)\n\n", strings.Join(s.Filters.References, ", "))
-		fmt.Fprintf(io.out, "%3s  %8s  %8s  %7s  %9s  %s\n", "gen", "best", "mean", "bits", "accepted", "rejected")
-	}
 	var writeErr error
 	made := 0 // generations made by this run, not resumed
 	enc := json.NewEncoder(io.out)
 	onGeneration := func(g generate.Generation) {
 		clearProgress()
-		if made == 0 && g.Number > 0 {
-			fmt.Fprintf(io.err, "anynt: resumed %s after generation %d\n", s.Out, g.Number-1)
+		if made == 0 {
+			if g.Number > 0 {
+				fmt.Fprintf(io.err, "anynt: resumed %s after generation %d\n", s.Out, g.Number-1)
+			}
+			// The header waits for the first generation, so that a run
+			// refused before it starts prints nothing on standard output.
+			if !asJSON {
+				writeErr = evolveHeader(io.out, s)
+			}
 		}
 		made++
 		switch {
@@ -128,9 +131,14 @@ func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, asJSON boo
 	}
 	ev, err := generate.Evolve(cmd.Context(), s, onGeneration, onCandidate)
 	clearProgress()
-	// The settings were checked before, so what fails now is the output
-	// folder or standard output: an I/O failure.
-	if err != nil {
+	switch {
+	case errors.Is(err, generate.ErrNoSeed):
+		// The first population is searched for a bounded number of
+		// tries: a run that stopped at a limit.
+		return &exitError{code: exitLimit, err: err}
+	case err != nil:
+		// The settings were checked before, so what fails now is the
+		// output folder or standard output: an I/O failure.
 		return &exitError{code: exitIO, err: err}
 	}
 	if made == 0 {
@@ -145,10 +153,21 @@ func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, asJSON boo
 	best := ev.Population[0]
 	fmt.Fprintf(io.out, "\nbest: fitness %.4f, %.1f bits, %s %.4f, random %.4f, born in generation %d\n\n%s",
 		best.Verdict.Fitness, best.Verdict.Bits, best.Verdict.Best.Agent, best.Verdict.Best.Mean, best.Verdict.Random.Mean, best.Born, best.Source)
-	if s.Out != "" {
-		fmt.Fprintf(io.out, "\nwrote %d environments to %s, best first\n", len(ev.Population), s.Out)
+	switch {
+	case s.Out != "" && made > 0:
+		fmt.Fprintf(io.out, "\nwrote %s to %s, best first\n", count(len(ev.Population), "environment"), s.Out)
+	case s.Out != "":
+		fmt.Fprintf(io.out, "\nthe population is in %s, best first\n", s.Out)
 	}
 	return nil
+}
+
+// evolveHeader prints the settings and the columns of the generation lines.
+func evolveHeader(w io.Writer, s generate.EvolveSettings) error {
+	_, err := fmt.Fprintf(w, "seed %d: %s of %d; filters: %s of %s\nfitness = (mean of the best of %s - mean random) / log2(bits)\n\n%3s  %8s  %8s  %7s  %9s  %s\n",
+		s.Seed, count(s.Generations, "generation"), s.Population, count(s.Filters.Episodes, "episode"), count(s.Filters.Steps, "interaction"),
+		strings.Join(s.Filters.References, ", "), "gen", "best", "mean", "bits", "accepted", "rejected")
+	return err
 }
 
 // generationLine is a --json line: a generation's record with the build and
