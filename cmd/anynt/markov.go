@@ -56,13 +56,16 @@ a terminating rule, # comments, every character a symbol) and matches leftmost.
 
 Every run is bounded: --max-steps rewrites, strings of --max-len symbols,
 --max-work units of matcher work (a start position tried or a choice point
-passed by a rule with optionals, alternatives or χ). Each limit means what
-it says, 0 included, up to a ceiling (1e9 steps, 1e7 symbols, 1e10 units).
-An input longer than --max-len is not run.
+passed by a rule with optionals, alternatives or χ that the matcher does not
+find through its expansion; plain rules, and sugared rules with a small
+expansion, cost no work, so even --max-work 0 lets them rewrite). Each limit
+means what it says, 0 included, up to a ceiling (1e9 steps, 1e7 symbols,
+1e10 units). An input longer than --max-len is not run.
 
 Exit status: 0 the algorithm halted (a terminating rule fired or no rule
-applies); 3 a limit stopped it (the string so far is printed); 1 errors in
-FILE; 2 usage errors.`,
+applies); 3 a limit stopped it (the string so far is printed) or the input
+was longer than --max-len; 1 errors in FILE; 2 usage errors; 4 FILE or
+standard input could not be read.`,
 		Example: `  anynt markov corpus/classic/binary-to-unary.markov --classic 101
   anynt markov --trace corpus/thesis/expansion.anynt "A2A1π"
   echo "_1111*11111_" | anynt markov --classic corpus/classic/ruleset4.markov`,
@@ -80,7 +83,7 @@ FILE; 2 usage errors.`,
 	f.BoolVar(&fl.leftmost, "leftmost", false, "replace the leftmost occurrence (default: rightmost)")
 	f.IntVar(&fl.maxSteps, "max-steps", vm.DefaultMaxSteps, "most rewrite steps")
 	f.IntVar(&fl.maxLen, "max-len", vm.DefaultMaxLen, "longest string, in symbols")
-	f.IntVar(&fl.maxWork, "max-work", vm.DefaultMaxWork, "most matcher work of the run")
+	f.IntVar(&fl.maxWork, "max-work", vm.DefaultMaxWork, "most matcher work of the run (plain rules cost none)")
 	f.BoolVar(&fl.trace, "trace", false, "print every step (step, rule, its position, the string) on standard error")
 	f.BoolVar(&fl.json, "json", false, "print the outcome as one JSON object")
 	f.StringVar(&fl.object, "object", "", objectUsage)

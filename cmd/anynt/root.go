@@ -17,7 +17,7 @@ const (
 	exitOK    = 0
 	exitFile  = 1 // the input file has errors
 	exitUsage = 2 // the command line is wrong
-	exitLimit = 3 // a run stopped at its step or length limit
+	exitLimit = 3 // a run stopped at a limit (steps, length, work, tries)
 	exitIO    = 4 // a file could not be read or written
 )
 
@@ -74,7 +74,8 @@ papers (optional groups, alternatives, the wildcard χ, bound subscripts and
 Δ/∇ memory), compiles them to bytecode and runs them.
 
 Exit status: 0 success; 1 errors in an input file; 2 usage errors;
-3 a run stopped at its step or length limit; 4 a file could not be read
+3 a run stopped at a limit (steps, length, matcher work; an input longer
+than the length limit is not run); 4 a file could not be read
 or written.`,
 		Version:       versionString(),
 		SilenceErrors: true,
