@@ -92,6 +92,12 @@ const (
 	MaxBehaviourSteps = vm.DefaultMaxSteps
 	MaxBehaviourLen   = vm.DefaultMaxLen
 	MaxBehaviourWork  = vm.DefaultMaxWork
+	// MaxCells bounds a space: every interaction walks the cells to build
+	// the observations, and a start-up garbage phase is as long as the
+	// space is large, so a space of a million cells would make each run
+	// take minutes (issue 13 is about large spaces; this ceiling can rise
+	// with it).
+	MaxCells = 10_000
 )
 
 // Cells and objects as the machine indexes them: π, ⊕, ⊖, then ω1….

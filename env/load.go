@@ -259,6 +259,10 @@ func (l *loader) space() {
 	if s == nil {
 		return
 	}
+	if s.Cells() > MaxCells {
+		l.errs.Add(l.spaceDecl.Pos(), "the space has %d cells, more than %d (env.MaxCells)", s.Cells(), MaxCells)
+		return
+	}
 	for _, err := range s.Check() {
 		l.errs.Add(l.spaceDecl.Pos(), "the space is invalid: %w", err)
 		l.spaceErrs = append(l.spaceErrs, err)
@@ -267,6 +271,10 @@ func (l *loader) space() {
 }
 
 func (l *loader) table(b *lang.Block) *Space {
+	if len(b.Rows) > MaxCells {
+		l.errs.Add(b.At, "the table has %d cells, more than %d (env.MaxCells)", len(b.Rows), MaxCells)
+		return nil
+	}
 	s := &Space{}
 	for _, r := range b.Rows {
 		if len(r.Dests) != len(l.env.Actions) {

@@ -2,6 +2,7 @@ package env_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -85,6 +86,32 @@ func TestSettingsAtTheirCeilings(t *testing.T) {
 		MaxSteps: env.MaxBehaviourSteps, MaxLen: env.MaxBehaviourLen, MaxWork: env.MaxBehaviourWork}
 	if e.Settings != want {
 		t.Errorf("settings %+v, want %+v", e.Settings, want)
+	}
+}
+
+// A space is bounded too: a ring of MaxCells cells loads, one more cell is
+// refused at the space declaration, whether it comes as a table or as a
+// code.
+func TestSpacesAreBounded(t *testing.T) {
+	ring := func(n int) string {
+		var b strings.Builder
+		b.WriteString("actions s r\nspace table {\n")
+		for i := 1; i <= n; i++ {
+			fmt.Fprintf(&b, "\t%d %d\n", i, i%n+1)
+		}
+		return b.String() + "}\ngoodevil pattern r\n"
+	}
+	if _, err := load(t, ring(env.MaxCells)); err != nil {
+		t.Fatalf("a ring of MaxCells cells: %v", err)
+	}
+	_, err := load(t, ring(env.MaxCells+1))
+	if want := fmt.Sprintf("t.anynt:2:1: the table has %d cells, more than %d", env.MaxCells+1, env.MaxCells); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a ring of MaxCells+1 cells: %v, want %q", err, want)
+	}
+	code := "actions s r\nspace thesis " + strings.Repeat("r+:", env.MaxCells) + "r\ngoodevil pattern r\n"
+	_, err = load(t, code)
+	if want := fmt.Sprintf("t.anynt:2:1: the space has %d cells, more than %d", env.MaxCells+1, env.MaxCells); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("a code of MaxCells+1 cells: %v, want %q", err, want)
 	}
 }
 
