@@ -49,7 +49,7 @@ func fileKind(isEnv bool) string {
 
 func newCheckCmd(io *stdio) *cobra.Command {
 	filters := generate.DefaultFilters
-	var runFilters, verbose, strict bool
+	var runFilters, verbose, strict, classic bool
 	cmd := &cobra.Command{
 		Use:   "check [-v] [--strict] [--filters] FILE...",
 		Short: "Check environment and rule files",
@@ -64,7 +64,8 @@ checked. It is then linted: a behaviour that never writes an action (Good/Evil
 writing the marker R where the action r was meant), or that stops at its
 step or length bound on every observation of a short random run, gets a
 warning, positioned (file:line:col: warning: …). A rule file is parsed and
-compiled.
+compiled; --classic reads every FILE as a rule file in the classic format
+(pattern -> replacement, one a line), as markov --classic does.
 
 check prints every error, positioned, and exits 1 if there is any; otherwise
 it exits 0. Warnings are printed on standard error and do not fail check
@@ -80,9 +81,13 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 ` + fmt.Sprint(generate.MaxFilterInteractions) + `, as in enumerate and evolve.`,
 		Example: `  anynt check corpus/thesis/omega1-blocker.anynt corpus/paper/*.anynt
   anynt check -v --strict corpus/*/*.anynt
+  anynt check --classic corpus/classic/*.markov
   anynt check --filters corpus/paper/example5.anynt`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if runFilters && classic {
+				return &exitError{code: exitUsage, err: fmt.Errorf("--filters runs environments; --classic files are rule files")}
+			}
 			if runFilters {
 				if err := filters.Validate(); err != nil {
 					return &exitError{code: exitUsage, err: err}
@@ -91,7 +96,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 			var all lang.ErrorList
 			rejected, warned := 0, 0
 			for _, name := range args {
-				isEnv, warns, err := checkFile(name)
+				isEnv, warns, err := checkFile(name, classic)
 				if err != nil {
 					if collectFileErrors(err, &all) {
 						continue
@@ -138,6 +143,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 	}
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print the kind each file was taken for")
 	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
+	cmd.Flags().BoolVar(&classic, "classic", false, "read every FILE as a rule file in the classic format")
 	cmd.Flags().BoolVar(&runFilters, "filters", false, "also run the balance and discrimination filters")
 	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", generate.MaxFilterRuns))
 	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", generate.MaxFilterRuns))
@@ -148,7 +154,17 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 
 // checkFile checks one file as its kind: an environment is loaded and
 // linted, a rule file compiled. It reports the kind and the warnings.
-func checkFile(name string) (isEnv bool, warns lang.ErrorList, err error) {
+func checkFile(name string, classic bool) (isEnv bool, warns lang.ErrorList, err error) {
+	if classic {
+		f, err := loadFile(name, true, compiler.Options{})
+		if err != nil {
+			return false, nil, err
+		}
+		if _, err := compiler.Compile(f, compiler.Options{}); err != nil {
+			return false, nil, fileErrors(err)
+		}
+		return false, nil, nil
+	}
 	f, err := parseFile(name, false)
 	if err != nil {
 		// The statements that parsed still decide the kind, so that a

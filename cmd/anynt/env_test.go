@@ -14,7 +14,10 @@ import (
 // The example of check --help is true: environments and rule files share
 // .anynt, and check takes each as its kind.
 func TestCheckHelpExample(t *testing.T) {
-	paper, _ := filepath.Glob(corpusDir + "paper/*.anynt")
+	paper, err := filepath.Glob(corpusDir + "paper/*.anynt")
+	if err != nil || len(paper) < 2 {
+		t.Fatalf("corpus/paper: %d files, %v", len(paper), err)
+	}
 	args := append([]string{"check", corpusDir + "thesis/omega1-blocker.anynt"}, paper...)
 	if _, errw, code := anynt(t, "", args...); code != exitOK {
 		t.Errorf("status %d:\n%s", code, errw)
@@ -37,6 +40,25 @@ func TestCheckTakesEachFileAsItsKind(t *testing.T) {
 	partial := writeFile(t, "partial.anynt", "object ω1 {\n\t->. s\n}\n")
 	if _, errw, code := anynt(t, "", "check", partial); code != exitFile || !strings.Contains(errw, "an environment declares its actions") {
 		t.Errorf("an environment without actions: status %d, %q", code, errw)
+	}
+}
+
+// check --classic reads classic rule files: the corpus's pass, and a
+// malformed line is reported at its position.
+func TestCheckClassic(t *testing.T) {
+	files, err := filepath.Glob(corpusDir + "classic/*.markov")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("classic corpus: %d files, %v", len(files), err)
+	}
+	if _, errw, code := anynt(t, "", append([]string{"check", "--classic"}, files...)...); code != exitOK {
+		t.Errorf("check --classic on the classic corpus: status %d, %q", code, errw)
+	}
+	bad := writeFile(t, "bad.markov", "a -> b\nc->d\n")
+	if _, errw, code := anynt(t, "", "check", "--classic", bad); code != exitFile || !strings.Contains(errw, bad+":2:1:") {
+		t.Errorf("a malformed classic line: status %d, %q", code, errw)
+	}
+	if _, _, code := anynt(t, "", "check", "--classic", "--filters", bad); code != exitUsage {
+		t.Errorf("--classic --filters: status %d, want %d", code, exitUsage)
 	}
 }
 
