@@ -1,0 +1,25 @@
+// Package exam builds the tests an examinee takes from the environments of
+// the class: today the Λ_one protocol of the ANYNT prototype (seed 002 §3,
+// seed 003 §5.1), the first part of issue 10.
+//
+// Λ_one is seven exercises, one for each number of cells n_c = 3…9, of
+// m = 10·(n_c − 1) interactions (350 in all). In each, the number of
+// actions n_a is uniform on 2…n_c; action 0 leads every cell to itself and
+// every other arrow goes to a cell drawn uniformly, the whole space drawn
+// again until it is valid for the class (env.Space.Check: two arrows of
+// each cell reach different cells, and every cell reaches every other).
+// Good and Evil follow one cyclic pattern of actions, each drawn uniformly,
+// its length geometric with stopping probability 1/n_c (so n_c on
+// average); π, Good and Evil start in cells drawn uniformly, Good and Evil
+// apart. Rewards are ±1, collected after the moves, with no trace (set
+// rewards lambda-one). K_approx, the papers' complexity of an exercise, is
+// the zlib length of its pattern's digits, byte for byte as R's
+// memCompress gives it (complexity.ZlibLength).
+//
+// One seed fixes the whole test: every examinee given the same seed takes
+// the same seven environments, the paired design of seed 002. The draws
+// come from one PCG stream in a fixed order (exercise by exercise: actions,
+// space, pattern, placement), so a test is reproducible bit for bit, and
+// Source writes an exercise as an ordinary environment file that check and
+// run accept.
+package exam
