@@ -331,7 +331,7 @@ same output, bit for bit.
 
 Agents: ` + strings.Join(agent.Names(), ", ") + `. Q-learning's settings must lie in
 alpha (0, 1], gamma [0, 1) and q0 finite. --episodes is at most ` + fmt.Sprint(maxEpisodes) + `,
---steps at most ` + fmt.Sprint(maxSteps) + `, and their product at most ` + fmt.Sprint(maxWork) + `.
+--steps at most ` + fmt.Sprint(maxSteps) + `, and their product at most ` + fmt.Sprint(maxRunInteractions) + `.
 
 --trace prints each interaction of the first episode on standard error, under
 a header naming the columns: the interaction, π's observation, its action,
@@ -374,8 +374,8 @@ func checkRunSize(episodes, steps int) error {
 	if err := checkBound("--steps", steps, 1, maxSteps); err != nil {
 		return err
 	}
-	if episodes*steps > maxWork {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--episodes × --steps is %d interactions; at most %d", episodes*steps, maxWork)}
+	if episodes*steps > maxRunInteractions {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--episodes × --steps is %d interactions; at most %d", episodes*steps, maxRunInteractions)}
 	}
 	return nil
 }

@@ -14,10 +14,10 @@ import (
 // run would take days or exhaust memory (a score is kept per episode), so
 // they are usage errors, not crashes.
 const (
-	maxEpisodes     = 1_000_000
-	maxSteps        = 10_000_000 // scored interactions an episode
-	maxWork         = 10_000_000_000
-	maxInteractions = 10_000_000 // of the complexity command's Kt^max run
+	maxEpisodes        = 1_000_000
+	maxSteps           = 10_000_000     // scored interactions an episode
+	maxRunInteractions = 10_000_000_000 // episodes × steps of one run
+	maxInteractions    = 10_000_000     // of the complexity command's Kt^max run
 )
 
 // checkBound refuses a flag value outside [lo, hi] as a usage error.
