@@ -293,7 +293,7 @@ func TestEvolveResumesBitForBit(t *testing.T) {
 	s := smallEvolve(5, 4, 6)
 	s.Out = t.TempDir()
 	straight := evolve(t, s)
-	straightFiles := files(t, s.Out)
+	straightFiles := FolderFiles(t, s.Out)
 
 	s.Out = t.TempDir()
 	ctx, stop := context.WithCancel(context.Background())
@@ -319,7 +319,7 @@ func TestEvolveResumesBitForBit(t *testing.T) {
 	if diff := cmp.Diff(straight.Population, resumed.Population, genomes); diff != "" {
 		t.Errorf("populations differ (-straight +resumed):\n%s", diff)
 	}
-	if diff := cmp.Diff(straightFiles, files(t, s.Out)); diff != "" {
+	if diff := cmp.Diff(straightFiles, FolderFiles(t, s.Out)); diff != "" {
 		t.Errorf("files differ (-straight +resumed):\n%s", diff)
 	}
 
@@ -332,7 +332,7 @@ func TestEvolveResumesBitForBit(t *testing.T) {
 	if _, err := Evolve(context.Background(), s, func(g Generation) { reported = append(reported, g.Number) }, nil); err != nil {
 		t.Fatal(err)
 	}
-	if len(reported) != 0 || !cmp.Equal(straightFiles, files(t, s.Out)) {
+	if len(reported) != 0 || !cmp.Equal(straightFiles, FolderFiles(t, s.Out)) {
 		t.Errorf("resuming a finished run made generations %v, or did not restore its files", reported)
 	}
 }
@@ -357,22 +357,4 @@ func TestEvolveRefusesAnotherRunsFolder(t *testing.T) {
 	if _, err := Evolve(context.Background(), other, nil, nil); err == nil || !strings.Contains(err.Error(), "best-01.anynt") {
 		t.Errorf("a folder with an earlier run's files and no state: %v", err)
 	}
-}
-
-// files maps each environment file of dir to its content.
-func files(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	names, err := filepath.Glob(filepath.Join(dir, "*.anynt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(n)] = string(b)
-	}
-	return out
 }

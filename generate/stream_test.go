@@ -31,24 +31,6 @@ func streamInto(t *testing.T, s generate.StreamSettings) (emitted []int, notices
 	return emitted, notices
 }
 
-// files maps each environment file of dir to its content.
-func files(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	out := map[string]string{}
-	names, err := filepath.Glob(filepath.Join(dir, "*.anynt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[filepath.Base(n)] = string(b)
-	}
-	return out
-}
-
 // A run resumed after an interruption emits each environment once: the
 // lines of the two runs together are those of one straight run.
 func TestResumeEmitsNothingTwice(t *testing.T) {
@@ -69,7 +51,7 @@ func TestResumeEmitsNothingTwice(t *testing.T) {
 func TestResumeRedoesTornAndMissingFiles(t *testing.T) {
 	dir := t.TempDir()
 	streamInto(t, outSettings(dir, 6))
-	want := files(t, dir)
+	want := generate.FolderFiles(t, dir)
 	names := slices.Sorted(func(yield func(string) bool) {
 		for n := range want {
 			if !yield(n) {
@@ -102,7 +84,7 @@ func TestResumeRedoesTornAndMissingFiles(t *testing.T) {
 	if len(emitted) != 0 {
 		t.Errorf("the resumed run emitted %v again", emitted)
 	}
-	if diff := cmp.Diff(want, files(t, dir)); diff != "" {
+	if diff := cmp.Diff(want, generate.FolderFiles(t, dir)); diff != "" {
 		t.Errorf("the files after resuming differ (-want +got):\n%s", diff)
 	}
 	if len(notices) != 2 || !strings.Contains(strings.Join(notices, "\n"), names[1]) || !strings.Contains(strings.Join(notices, "\n"), names[4]) {
@@ -112,8 +94,8 @@ func TestResumeRedoesTornAndMissingFiles(t *testing.T) {
 		t.Errorf("the temporary file of a killed run is still there: %v", err)
 	}
 	more, _ := streamInto(t, outSettings(dir, 7))
-	if len(more) != 1 || len(files(t, dir)) != 7 {
-		t.Errorf("after the repair the run went on with %v, %d files", more, len(files(t, dir)))
+	if len(more) != 1 || len(generate.FolderFiles(t, dir)) != 7 {
+		t.Errorf("after the repair the run went on with %v, %d files", more, len(generate.FolderFiles(t, dir)))
 	}
 }
 
@@ -234,7 +216,7 @@ func TestKilledRunResumes(t *testing.T) {
 	if len(all) < limit-1 {
 		t.Errorf("%d lines in all; a straight run prints %d (one may be lost to the kill)", len(all), limit)
 	}
-	if diff := cmp.Diff(files(t, straightDir), files(t, dir)); diff != "" {
+	if diff := cmp.Diff(generate.FolderFiles(t, straightDir), generate.FolderFiles(t, dir)); diff != "" {
 		t.Errorf("the folders differ (-straight +killed and resumed):\n%s", diff)
 	}
 }
