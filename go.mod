@@ -7,6 +7,7 @@ require (
 	github.com/andybalholm/brotli v1.2.8
 	github.com/google/go-cmp v0.7.0
 	github.com/spf13/cobra v1.10.2
+	gonum.org/v1/gonum v0.17.0
 )
 
 require (

@@ -114,3 +114,22 @@ func tQuantile975(df float64) float64 {
 	z3, z5, z7 := z*z*z, z*z*z*z*z, z*z*z*z*z*z*z
 	return z + (z3+z)/(4*df) + (5*z5+16*z3+3*z)/(96*df*df) + (3*z7+19*z5+17*z3-15*z)/(384*df*df*df)
 }
+
+// Player runs episodes of one environment one after another, keeping its
+// VM machines and behaviour memos from each to the next, as each worker of
+// Evaluate does: a memo is exact across episodes, since a behaviour's run
+// depends only on its program, memory and observation. A Player is not
+// safe for concurrent use; give each goroutine its own.
+type Player struct {
+	env *Env
+	b   *behaviours
+}
+
+// NewPlayer readies the behaviours of e.
+func NewPlayer(e *Env) *Player { return &Player{env: e, b: newBehaviours(e)} }
+
+// Episode starts an episode with agent and seed, as NewEpisode does; the
+// Player's previous episode must be over.
+func (p *Player) Episode(agent Agent, seed uint64) *Episode {
+	return newEpisode(p.env, agent, seed, p.b)
+}

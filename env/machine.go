@@ -77,6 +77,8 @@ func (e *Env) Text(codes []byte) string {
 type Episode struct {
 	env        *Env
 	agent      Agent
+	act        func(*View) int // agent.Act, bound once
+	last       float64         // π's last reward
 	rng        *rand.Rand
 	pos        []int // cells of π, ⊕, ⊖, ω1…
 	cellReward []float64
@@ -162,6 +164,7 @@ func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 		Bounds:     newBoundCounts(e),
 	}
 	ep.view.ep = ep
+	ep.act = agent.Act
 	ep.place()
 	ep.untilSwap = ep.drawInterval()
 	agent.Start(e, rand.New(rand.NewPCG(seed, 0xa6e7)))
@@ -201,32 +204,44 @@ func (ep *Episode) place() {
 	}
 }
 
-// Run plays n scored interactions and returns the score: the average
-// reward, ρ/n ([P] §4.4 step 15).
+// Run plays n scored interactions, ends the episode and returns the score:
+// the average reward, ρ/n ([P] §4.4 step 15).
 func (ep *Episode) Run(n int, trace func(Step)) float64 {
 	total := 0.0
-	reward := 0.0
 	for i := range n {
-		ep.view.Reward = reward
+		if trace == nil {
+			total += ep.Interact()
+			continue
+		}
+		ep.view.Reward = ep.last
 		var action int
-		reward = ep.interact(func(v *View) int {
-			if trace != nil {
-				v.Observation() // the trace shows what π saw, before the moves
-			}
-			action = ep.agent.Act(v)
+		ep.last = ep.interact(func(v *View) int {
+			v.Observation() // the trace shows what π saw, before the moves
+			action = v.ep.agent.Act(v)
 			return action
 		})
-		total += reward
-		if trace != nil {
-			trace(ep.step(i+1, action, reward))
-		}
+		total += ep.last
+		trace(ep.step(i+1, action, ep.last))
 	}
-	ep.agent.End(reward)
+	ep.End()
 	if n == 0 {
 		return 0
 	}
 	return total / float64(n)
 }
+
+// Interact plays one scored interaction: the agent sees π's observation and
+// the reward of its previous action (0 before the first), acts, everything
+// moves, and π's reward is returned. A caller that paces the interactions
+// itself (a test in physical time) calls Interact, then End.
+func (ep *Episode) Interact() float64 {
+	ep.view.Reward = ep.last
+	ep.last = ep.interact(ep.act)
+	return ep.last
+}
+
+// End gives the agent the reward of its last action: the episode is over.
+func (ep *Episode) End() { ep.agent.End(ep.last) }
 
 // Step describes one interaction for a trace.
 type Step struct {

@@ -1,0 +1,361 @@
+package exam
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/aggregate"
+	"github.com/anynt/anynt/env"
+)
+
+// Item is one environment of a test, with what the examinee is given of it.
+type Item struct {
+	Test   int    // which test it belongs to, from 1
+	Number int    // its place in its test, from 1
+	Name   string // a file's name, or lambda-one:SEED/N
+	Env    *env.Env
+	// Steps bounds the interactions; the test time τ bounds them too.
+	Steps int
+	// Seed decides the environment's random choices in episode e through
+	// env.EpisodeSeed(Seed, e): every examinee meets the same ones.
+	Seed uint64
+	// Complexity is the figure the test orders its items by: K_approx for
+	// Λ_one (the papers' figure), the description length in bits otherwise.
+	Complexity float64
+	// Bits is the description length (docs/complexity.md); KApprox the zlib
+	// length of Good and Evil's pattern, 0 when they run a program.
+	Bits    float64
+	KApprox int
+	Cells   int
+}
+
+// Examinee is an agent under test: its name and how to make a fresh one.
+type Examinee struct {
+	Name string
+	New  agent.Factory
+}
+
+// Score names the payoff of seed 001 that scores an exercise.
+type Score string
+
+// The payoffs an exercise can be scored by (package aggregate).
+const (
+	ScoreDiminishing Score = "diminishing" // v̌‖τ, the default
+	ScorePerCycle    Score = "per-cycle"   // v‖τ, the Λ_one average
+	ScoreDiscounted  Score = "discounted"  // V|γ|τ
+	ScorePerSecond   Score = "per-second"  // ω‖τ
+	ScoreSum         Score = "sum"         // V↑τ
+)
+
+// Scores lists the payoffs by name.
+var Scores = []Score{ScoreDiminishing, ScorePerCycle, ScoreDiscounted, ScorePerSecond, ScoreSum}
+
+// Of reads the payoff out of values.
+func (s Score) Of(v aggregate.Values) float64 {
+	switch s {
+	case ScorePerCycle:
+		return v.PerCycle
+	case ScoreDiscounted:
+		return v.Discounted
+	case ScorePerSecond:
+		return v.PerSecond
+	case ScoreSum:
+		return v.Sum
+	}
+	return v.Diminishing
+}
+
+// Settings say how a test is given.
+type Settings struct {
+	// Episodes each examinee plays of each item (1 in the papers); the
+	// item's score is their mean, with a confidence interval from 2 on.
+	Episodes int
+	// Pace draws the simulated delay before each action of a built-in
+	// agent.
+	Pace Pace
+	// Tau is the test time of an item, in seconds: the item stops at Tau or
+	// after its Steps, whichever comes first. 0 gives each item the time an
+	// agent keeping the pace needs for its steps, Steps × Pace.Mean().
+	Tau float64
+	// Lambda is the geometric discount of V|γ|τ, in (0, 1).
+	Lambda float64
+	// Score is the payoff that scores an item.
+	Score Score
+	// CurvePoints is the number of test times, evenly spaced up to τ, at
+	// which the anytime curves are read.
+	CurvePoints int
+}
+
+// DefaultSettings give one episode an item at one action a second, scored
+// by v̌‖τ.
+var DefaultSettings = Settings{Episodes: 1, Pace: Pace{Model: "constant", A: 1}, Lambda: 0.9, Score: ScoreDiminishing, CurvePoints: 20}
+
+// Ceilings of the settings, so that a typo cannot start a test that never
+// ends or fills memory.
+const (
+	MaxEpisodes    = 1_000_000
+	MaxCurvePoints = 1000
+)
+
+// Validate reports a setting out of its range.
+func (s Settings) Validate() error {
+	switch {
+	case s.Episodes < 1 || s.Episodes > MaxEpisodes:
+		return fmt.Errorf("episodes is %d; it must be 1 to %d", s.Episodes, MaxEpisodes)
+	case math.IsNaN(s.Tau) || math.IsInf(s.Tau, 0) || s.Tau < 0:
+		return fmt.Errorf("tau is %v; it must be a finite number of seconds, or 0 for the pace's time", s.Tau)
+	case !(s.Lambda > 0 && s.Lambda < 1):
+		return fmt.Errorf("%w; it is %v", aggregate.ErrLambda, s.Lambda)
+	case s.CurvePoints < 1 || s.CurvePoints > MaxCurvePoints:
+		return fmt.Errorf("curve points is %d; it must be 1 to %d", s.CurvePoints, MaxCurvePoints)
+	}
+	for _, sc := range Scores {
+		if s.Score == sc {
+			return s.Pace.validate()
+		}
+	}
+	return fmt.Errorf("no payoff %q (the payoffs: %s)", s.Score, joinScores())
+}
+
+func joinScores() string {
+	names := make([]string, len(Scores))
+	for i, s := range Scores {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Pace is a model of the time a simulated agent takes before each action.
+type Pace struct {
+	// Model is constant (A seconds), uniform (between A and B) or
+	// exponential (of mean A).
+	Model string
+	A, B  float64
+}
+
+// ParsePace reads constant:D, uniform:A:B or exponential:MEAN, in seconds; a
+// bare number is constant.
+func ParsePace(s string) (Pace, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) == 1 {
+		parts = []string{"constant", parts[0]}
+	}
+	p := Pace{Model: parts[0]}
+	want := map[string]int{"constant": 1, "uniform": 2, "exponential": 1}[p.Model]
+	if want == 0 {
+		return Pace{}, fmt.Errorf("pace %q: no model %q (constant:D, uniform:A:B, exponential:MEAN)", s, p.Model)
+	}
+	if len(parts)-1 != want {
+		return Pace{}, fmt.Errorf("pace %q: %s takes %d number(s)", s, p.Model, want)
+	}
+	nums := make([]float64, want)
+	for i, t := range parts[1:] {
+		x, err := strconv.ParseFloat(t, 64)
+		if err != nil {
+			return Pace{}, fmt.Errorf("pace %q: %q is not a number of seconds", s, t)
+		}
+		nums[i] = x
+	}
+	p.A = nums[0]
+	if want == 2 {
+		p.B = nums[1]
+	}
+	return p, p.validate()
+}
+
+func (p Pace) validate() error {
+	ok := func(x float64) bool { return x > 0 && x <= 1e9 }
+	switch {
+	case p.Model == "uniform" && !(ok(p.A) && ok(p.B) && p.A <= p.B):
+		return fmt.Errorf("pace %s: the bounds must be 0 < A ≤ B ≤ 1e9 seconds", p)
+	case p.Model != "uniform" && !ok(p.A):
+		return fmt.Errorf("pace %s: the delay must be above 0 and at most 1e9 seconds", p)
+	case p.Model != "constant" && p.Model != "uniform" && p.Model != "exponential":
+		return fmt.Errorf("pace %s: no such model", p)
+	}
+	return nil
+}
+
+// String writes the pace as ParsePace reads it.
+func (p Pace) String() string {
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	if p.Model == "uniform" {
+		return p.Model + ":" + g(p.A) + ":" + g(p.B)
+	}
+	return p.Model + ":" + g(p.A)
+}
+
+// Mean is the mean delay, in seconds.
+func (p Pace) Mean() float64 {
+	if p.Model == "uniform" {
+		return (p.A + p.B) / 2
+	}
+	return p.A
+}
+
+// draw draws one delay; never 0, so that times increase.
+func (p Pace) draw(rng *rand.Rand) float64 {
+	switch p.Model {
+	case "uniform":
+		return p.A + (p.B-p.A)*rng.Float64()
+	case "exponential":
+		return max(p.A*rng.ExpFloat64(), math.SmallestNonzeroFloat64)
+	}
+	return p.A
+}
+
+// Outcome is what one examinee did on one item.
+type Outcome struct {
+	Item    int // index into the items
+	Agent   string
+	Tau     float64
+	Score   float64 // the mean over episodes of the chosen payoff at τ
+	CI95    [2]float64
+	Scores  []float64          // each episode's
+	Values  aggregate.Values   // every payoff at τ, the mean over episodes
+	Curve   []aggregate.Values // every payoff at CurvePoints test times up to τ, means over episodes
+	Stopped int                // episodes in which the agent stopped before its steps
+}
+
+// ErrNoItems is Take's error for a test with nothing to take.
+var ErrNoItems = errors.New("the test has no items")
+
+// Take gives every item to every examinee, Settings.Episodes times each,
+// spread over the machine's cores, and returns the outcomes examinee by
+// examinee, item by item. The result depends only on the arguments: every
+// episode has its own seed, the same for every examinee (a paired design),
+// and its own slot. progress, if not nil, is called after each outcome.
+func Take(items []Item, examinees []Examinee, s Settings, progress func(done, total int)) ([]Outcome, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if len(items) == 0 || len(examinees) == 0 {
+		return nil, ErrNoItems
+	}
+	out := make([]Outcome, len(items)*len(examinees))
+	var next, done int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(out)) {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				k := next
+				next++
+				mu.Unlock()
+				if k >= len(out) {
+					return
+				}
+				x := examinees[k/len(items)]
+				out[k] = takeItem(items, k%len(items), x, s)
+				if progress != nil {
+					mu.Lock()
+					done++
+					progress(done, len(out))
+					mu.Unlock()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return out, nil
+}
+
+// takeItem plays the episodes of one examinee on one item.
+func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
+	it := items[i]
+	tau := s.Tau
+	if tau == 0 {
+		tau = float64(it.Steps) * s.Pace.Mean()
+	}
+	o := Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)}
+	player := env.NewPlayer(it.Env)
+	var run aggregate.Run
+	for e := range s.Episodes {
+		seed := env.EpisodeSeed(it.Seed, e)
+		var stopped bool
+		run, stopped = play(player, x.New(), seed, it.Steps, tau, s.Pace, run[:0])
+		if stopped {
+			o.Stopped++
+		}
+		v := values(run, tau, s.Lambda)
+		o.Scores[e] = s.Score.Of(v)
+		addValues(&o.Values, v)
+		for k := range o.Curve {
+			addValues(&o.Curve[k], values(run, tau*float64(k+1)/float64(s.CurvePoints), s.Lambda))
+		}
+	}
+	n := float64(s.Episodes)
+	scaleValues(&o.Values, n)
+	o.Values.Tau = tau
+	for k := range o.Curve {
+		scaleValues(&o.Curve[k], n)
+		o.Curve[k].Tau = tau * float64(k+1) / float64(s.CurvePoints)
+	}
+	o.Score, o.CI95 = MeanCI(o.Scores)
+	return o
+}
+
+// play runs one episode in simulated physical time: before each action
+// the pace draws a delay, which a Paced agent may change; the episode
+// stops after steps actions or when the next action would come after tau.
+// The reward of an action is counted with it, at its time, since the
+// environment answers at once (docs/aggregation.md).
+func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, stopped bool) {
+	ep := p.Episode(a, seed)
+	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
+	paced, _ := a.(agent.Paced)
+	t, reward := 0.0, 0.0
+	for range steps {
+		d := pace.draw(rng)
+		if paced != nil {
+			d = paced.Delay(d, reward)
+		}
+		if !(d > 0) || math.IsInf(d, 1) {
+			stopped = true
+			break
+		}
+		if t+d > tau || t+d == t { // out of time, or no time would pass
+			break
+		}
+		t += d
+		reward = ep.Interact()
+		run = append(run, aggregate.Interaction{T: t, Reward: reward})
+	}
+	ep.End()
+	return run, stopped
+}
+
+// values reads every payoff of run at tau; Validate checked lambda.
+func values(run aggregate.Run, tau, lambda float64) aggregate.Values {
+	d, _ := run.Discounted(tau, lambda)
+	return aggregate.Values{Tau: tau, Count: run.Count(tau), Sum: run.Sum(tau), PerSecond: run.PerSecond(tau),
+		PerCycle: run.PerCycle(tau), Discounted: d, Diminishing: run.Diminishing(tau)}
+}
+
+func addValues(sum *aggregate.Values, v aggregate.Values) {
+	sum.Count += v.Count
+	sum.Sum += v.Sum
+	sum.PerSecond += v.PerSecond
+	sum.PerCycle += v.PerCycle
+	sum.Discounted += v.Discounted
+	sum.Diminishing += v.Diminishing
+}
+
+// scaleValues turns a sum of n values into their mean; Count is rounded
+// down, being a count.
+func scaleValues(v *aggregate.Values, n float64) {
+	v.Count = int(float64(v.Count) / n)
+	v.Sum /= n
+	v.PerSecond /= n
+	v.PerCycle /= n
+	v.Discounted /= n
+	v.Diminishing /= n
+}
