@@ -26,6 +26,8 @@ var makers = map[string]func(Settings) env.Agent{
 	"follower":  func(Settings) env.Agent { return &Follower{} },
 	"oracle":    func(Settings) env.Agent { return &Oracle{} },
 	"qlearning": func(s Settings) env.Agent { return &QLearning{Settings: s} },
+	"stopper":   func(Settings) env.Agent { return &Stopper{} },
+	"modulator": func(Settings) env.Agent { return &Modulator{} },
 }
 
 // Names lists the agents Lookup knows.

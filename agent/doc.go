@@ -1,7 +1,9 @@
 // Package agent holds the evaluated agents, all behind env.Agent: random,
 // stay, the thesis's follower and oracle (seed 000 §5.2), and Q-learning
 // with the thesis's settings (§4.6: α = 0.05, γ = 0.35, Q initialised to 2,
-// rewards shifted from [−1, 1] to [0, 2], the state is π's observation).
+// rewards shifted from [−1, 1] to [0, 2], the state is π's observation),
+// and two random agents of seed 001 that choose when they act (Paced): the
+// opportunistic Stopper of Theorem 1 and the time Modulator.
 //
 // An agent draws only from the random stream the episode gives it, so one
 // seed decides a whole run. Lookup finds an agent by name and checks its

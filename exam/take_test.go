@@ -1,0 +1,250 @@
+package exam_test
+
+import (
+	"errors"
+	"math"
+	"runtime"
+	"testing"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/exam"
+	"github.com/google/go-cmp/cmp"
+)
+
+func examinee(t testing.TB, name string) exam.Examinee {
+	t.Helper()
+	f, err := agent.Lookup(name, agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exam.Examinee{Name: name, New: f}
+}
+
+func lambdaOneItems(t testing.TB, seed uint64, tests int) []exam.Item {
+	t.Helper()
+	items, err := exam.LambdaOneItems(seed, tests, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return items
+}
+
+// At the default pace and test time every agent performs all its steps, and
+// v‖τ is the Λ_one score: the average reward of an episode played by
+// env.Episode.Run with the same seed.
+func TestPerCycleIsTheLambdaOneScore(t *testing.T) {
+	items := lambdaOneItems(t, 11, 3)
+	for _, name := range []string{"random", "follower", "oracle", "qlearning"} {
+		x := examinee(t, name)
+		s := exam.DefaultSettings
+		s.Episodes = 3
+		out, err := exam.Take(items, []exam.Examinee{x}, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range out {
+			it := items[o.Item]
+			var sum float64
+			for e := range s.Episodes {
+				sum += env.NewEpisode(it.Env, x.New(), env.EpisodeSeed(it.Seed, e)).Run(it.Steps, nil)
+			}
+			if want := sum / float64(s.Episodes); o.Values.PerCycle != want {
+				t.Errorf("%s on %s: v‖τ = %v, the episodes' average reward is %v", name, it.Name, o.Values.PerCycle, want)
+			}
+			if o.Values.Count != it.Steps || o.Values.Diminishing != o.Values.PerCycle || o.Score != o.Values.Diminishing {
+				t.Errorf("%s on %s: %d of %d interactions, v̌‖τ %v, score %v: an agent at the pace must do all its steps by τ",
+					name, it.Name, o.Values.Count, it.Steps, o.Values.Diminishing, o.Score)
+			}
+		}
+	}
+}
+
+// Every examinee meets the same environments and seeds: two copies of one
+// agent score alike, item by item. The outcome does not depend on the
+// number of cores either.
+func TestTakeIsPairedAndReproducible(t *testing.T) {
+	items := lambdaOneItems(t, 3, 2)
+	a, b := examinee(t, "qlearning"), examinee(t, "qlearning")
+	b.Name = "qlearning again"
+	s := exam.DefaultSettings
+	s.Episodes = 2
+	s.Pace = exam.Pace{Model: "exponential", A: 0.5}
+	out, err := exam.Take(items, []exam.Examinee{a, b}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(items)
+	for i := range n {
+		x, y := out[i], out[n+i]
+		y.Agent = x.Agent
+		if diff := cmp.Diff(x, y); diff != "" {
+			t.Errorf("item %d: the two copies differ (-first +second):\n%s", i, diff)
+		}
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	one, err := exam.Take(items, []exam.Examinee{a, b}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(out, one); diff != "" {
+		t.Errorf("one core and all cores differ:\n%s", diff)
+	}
+}
+
+// The test time cuts an item: at one action every 2 s, τ = 31 s leaves
+// 15 interactions; a pace drawn at random keeps times increasing and never
+// goes past τ.
+func TestPaceAndTestTime(t *testing.T) {
+	items := lambdaOneItems(t, 5, 1)[6:] // 80 steps
+	s := exam.DefaultSettings
+	s.Pace = exam.Pace{Model: "constant", A: 2}
+	s.Tau = 31
+	out, err := exam.Take(items, []exam.Examinee{examinee(t, "random")}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := out[0]; o.Values.Count != 15 || o.Tau != 31 {
+		t.Errorf("constant:2 with τ = 31: %d interactions by τ = %v, want 15 by 31", o.Values.Count, o.Tau)
+	}
+	s.Tau = 0
+	out, err = exam.Take(items, []exam.Examinee{examinee(t, "random")}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := out[0]; o.Values.Count != 80 || o.Tau != 160 {
+		t.Errorf("constant:2 with no τ: %d interactions by τ = %v, want 80 by 160", o.Values.Count, o.Tau)
+	}
+	s.Pace = exam.Pace{Model: "uniform", A: 0.5, B: 1.5}
+	s.CurvePoints = 8
+	out, err = exam.Take(items, []exam.Examinee{examinee(t, "random")}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := out[0]
+	if o.Tau != 80 || o.Values.Count > 80 {
+		t.Errorf("uniform:0.5:1.5: τ = %v with %d interactions; want τ = 80 and at most 80", o.Tau, o.Values.Count)
+	}
+	for k := 1; k < len(o.Curve); k++ {
+		if o.Curve[k].Count < o.Curve[k-1].Count || o.Curve[k].Tau <= o.Curve[k-1].Tau {
+			t.Errorf("the anytime curve goes back: %+v then %+v", o.Curve[k-1], o.Curve[k])
+		}
+	}
+	if last := o.Curve[len(o.Curve)-1]; last != o.Values {
+		t.Errorf("the curve ends at %+v, not at the values at τ %+v", last, o.Values)
+	}
+}
+
+// Theorem 1 of seed 001 through a test: the opportunistic stopper, random
+// until its average is positive, keeps a positive v‖τ on balanced Λ_one
+// exercises where the random agent scores 0. Under v̌‖τ no episode of it
+// scores above 1/m (Theorems 2 and 3): the rewards it kept are a prefix of
+// its history before it stopped, which averaged at most 0, unless its
+// average turned positive at its very last step, when nothing was dropped.
+func TestStopperUnderTheTwoAverages(t *testing.T) {
+	items := lambdaOneItems(t, 7, 2)
+	s := exam.DefaultSettings
+	s.Episodes = 200
+	out, err := exam.Take(items, []exam.Examinee{examinee(t, "random"), examinee(t, "stopper")}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var random, perCycle []float64
+	for _, o := range out {
+		if o.Agent == "random" {
+			random = append(random, o.Values.PerCycle)
+			continue
+		}
+		perCycle = append(perCycle, o.Values.PerCycle)
+		for e, v := range o.Scores {
+			if steps := items[o.Item].Steps; v > 1/float64(steps) {
+				t.Errorf("%s, episode %d: the stopper's v̌‖τ is %v, above 1/%d", items[o.Item].Name, e, v, steps)
+			}
+		}
+		if o.Stopped == 0 {
+			t.Errorf("%s: the stopper never stopped", items[o.Item].Name)
+		}
+	}
+	if _, ci := exam.MeanCI(random); ci[0] > 0 || ci[1] < 0 {
+		t.Errorf("random's v‖τ interval %v does not contain 0", ci)
+	}
+	if m, ci := exam.MeanCI(perCycle); ci[0] <= 0 {
+		t.Errorf("the stopper's v‖τ is %v %v; Theorem 1 puts it above 0", m, ci)
+	}
+}
+
+// The time modulator slows down while ahead and never stops, so v̌‖τ keeps
+// its advantage (seed 001's Table 1, row 11: v̌‖τ is not robust to time
+// modulation).
+func TestModulatorKeepsItsAdvantage(t *testing.T) {
+	items := lambdaOneItems(t, 7, 2)
+	s := exam.DefaultSettings
+	s.Episodes = 200
+	out, err := exam.Take(items, []exam.Examinee{examinee(t, "modulator")}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scores []float64
+	for _, o := range out {
+		scores = append(scores, o.Score)
+		if o.Stopped != 0 {
+			t.Errorf("%s: the modulator stopped in %d episodes", items[o.Item].Name, o.Stopped)
+		}
+	}
+	if m, ci := exam.MeanCI(scores); ci[0] <= 0 {
+		t.Errorf("the modulator's v̌‖τ is %v %v; slowing down while ahead should keep it above 0", m, ci)
+	}
+}
+
+func TestSettingsRefused(t *testing.T) {
+	items := lambdaOneItems(t, 1, 1)
+	ok := exam.DefaultSettings
+	for name, change := range map[string]func(*exam.Settings){
+		"no episode":        func(s *exam.Settings) { s.Episodes = 0 },
+		"too many episodes": func(s *exam.Settings) { s.Episodes = exam.MaxEpisodes + 1 },
+		"negative tau":      func(s *exam.Settings) { s.Tau = -1 },
+		"infinite tau":      func(s *exam.Settings) { s.Tau = math.Inf(1) },
+		"lambda 1":          func(s *exam.Settings) { s.Lambda = 1 },
+		"unknown payoff":    func(s *exam.Settings) { s.Score = "median" },
+		"no curve":          func(s *exam.Settings) { s.CurvePoints = 0 },
+		"zero pace":         func(s *exam.Settings) { s.Pace = exam.Pace{Model: "constant"} },
+		"unknown pace":      func(s *exam.Settings) { s.Pace = exam.Pace{Model: "poisson", A: 1} },
+	} {
+		s := ok
+		change(&s)
+		if _, err := exam.Take(items, []exam.Examinee{examinee(t, "random")}, s, nil); err == nil {
+			t.Errorf("%s: Take accepted %+v", name, s)
+		}
+	}
+	if _, err := exam.Take(items, []exam.Examinee{examinee(t, "random")}, ok, nil); err != nil {
+		t.Errorf("the default settings: %v", err)
+	}
+	if _, err := exam.Take(nil, []exam.Examinee{examinee(t, "random")}, ok, nil); !errors.Is(err, exam.ErrNoItems) {
+		t.Errorf("no items: %v, want ErrNoItems", err)
+	}
+	if _, err := exam.Take(items, nil, ok, nil); !errors.Is(err, exam.ErrNoItems) {
+		t.Errorf("no examinee: %v, want ErrNoItems", err)
+	}
+}
+
+func TestParsePace(t *testing.T) {
+	for in, want := range map[string]exam.Pace{
+		"1":             {Model: "constant", A: 1},
+		"constant:0.25": {Model: "constant", A: 0.25},
+		"uniform:0.5:2": {Model: "uniform", A: 0.5, B: 2},
+		"exponential:3": {Model: "exponential", A: 3},
+	} {
+		got, err := exam.ParsePace(in)
+		if err != nil || got != want {
+			t.Errorf("ParsePace(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+		if back, err := exam.ParsePace(got.String()); err != nil || back != got {
+			t.Errorf("ParsePace(%q.String()) = %+v, %v", in, back, err)
+		}
+	}
+	for _, in := range []string{"", "0", "-1", "fast", "constant", "constant:1:2", "uniform:2:1", "uniform:1", "exponential:x", "poisson:1", "constant:NaN", "constant:Inf", "constant:1e10"} {
+		if p, err := exam.ParsePace(in); err == nil {
+			t.Errorf("ParsePace(%q) = %+v, accepted", in, p)
+		}
+	}
+}
