@@ -51,10 +51,12 @@ func LambdaOne(seed uint64) []Exercise {
 // drawSpace draws destinations uniformly, action 0 staying, until the
 // space is valid for the class.
 func drawSpace(rng *rand.Rand, cells, actions int) [][]int {
+	dest := make([][]int, cells) // refilled at each draw: most are refused
+	for c := range dest {
+		dest[c] = make([]int, actions)
+	}
 	for {
-		dest := make([][]int, cells)
 		for c := range dest {
-			dest[c] = make([]int, actions)
 			dest[c][0] = c
 			for a := 1; a < actions; a++ {
 				dest[c][a] = rng.IntN(cells)

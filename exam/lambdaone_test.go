@@ -145,3 +145,23 @@ func TestLambdaOneSourceLoads(t *testing.T) {
 		}
 	}
 }
+
+// One whole Λ_one test for Q-learning, as seed 002 gave it: drawing and
+// loading the seven exercises, then 350 interactions. b.N tests, each of
+// its own seed.
+func BenchmarkLambdaOneTest(b *testing.B) {
+	q := examinee(b, "qlearning")
+	b.ReportAllocs()
+	seed := uint64(0)
+	for b.Loop() {
+		seed++
+		items, err := exam.LambdaOneItems(seed, 1, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := exam.Take(items, []exam.Examinee{q}, exam.DefaultSettings, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*350)/b.Elapsed().Seconds(), "interactions/s")
+}
