@@ -9,6 +9,8 @@ import (
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/lang"
 	"github.com/google/go-cmp/cmp"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // The seven exercises follow Table 1 of seeds 002 and 003: n_c = 3…9,
@@ -164,4 +166,38 @@ func BenchmarkLambdaOneTest(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.N*350)/b.Elapsed().Seconds(), "interactions/s")
+}
+
+// Seed 002's findings on its machine examinee, on 20 Λ_one tests of seed 1
+// (140 exercises): Q-learning scores above 0, and less on more complex
+// exercises (r of score against K_approx negative, one-tailed p < 0.01;
+// the paper has r = −0.444, p < .001); the random agent's interval
+// contains 0. docs/tests.md puts our figures beside the paper's.
+func TestSeed002Findings(t *testing.T) {
+	items := lambdaOneItems(t, 1, 20)
+	out, err := exam.Take(items, []exam.Examinee{examinee(t, "qlearning"), examinee(t, "random")}, exam.DefaultSettings, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := map[string][]float64{}
+	var k []float64
+	for _, o := range out {
+		scores[o.Agent] = append(scores[o.Agent], o.Score)
+		if o.Agent == "qlearning" {
+			k = append(k, items[o.Item].Complexity)
+		}
+	}
+	q := scores["qlearning"]
+	if m, ci := exam.MeanCI(q); ci[0] <= 0 {
+		t.Errorf("Q-learning's mean %.3f %v: the paper's 0.259 is well above 0", m, ci)
+	}
+	r := stat.Correlation(q, k, nil)
+	n := float64(len(q))
+	tStat := r * math.Sqrt((n-2)/(1-r*r))
+	if p := (distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 2}).CDF(tStat); r >= 0 || p >= 0.01 {
+		t.Errorf("Q-learning's r with K_approx is %.3f (one-tailed p %.4f); the paper finds −0.444, p < .001", r, p)
+	}
+	if m, ci := exam.MeanCI(scores["random"]); ci[0] > 0 || ci[1] < 0 {
+		t.Errorf("random's mean %.3f %v: its interval should contain 0", m, ci)
+	}
 }
