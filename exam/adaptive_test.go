@@ -10,6 +10,7 @@ import (
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/lang"
 	"gonum.org/v1/gonum/stat"
 )
 
@@ -57,7 +58,8 @@ func TestAdaptiveRanksTheBuiltInAgents(t *testing.T) {
 // The estimate settles: over 20 seeds, the distance between the score at
 // τ and at τ/2, and the spread of the score over seeds, both shrink as τ
 // grows fourfold, summed over the agents that do not learn (a learner's
-// score follows the time it is given, so it is expected to move).
+// score follows the time it is given, so it is expected to move). At the
+// longest τ the test orders random < follower < oracle on every seed.
 func TestAdaptiveScoreSettles(t *testing.T) {
 	s := exam.DefaultAdaptive
 	s.Tau = 16000
@@ -89,6 +91,12 @@ func TestAdaptiveScoreSettles(t *testing.T) {
 			spread[j] += stat.StdDev(at[i][j], nil)
 		}
 	}
+	last := len(taus) - 1
+	for k := range seeds {
+		if !(at[0][last][k] < at[1][last][k] && at[1][last][k] < at[2][last][k]) {
+			t.Errorf("seed %d at τ = %v: random %+.4f, follower %+.4f, oracle %+.4f, out of order", k+1, taus[last], at[0][last][k], at[1][last][k], at[2][last][k])
+		}
+	}
 	t.Logf("τ %v: |score(τ) − score(τ/2)| %.4f, spread over seeds %.4f", taus, moves, spread)
 	for j := 1; j < len(taus); j++ {
 		if moves[j] >= moves[j-1] {
@@ -98,6 +106,55 @@ func TestAdaptiveScoreSettles(t *testing.T) {
 			t.Errorf("the spread over seeds is %.4f at τ = %v, not below %.4f at %v", spread[j], taus[j], spread[j-1], taus[j-1])
 		}
 	}
+}
+
+// The premise of the levels and thresholds (docs/tests.md): on exercises
+// of 50 interactions drawn at each level, random scores below Down at every
+// level, the oracle at least Up at every level, and Q-learning, which has to
+// learn each environment, scores less at the top level than at the bottom.
+func TestAdaptiveLevels(t *testing.T) {
+	const perLevel, steps = 60, 50
+	xs := builtIns(t, "random", "follower", "qlearning", "oracle")
+	mean := make([][]float64, exam.MaxLevel+1) // level, agent
+	for level := 1; level <= exam.MaxLevel; level++ {
+		var items []exam.Item
+		for n := 1; n <= perLevel; n++ {
+			x := exam.AdaptiveExercise(99, n, level)
+			f, err := lang.Parse("x", []byte(x.Source(99, "test")))
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, err := env.Load(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			items = append(items, exam.Item{Env: e, Steps: steps, Seed: exam.AdaptiveEpisodeSeed(99, n, level)})
+		}
+		out, err := exam.Take(items, xs, exam.DefaultSettings, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mean[level] = make([]float64, len(xs))
+		for _, o := range out {
+			mean[level][indexOf(xs, o.Agent)] += o.Score / perLevel
+		}
+		t.Logf("level %d (%d cells): random %+.3f follower %+.3f qlearning %+.3f oracle %+.3f", level, level+2, mean[level][0], mean[level][1], mean[level][2], mean[level][3])
+		if mean[level][0] >= exam.DefaultAdaptive.Down || mean[level][3] < exam.DefaultAdaptive.Up {
+			t.Errorf("level %d: random %+.3f, oracle %+.3f; want random below %v and the oracle at least %v", level, mean[level][0], mean[level][3], exam.DefaultAdaptive.Down, exam.DefaultAdaptive.Up)
+		}
+	}
+	if mean[exam.MaxLevel][2] >= mean[1][2] {
+		t.Errorf("Q-learning scores %+.3f at the top level, not below its %+.3f at the bottom", mean[exam.MaxLevel][2], mean[1][2])
+	}
+}
+
+func indexOf(xs []exam.Examinee, name string) int {
+	for i, x := range xs {
+		if x.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // One seed decides the whole test: two runs give the same trajectories,
