@@ -159,7 +159,8 @@ func (r AdaptiveResult) At(tau float64) (score, se float64, done int) {
 }
 
 // AdaptiveExercise is the environment the adaptive test of seed gives at
-// step number (from 1) to an examinee at level: every examinee that
+// step number (from 1) to an examinee at level (1…MaxLevel; beyond it a
+// valid space can take very long to draw): every examinee that
 // reaches that level at that step meets the same one, with the same
 // episode seed (AdaptiveEpisodeSeed).
 func AdaptiveExercise(seed uint64, number, level int) Exercise {
