@@ -22,4 +22,12 @@
 // space, pattern, placement), so a test is reproducible bit for bit, and
 // Source writes an exercise as an ordinary environment file that check and
 // run accept.
+//
+// The adaptive anytime test (TakeAdaptive; thesis §3.5) walks the same
+// ladder: level ℓ = 1…7 draws an exercise of ℓ + 2 cells as Λ_one does, a
+// staircase raises the level after a payoff of at least 0.5 and lowers it
+// below 0.25, environment k gets 20 + 2k seconds, and the score is the mean
+// of level/7 × payoff with its standard error, readable at any test time.
+// Each examinee's test is a sequence; examinees run on all cores.
+// docs/tests.md gives every rule's reasons.
 package exam

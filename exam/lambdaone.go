@@ -32,20 +32,27 @@ func LambdaOne(seed uint64) []Exercise {
 	rng := rand.New(rand.NewPCG(seed, 0x4c616d6264614f6e)) // "LambdaOn"
 	out := make([]Exercise, len(lambdaOneCells))
 	for i, cells := range lambdaOneCells {
-		x := Exercise{Number: i + 1, Cells: cells, Steps: 10 * (cells - 1)}
-		x.Actions = 2 + rng.IntN(cells-1)
-		x.Dest = drawSpace(rng, cells, x.Actions)
-		x.Pattern = drawPattern(rng, cells, x.Actions)
-		x.Place[0] = rng.IntN(cells)
-		x.Place[1] = rng.IntN(cells)
-		x.Place[2] = rng.IntN(cells - 1)
-		if x.Place[2] >= x.Place[1] { // Evil apart from Good, uniformly
-			x.Place[2]++
-		}
-		x.KApprox = complexity.ZlibLength(digits(x.Pattern), 6)
-		out[i] = x
+		out[i] = drawExercise(rng, i+1, cells)
 	}
 	return out
+}
+
+// drawExercise draws one exercise of cells cells from rng, in the order
+// the protocol fixes: actions, space, pattern, placement. The adaptive test
+// draws its environments with it too, one level at a time.
+func drawExercise(rng *rand.Rand, number, cells int) Exercise {
+	x := Exercise{Number: number, Cells: cells, Steps: 10 * (cells - 1)}
+	x.Actions = 2 + rng.IntN(cells-1)
+	x.Dest = drawSpace(rng, cells, x.Actions)
+	x.Pattern = drawPattern(rng, cells, x.Actions)
+	x.Place[0] = rng.IntN(cells)
+	x.Place[1] = rng.IntN(cells)
+	x.Place[2] = rng.IntN(cells - 1)
+	if x.Place[2] >= x.Place[1] { // Evil apart from Good, uniformly
+		x.Place[2]++
+	}
+	x.KApprox = complexity.ZlibLength(digits(x.Pattern), 6)
+	return x
 }
 
 // drawSpace draws destinations uniformly, action 0 staying, until the

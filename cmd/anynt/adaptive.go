@@ -1,0 +1,161 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/anynt/anynt/exam"
+	"github.com/spf13/pflag"
+)
+
+// adaptiveFlags are the settings of `anynt test --adaptive`
+// (docs/tests.md, "The adaptive anytime test"). register adds the flags
+// only this test has; the pace, the payoff and λ, which every test shares,
+// are the command's own flags, copied into settings.Pace, settings.Score and
+// settings.Lambda before runAdaptive.
+type adaptiveFlags struct {
+	settings exam.AdaptiveSettings
+}
+
+// newAdaptiveFlags gives the defaults of exam.DefaultAdaptive.
+func newAdaptiveFlags() adaptiveFlags { return adaptiveFlags{settings: exam.DefaultAdaptive} }
+
+func (fl *adaptiveFlags) register(f *pflag.FlagSet) {
+	s := &fl.settings
+	f.Float64Var(&s.Tau, "test-time", s.Tau, "--adaptive: the whole test's time, in simulated seconds")
+	f.Float64Var(&s.First, "first-time", s.First, "--adaptive: the first environment's time, in seconds")
+	f.Float64Var(&s.Growth, "time-step", s.Growth, "--adaptive: the seconds each environment gets more than the one before")
+	f.Float64Var(&s.Up, "up", s.Up, "--adaptive: the level goes up after a score of at least this")
+	f.Float64Var(&s.Down, "down", s.Down, "--adaptive: the level goes down after a score below this")
+}
+
+// adaptiveSettings are the settings every JSON object of the test carries.
+type adaptiveSettings struct {
+	TestTime  float64 `json:"test_time"`
+	FirstTime float64 `json:"first_time"`
+	TimeStep  float64 `json:"time_step"`
+	Up        float64 `json:"up"`
+	Down      float64 `json:"down"`
+	MaxLevel  int     `json:"max_level"`
+	Pace      string  `json:"pace"`
+	Score     string  `json:"score"`
+	Lambda    float64 `json:"lambda"`
+}
+
+// adaptiveStep is one environment of the trajectory, one JSON line.
+type adaptiveStep struct {
+	Version      string           `json:"version"`
+	Kind         string           `json:"kind"` // "adaptive-step"
+	Agent        string           `json:"agent"`
+	Seed         uint64           `json:"seed"`
+	Settings     adaptiveSettings `json:"settings"`
+	Step         int              `json:"step"`
+	Environment  string           `json:"environment"`
+	Level        int              `json:"level"`
+	Cells        int              `json:"cells"`
+	Actions      int              `json:"actions"`
+	KApprox      int              `json:"k_approx"`
+	Bits         float64          `json:"bits"`
+	Start        float64          `json:"start"`
+	Time         float64          `json:"time"`
+	Interactions int              `json:"interactions"`
+	Stopped      bool             `json:"stopped"`
+	Score        float64          `json:"score"`
+	Estimate     float64          `json:"estimate"`
+	SE           *float64         `json:"se"`
+}
+
+// adaptiveResult is an examinee's final score, one JSON line after its
+// steps.
+type adaptiveResult struct {
+	Version      string           `json:"version"`
+	Kind         string           `json:"kind"` // "adaptive-result"
+	Agent        string           `json:"agent"`
+	Seed         uint64           `json:"seed"`
+	Settings     adaptiveSettings `json:"settings"`
+	Score        float64          `json:"score"`
+	SE           *float64         `json:"se"`
+	Environments int              `json:"environments"`
+	MeanLevel    float64          `json:"mean_level"`
+	TimeUsed     float64          `json:"time_used"`
+	Unused       float64          `json:"unused"`
+}
+
+// se is a standard error for JSON: null below two environments, where the
+// spread is unknown.
+func se(v float64, n int) *float64 {
+	if n < 2 {
+		return nil
+	}
+	return &v
+}
+
+// runAdaptive gives the adaptive test of seed to the examinees and prints
+// each one's trajectory and final score, as a table or as JSON lines.
+func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed uint64, asJSON bool) error {
+	s := fl.settings
+	if err := s.Validate(); err != nil {
+		return &exitError{code: exitUsage, err: fmt.Errorf("--adaptive: %w", err)}
+	}
+	results, err := exam.TakeAdaptive(examinees, s, seed)
+	if errors.Is(err, exam.ErrNoItems) {
+		return &exitError{code: exitUsage, err: errors.New("--adaptive: no agent to test")}
+	}
+	if err != nil {
+		return err
+	}
+	set := adaptiveSettings{s.Tau, s.First, s.Growth, s.Up, s.Down, exam.MaxLevel, s.Pace.String(), string(s.Score), s.Lambda}
+	if asJSON {
+		return writeAdaptiveJSON(io, results, set)
+	}
+	fmt.Fprintf(io.out, "adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each, up at %g, down below %g, levels 1-%d (cells 3-%d), pace %s, payoff %s, lambda %g\n",
+		versionString(), seed, s.Tau, s.First, s.Growth, s.Up, s.Down, exam.MaxLevel, exam.MaxLevel+2, s.Pace, s.Score, s.Lambda)
+	for _, r := range results {
+		fmt.Fprintf(io.out, "\n%s\n", r.Agent)
+		tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "step\tlevel\tcells\tactions\tK_approx\tbits\tstart\ttime\tinteractions\tscore\testimate\tse\tenvironment\t")
+		for _, st := range r.Steps {
+			stop := ""
+			if st.Stopped {
+				stop = " (stopped)"
+			}
+			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.0f\t%g\t%g\t%d%s\t%+.4f\t%+.4f\t%s\t%s\t\n", st.Number, st.Level, st.Cells, st.Actions, st.KApprox,
+				st.Bits, st.Start, st.Time, st.Interactions, stop, st.Score, st.Estimate, seText(st.SE, st.Number), st.Name)
+		}
+		if err := tw.Flush(); err != nil {
+			return &exitError{code: exitIO, err: err}
+		}
+		used := s.Tau - r.Unused
+		fmt.Fprintf(io.out, "%s: score %+.4f ± %s (standard error) over %s in %g s of %g; mean level %.2f\n",
+			r.Agent, r.Score, seText(r.SE, len(r.Steps)), count(len(r.Steps), "environment"), used, s.Tau, r.MeanLevel)
+	}
+	fmt.Fprintf(io.out, "\nscore: the mean over the environments of level/%d × the environment's payoff, from -1 to 1; a random agent scores 0 in expectation; the estimate at a step is the score had the test stopped there\n", exam.MaxLevel)
+	return nil
+}
+
+func seText(v float64, n int) string {
+	if n < 2 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.4f", v)
+}
+
+func writeAdaptiveJSON(io *stdio, results []exam.AdaptiveResult, set adaptiveSettings) error {
+	for _, r := range results {
+		for _, st := range r.Steps {
+			if err := writeJSON(io.out, adaptiveStep{Version: versionString(), Kind: "adaptive-step", Agent: r.Agent, Seed: r.Seed, Settings: set,
+				Step: st.Number, Environment: st.Name, Level: st.Level, Cells: st.Cells, Actions: st.Actions, KApprox: st.KApprox, Bits: st.Bits,
+				Start: st.Start, Time: st.Time, Interactions: st.Interactions, Stopped: st.Stopped, Score: st.Score,
+				Estimate: st.Estimate, SE: se(st.SE, st.Number)}); err != nil {
+				return &exitError{code: exitIO, err: err}
+			}
+		}
+		if err := writeJSON(io.out, adaptiveResult{Version: versionString(), Kind: "adaptive-result", Agent: r.Agent, Seed: r.Seed, Settings: set,
+			Score: r.Score, SE: se(r.SE, len(r.Steps)), Environments: len(r.Steps), MeanLevel: r.MeanLevel,
+			TimeUsed: set.TestTime - r.Unused, Unused: r.Unused}); err != nil {
+			return &exitError{code: exitIO, err: err}
+		}
+	}
+	return nil
+}

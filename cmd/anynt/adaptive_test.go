@@ -1,0 +1,162 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/exam"
+	"github.com/spf13/pflag"
+)
+
+func adaptiveExaminees(t *testing.T, names ...string) []exam.Examinee {
+	t.Helper()
+	var xs []exam.Examinee
+	for _, n := range names {
+		f, err := agent.Lookup(n, agent.DefaultSettings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		xs = append(xs, exam.Examinee{Name: n, New: f})
+	}
+	return xs
+}
+
+// adaptiveFlagsOf parses args with the adaptive flags registered.
+func adaptiveFlagsOf(t *testing.T, args ...string) adaptiveFlags {
+	t.Helper()
+	fl := newAdaptiveFlags()
+	f := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	fl.register(f)
+	if err := f.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return fl
+}
+
+func runAdaptiveTo(t *testing.T, fl adaptiveFlags, seed uint64, asJSON bool, names ...string) (string, error) {
+	t.Helper()
+	var out, errw bytes.Buffer
+	err := runAdaptive(&stdio{out: &out, err: &errw}, adaptiveExaminees(t, names...), fl, seed, asJSON)
+	return out.String(), err
+}
+
+func TestAdaptiveFlags(t *testing.T) {
+	fl := adaptiveFlagsOf(t)
+	if fl.settings != exam.DefaultAdaptive {
+		t.Errorf("defaults %+v, want exam.DefaultAdaptive", fl.settings)
+	}
+	fl = adaptiveFlagsOf(t, "--test-time", "900", "--first-time", "10", "--time-step", "3", "--up", "0.6", "--down", "0.1")
+	want := exam.DefaultAdaptive
+	want.Tau, want.First, want.Growth, want.Up, want.Down = 900, 10, 3, 0.6, 0.1
+	if fl.settings != want {
+		t.Errorf("parsed %+v, want %+v", fl.settings, want)
+	}
+}
+
+// The text names the version, the seed and every setting, then each
+// agent's trajectory and final score; the same seed prints the same text.
+func TestAdaptiveText(t *testing.T) {
+	fl := adaptiveFlagsOf(t, "--test-time", "400")
+	out, err := runAdaptiveTo(t, fl, 5, false, "random", "oracle")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"adaptive anytime test (anynt " + versionString() + "), seed 5: test time 400 s, environments of 20 s + 2 s each, up at 0.5, down below 0.25, levels 1-7 (cells 3-9), pace constant:1, payoff diminishing, lambda 0.9\n",
+		"\nrandom\n", "\noracle\n",
+		"step  level  cells  actions  K_approx  bits  start  time  interactions    score  estimate      se",
+		"adaptive:5/1/1", "random: score ", "oracle: score ", " over 12 environments in 372 s of 400; mean level ",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the text lacks %q:\n%s", want, out)
+		}
+	}
+	again, _ := runAdaptiveTo(t, fl, 5, false, "random", "oracle")
+	if again != out {
+		t.Error("two runs of seed 5 print different text")
+	}
+}
+
+// Every JSON line carries the version, the seed, the agent and the
+// settings; an examinee's steps come first, then its result, whose score is
+// its last step's estimate; the first step's standard error is null.
+func TestAdaptiveJSON(t *testing.T) {
+	fl := adaptiveFlagsOf(t, "--test-time", "300")
+	out, err := runAdaptiveTo(t, fl, 2, true, "follower", "qlearning")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	var results []adaptiveResult
+	var last adaptiveStep
+	for i, line := range lines {
+		var head struct {
+			Version  string           `json:"version"`
+			Kind     string           `json:"kind"`
+			Agent    string           `json:"agent"`
+			Seed     uint64           `json:"seed"`
+			Settings adaptiveSettings `json:"settings"`
+		}
+		if err := json.Unmarshal([]byte(line), &head); err != nil {
+			t.Fatalf("line %d: %v: %s", i+1, err, line)
+		}
+		want := adaptiveSettings{300, 20, 2, 0.5, 0.25, exam.MaxLevel, "constant:1", "diminishing", 0.9}
+		if head.Version != versionString() || head.Seed != 2 || head.Settings != want || head.Agent == "" {
+			t.Errorf("line %d lacks the version, seed, agent or settings: %s", i+1, line)
+		}
+		switch head.Kind {
+		case "adaptive-step":
+			var st adaptiveStep
+			json.Unmarshal([]byte(line), &st)
+			if (st.Step == 1) != (st.SE == nil) || !strings.Contains(line, `"se":`) {
+				t.Errorf("line %d: step %d with se %v", i+1, st.Step, st.SE)
+			}
+			last = st
+		case "adaptive-result":
+			var r adaptiveResult
+			json.Unmarshal([]byte(line), &r)
+			if r.Agent != last.Agent || r.Environments != last.Step || r.Score != last.Estimate || r.TimeUsed != last.Start+last.Time {
+				t.Errorf("line %d: result %+v does not close its steps (last %+v)", i+1, r, last)
+			}
+			results = append(results, r)
+		default:
+			t.Errorf("line %d: kind %q", i+1, head.Kind)
+		}
+	}
+	if len(results) != 2 || results[0].Agent != "follower" || results[1].Agent != "qlearning" {
+		t.Errorf("results %+v, want follower's then qlearning's", results)
+	}
+}
+
+// Settings out of range are usage errors that name what is wrong, before
+// anything runs.
+func TestAdaptiveRefusesBadFlags(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--test-time", "0"}, "--adaptive: the test time is 0"},
+		{[]string{"--first-time", "9000"}, "no environment would be given"},
+		{[]string{"--time-step", "-2"}, "the time step is -2"},
+		{[]string{"--up", "0.2", "--down", "0.3"}, "-1 ≤ down < up ≤ 1"},
+	} {
+		_, err := runAdaptiveTo(t, adaptiveFlagsOf(t, c.args...), 1, false, "random")
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want a usage error containing %q", c.args, err, c.want)
+		}
+	}
+	fl := newAdaptiveFlags()
+	fl.settings.Score = "best"
+	if _, err := runAdaptiveTo(t, fl, 1, false, "random"); err == nil || !strings.Contains(err.Error(), `no payoff "best"`) {
+		t.Errorf("an unknown payoff: %v", err)
+	}
+	var ee *exitError
+	if _, err := runAdaptiveTo(t, newAdaptiveFlags(), 1, false); !errors.As(err, &ee) || ee.code != exitUsage {
+		t.Errorf("no agent: %v, want a usage error", err)
+	}
+}

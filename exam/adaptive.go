@@ -1,0 +1,287 @@
+package exam
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+
+	"github.com/anynt/anynt/aggregate"
+	"github.com/anynt/anynt/complexity"
+	"github.com/anynt/anynt/env"
+)
+
+// MaxLevel is the adaptive test's top level: level ℓ gives an exercise of
+// ℓ + 2 cells, and 9 cells is both the end of the papers' Λ_one ladder and
+// about where drawing a valid space stops being cheap (a space of two
+// actions is valid only as one cycle, 1 draw in (n−1)!/nⁿ).
+const MaxLevel = 7
+
+// Ceilings of the adaptive settings, so that a typo cannot start a test
+// that never ends or fills memory.
+const (
+	// MaxAdaptiveInteractions bounds the interactions the test time holds
+	// at the pace's mean, and those of any one environment.
+	MaxAdaptiveInteractions = 1_000_000
+	// MaxAdaptiveEnvironments bounds the environments the test time holds.
+	MaxAdaptiveEnvironments = 100_000
+)
+
+// AdaptiveSettings say how the adaptive anytime test is given
+// (docs/tests.md, "The adaptive anytime test", gives each rule's reasons).
+type AdaptiveSettings struct {
+	// Tau is the whole test's time, in simulated seconds. The test gives
+	// environments while the next one fits; its score at any τ' ≤ Tau is
+	// what it would report if stopped then (AdaptiveResult.At).
+	Tau float64
+	// First is the time of the first environment and Growth what each
+	// next one gets more: environment k (from 0) gets First + k·Growth.
+	First, Growth float64
+	// Up and Down are the staircase's thresholds: the level goes up one
+	// after an environment scored at least Up, down one after a score
+	// below Down, and stays otherwise.
+	Up, Down float64
+	// Pace draws the delay before each action of a built-in agent.
+	Pace Pace
+	// Lambda is the geometric discount of V|γ|τ, in (0, 1).
+	Lambda float64
+	// Score is the payoff that scores an environment.
+	Score Score
+}
+
+// DefaultAdaptive is the test of docs/tests.md: 5,000 s, environments of
+// 20 s, 22 s, 24 s…, up at 0.5, down below 0.25, one action a second,
+// scored by v̌‖τ.
+var DefaultAdaptive = AdaptiveSettings{Tau: 5000, First: 20, Growth: 2, Up: 0.5, Down: 0.25,
+	Pace: Pace{Model: "constant", A: 1}, Lambda: 0.9, Score: ScoreDiminishing}
+
+// Validate reports a setting out of its range.
+func (s AdaptiveSettings) Validate() error {
+	finite := func(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+	if err := s.Pace.validate(); err != nil {
+		return err
+	}
+	switch {
+	case !finite(s.Tau) || s.Tau <= 0:
+		return fmt.Errorf("the test time is %v; it must be a positive number of seconds", s.Tau)
+	case !finite(s.First) || s.First < s.Pace.Mean():
+		return fmt.Errorf("the first environment's time is %v s; it must be at least the pace's mean delay, %v s, to hold an action", s.First, s.Pace.Mean())
+	case s.First > s.Tau:
+		return fmt.Errorf("the first environment's time, %v s, is more than the test time, %v s: no environment would be given", s.First, s.Tau)
+	case !finite(s.Growth) || s.Growth < 0:
+		return fmt.Errorf("the time step is %v s; it must be 0 or more seconds", s.Growth)
+	case !(s.Down >= -1 && s.Down < s.Up && s.Up <= 1):
+		return fmt.Errorf("the thresholds are down %v and up %v; they must be -1 ≤ down < up ≤ 1 (scores lie in [-1, 1])", s.Down, s.Up)
+	case s.Tau/s.Pace.Mean() > MaxAdaptiveInteractions:
+		return fmt.Errorf("the test time holds %.0f interactions at the pace's mean; at most %d", s.Tau/s.Pace.Mean(), MaxAdaptiveInteractions)
+	case s.Environments() > MaxAdaptiveEnvironments:
+		return fmt.Errorf("the test time holds more than %d environments; give each more time", MaxAdaptiveEnvironments)
+	case !(s.Lambda > 0 && s.Lambda < 1):
+		return fmt.Errorf("%w; it is %v", aggregate.ErrLambda, s.Lambda)
+	}
+	for _, sc := range Scores {
+		if s.Score == sc {
+			return nil
+		}
+	}
+	return fmt.Errorf("no payoff %q (the payoffs: %s)", s.Score, joinScores())
+}
+
+// Environments is the number of environments the test time holds, counted
+// up to MaxAdaptiveEnvironments + 1.
+func (s AdaptiveSettings) Environments() int {
+	n, t := 0, 0.0
+	for n <= MaxAdaptiveEnvironments {
+		d := s.time(n)
+		if !(d > 0) || t+d > s.Tau {
+			break
+		}
+		t += d
+		n++
+	}
+	return n
+}
+
+// time is the time environment k (from 0) is given.
+func (s AdaptiveSettings) time(k int) float64 { return s.First + float64(k)*s.Growth }
+
+// AdaptiveStep is one environment of an adaptive test, as the examinee met
+// it, and the test's estimate once it was done.
+type AdaptiveStep struct {
+	Number  int    // from 1
+	Name    string // adaptive:SEED/NUMBER/LEVEL
+	Level   int    // 1…MaxLevel
+	Cells   int    // Level + 2
+	Actions int
+	KApprox int     // zlib length of Good and Evil's pattern
+	Bits    float64 // description length (docs/complexity.md)
+	// Start is the test time at which the environment began, Time the time
+	// it was given; it ended at Start + Time.
+	Start, Time  float64
+	Interactions int
+	Stopped      bool    // the agent stopped acting before its time was up
+	Score        float64 // the chosen payoff at Time
+	// Estimate and SE are the test's score and its standard error over the
+	// environments done so far, this one included.
+	Estimate, SE float64
+}
+
+// End is the test time at which the step ended.
+func (st AdaptiveStep) End() float64 { return st.Start + st.Time }
+
+// AdaptiveResult is one examinee's adaptive test.
+type AdaptiveResult struct {
+	Agent string
+	Seed  uint64
+	Steps []AdaptiveStep
+	// Score and SE are the final estimate and its standard error (0 with
+	// fewer than two environments); MeanLevel is the mean level over the
+	// environments, where the staircase sat.
+	Score, SE, MeanLevel float64
+	// Unused is the test time left over once the next environment no
+	// longer fitted.
+	Unused float64
+}
+
+// At is the estimate, its standard error and the environments it rests on
+// had the test been stopped at test time tau: the environments done by
+// then count, one cut by the stop does not.
+func (r AdaptiveResult) At(tau float64) (score, se float64, done int) {
+	for done < len(r.Steps) && r.Steps[done].End() <= tau {
+		done++
+	}
+	if done == 0 {
+		return 0, 0, 0
+	}
+	st := r.Steps[done-1]
+	return st.Estimate, st.SE, done
+}
+
+// AdaptiveExercise is the environment the adaptive test of seed gives at
+// step number (from 1) to an examinee at level (1…MaxLevel; beyond it a
+// valid space can take very long to draw): every examinee that
+// reaches that level at that step meets the same one, with the same
+// episode seed (AdaptiveEpisodeSeed).
+func AdaptiveExercise(seed uint64, number, level int) Exercise {
+	rng := rand.New(rand.NewPCG(env.EpisodeSeed(seed, number), uint64(level)))
+	return drawExercise(rng, number, level+2)
+}
+
+// AdaptiveEpisodeSeed is the seed of the episode of step number at level.
+func AdaptiveEpisodeSeed(seed uint64, number, level int) uint64 {
+	return env.EpisodeSeed(env.EpisodeSeed(seed, number), level)
+}
+
+// TakeAdaptive gives the adaptive test of seed to every examinee, the
+// examinees spread over the machine's cores, and returns their results in
+// order. Each examinee's test is a sequence, since each level depends on
+// the last score; the result depends only on the arguments.
+func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]AdaptiveResult, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if len(examinees) == 0 {
+		return nil, ErrNoItems
+	}
+	out := make([]AdaptiveResult, len(examinees))
+	errs := make([]error, len(examinees))
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(examinees)) {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				k := next
+				next++
+				mu.Unlock()
+				if k >= len(examinees) {
+					return
+				}
+				out[k], errs[k] = takeAdaptive(examinees[k], s, seed)
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// takeAdaptive runs one examinee's test: the staircase of levels, the
+// growing times and the running estimate.
+func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, error) {
+	r := AdaptiveResult{Agent: x.Name, Seed: seed}
+	var est estimate
+	var run aggregate.Run
+	level, t := 1, 0.0
+	for k := 0; ; k++ {
+		d := s.time(k)
+		if t+d > s.Tau { // Validate bounded the environments
+			break
+		}
+		number := k + 1
+		ex := AdaptiveExercise(seed, number, level)
+		name := fmt.Sprintf("adaptive:%d/%d/%d", seed, number, level)
+		e, f, err := loadSource(name, ex.Source(seed, "adaptive"))
+		if err != nil { // the exercise is drawn valid; this is a bug
+			return r, fmt.Errorf("%s: %w", name, err)
+		}
+		var stopped bool
+		run, stopped = play(env.NewPlayer(e), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, d, s.Pace, run[:0])
+		score := s.Score.Of(values(run, d, s.Lambda))
+		est.add(float64(level) / MaxLevel * score)
+		st := AdaptiveStep{Number: number, Name: name, Level: level, Cells: ex.Cells, Actions: ex.Actions, KApprox: ex.KApprox,
+			Bits: complexity.Total(complexity.Environment(f, e)), Start: t, Time: d, Interactions: len(run), Stopped: stopped, Score: score}
+		st.Estimate, st.SE = est.value()
+		r.Steps = append(r.Steps, st)
+		r.MeanLevel += float64(level)
+		t += d
+		level = nextLevel(level, score, s)
+	}
+	r.Unused = s.Tau - t
+	r.MeanLevel /= float64(len(r.Steps)) // Validate: the first fits
+	r.Score, r.SE = est.value()
+	return r, nil
+}
+
+// nextLevel is the staircase: one up after a score of at least Up, one
+// down after a score below Down, between 1 and MaxLevel.
+func nextLevel(level int, score float64, s AdaptiveSettings) int {
+	switch {
+	case score >= s.Up:
+		return min(level+1, MaxLevel)
+	case score < s.Down:
+		return max(level-1, 1)
+	}
+	return level
+}
+
+// estimate is the running score: the mean of the environments' weighted
+// scores x = level/MaxLevel × score and its standard error, kept by
+// Welford's update so that each environment costs O(1) and a long test
+// loses no precision.
+type estimate struct {
+	n        int
+	mean, m2 float64
+}
+
+func (e *estimate) add(x float64) {
+	e.n++
+	d := x - e.mean
+	e.mean += d / float64(e.n)
+	e.m2 += d * (x - e.mean)
+}
+
+// value is the mean and its standard error s/√n, 0 below two
+// environments, where the spread is unknown.
+func (e *estimate) value() (mean, se float64) {
+	if e.n < 2 {
+		return e.mean, 0
+	}
+	return e.mean, math.Sqrt(e.m2 / float64(e.n-1) / float64(e.n))
+}
