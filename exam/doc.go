@@ -22,4 +22,15 @@
 // space, pattern, placement), so a test is reproducible bit for bit, and
 // Source writes an exercise as an ordinary environment file that check and
 // run accept.
+//
+// A battery (item 2 of issue 10) draws its environments from a pool: files
+// and folders (ReadPool, LoadPool: every file loaded before anything runs,
+// every error of every file returned together) or the generator's stream in
+// order of description length (GeneratePool, filtered by default). Battery
+// draws from the pool by a named weighting: universal (∝ 2^−K without
+// replacement, an exponential race compared in logarithms), stratum
+// (uniform over strata of fixed width in bits, then uniform within, as AIQ
+// does) or list (the pool's order). Item i's seed is env.EpisodeSeed(seed,
+// i), so every examinee meets the same randomness. docs/tests.md gives the
+// reasons.
 package exam
