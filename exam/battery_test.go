@@ -2,6 +2,7 @@ package exam_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"os"
@@ -482,4 +483,29 @@ func TestBatteryIsPaired(t *testing.T) {
 	if !differ {
 		t.Error("every item started alike; the test cannot see the seeds")
 	}
+}
+
+// A battery of five environments drawn from the generator's first thirty,
+// uniformly over 1-bit strata: the same seed gives every examinee these
+// items, with these seeds.
+func ExampleBattery() {
+	pool, err := exam.GeneratePool(60, 30, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	items, err := exam.Battery(pool, exam.Sampling{Weighting: exam.Stratum, StratumWidth: 1, Sample: 5, Steps: 100, Seed: 1})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, it := range items {
+		fmt.Printf("%d %s: %.2f bits, %d cells, K_approx %d, %d steps\n", it.Number, it.Name, it.Bits, it.Cells, it.KApprox, it.Steps)
+	}
+	// Output:
+	// 1 enumerate:3: 46.61 bits, 2 cells, K_approx 10, 100 steps
+	// 2 enumerate:10: 47.61 bits, 2 cells, K_approx 11, 100 steps
+	// 3 enumerate:11: 47.61 bits, 2 cells, K_approx 11, 100 steps
+	// 4 enumerate:12: 47.61 bits, 2 cells, K_approx 11, 100 steps
+	// 5 enumerate:26: 49.61 bits, 2 cells, K_approx 12, 100 steps
 }
