@@ -121,8 +121,8 @@ func LoadPool(srcs []Source) ([]PoolEnv, error) {
 		}
 		if err != nil {
 			var list lang.ErrorList
-			if !errors.As(err, &list) {
-				return nil, err // not about the file: nothing else returns this
+			if !errors.As(err, &list) { // Parse and Load give positioned lists
+				return nil, err
 			}
 			all = append(all, list...)
 			continue
