@@ -135,16 +135,16 @@ func LoadPool(srcs []Source) ([]PoolEnv, error) {
 	return pool, nil
 }
 
-// GeneratePool takes the first max environments of the generator's stream
+// GeneratePool takes the first size environments of the generator's stream
 // (generate.Enumerate: increasing description length, up to maxBits),
 // keeping only those that pass filters when filters is not nil. It stops
-// with what it has when the stream ends before max.
-func GeneratePool(maxBits float64, max int, filters *generate.FilterSettings) ([]PoolEnv, error) {
+// with what it has when the stream ends before size.
+func GeneratePool(maxBits float64, size int, filters *generate.FilterSettings) ([]PoolEnv, error) {
 	if !(maxBits > 0 && maxBits <= MaxGeneratedBits) {
 		return nil, fmt.Errorf("the generator's bound is %v bits; it must be above 0 and at most %d", maxBits, MaxGeneratedBits)
 	}
-	if max < 1 || max > MaxPool {
-		return nil, fmt.Errorf("the generator's pool is %d environments; it must be 1 to %d", max, MaxPool)
+	if size < 1 || size > MaxPool {
+		return nil, fmt.Errorf("the generator's pool is %d environments; it must be 1 to %d", size, MaxPool)
 	}
 	if filters != nil {
 		if err := filters.Validate(); err != nil {
@@ -172,7 +172,7 @@ func GeneratePool(maxBits float64, max int, filters *generate.FilterSettings) ([
 			return false
 		}
 		pool = append(pool, PoolEnv{Name: name, Env: e, Bits: c.Bits})
-		return len(pool) < max
+		return len(pool) < size
 	})
 	if err := cmp.Or(err, failed); err != nil {
 		return nil, err
