@@ -1,6 +1,18 @@
 // Package exam builds the tests an examinee takes from the environments of
-// the class: today the Λ_one protocol of the ANYNT prototype (seed 002 §3,
-// seed 003 §5.1), the first part of issue 10.
+// the class and gives them: the Λ_one protocol of the ANYNT prototype (seed
+// 002 §3, seed 003 §5.1), batteries drawn by complexity, and the adaptive
+// anytime test, all played in physical time and scored by seed 001's
+// payoffs (package aggregate).
+//
+// Take gives items (an environment, its steps, its seed, its complexity
+// figures) to examinees on all cores. Before each action a Pace draws the
+// simulated delay of a built-in agent, which an agent.Paced agent may
+// change or refuse (stop); an item ends after its steps or at its test
+// time τ. Every examinee plays item i, episode e, with the same seed, so
+// agents are compared on the same environments and the same random
+// choices (a paired design), and the outcome does not depend on the number
+// of cores. The payoffs are read at τ and at evenly spaced times up to it
+// (the anytime curves).
 //
 // Λ_one is seven exercises, one for each number of cells n_c = 3…9, of
 // m = 10·(n_c − 1) interactions (350 in all). In each, the number of
@@ -30,4 +42,15 @@
 // of level/7 × payoff with its standard error, readable at any test time.
 // Each examinee's test is a sequence; examinees run on all cores.
 // docs/tests.md gives every rule's reasons.
+//
+// A battery (item 2 of issue 10) draws its environments from a pool: files
+// and folders (ReadPool, LoadPool: every file loaded before anything runs,
+// every error of every file returned together) or the generator's stream in
+// order of description length (GeneratePool, filtered by default). Battery
+// draws from the pool by a named weighting: universal (∝ 2^−K without
+// replacement, an exponential race compared in logarithms), stratum
+// (uniform over strata of fixed width in bits, then uniform within, as AIQ
+// does) or list (the pool's order). Item i's seed is env.EpisodeSeed(seed,
+// i), so every examinee meets the same randomness. docs/tests.md gives the
+// reasons.
 package exam

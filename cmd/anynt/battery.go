@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/generate"
+	"github.com/anynt/anynt/lang"
+	"github.com/spf13/pflag"
+)
+
+// batteryFlags are the flags of a battery: where its environments come
+// from, how they are drawn, and how long each is given.
+type batteryFlags struct {
+	weighting    string
+	sample       int
+	steps        int
+	stratumWidth float64
+	// generate is the generator's bound in bits; 0 reads the files named
+	// on the command line instead.
+	generate float64
+	pool     int  // the generator's environments
+	filters  bool // keep only generated environments that pass the filters
+	set      *pflag.FlagSet
+}
+
+// batteryHelp is the part of the test command's help that describes the
+// battery flags.
+const batteryHelp = `A battery takes its environments from the FILEs and folders named (a folder
+gives every *.anynt file under it, in sorted order) or, with --generate BITS,
+from the generator: the first --pool environments of the enumeration up to
+BITS bits, in order of description length, keeping those that pass the
+filters (balance, discrimination; --filters=false keeps them all). Every file
+is loaded before the test starts; if any fails, every error of every file is
+printed and the command exits 1. --weighting draws --sample environments (0:
+the whole pool) from the pool, none twice: universal (probability ∝ 2^−K, K
+the description length in bits, among those not yet drawn), stratum (a
+stratum of --stratum-width bits uniformly, then an environment uniformly in
+it, as AIQ does) or list (the pool's order). Each environment gets --steps
+interactions, and every agent meets the same environments with the same
+seeds (docs/tests.md, "Batteries").`
+
+// register adds the battery flags to f.
+func (fl *batteryFlags) register(f *pflag.FlagSet) {
+	fl.set = f
+	f.StringVar(&fl.weighting, "weighting", string(exam.List), "how environments are drawn from the pool: universal, stratum or list")
+	f.IntVar(&fl.sample, "sample", 0, "environments drawn from the pool, none twice (0: the whole pool)")
+	f.IntVar(&fl.steps, "steps", 100, fmt.Sprintf("interactions of each environment of a battery (1 to %d)", exam.MaxSteps))
+	f.Float64Var(&fl.stratumWidth, "stratum-width", 1, "the width in bits of a complexity stratum, for --weighting stratum")
+	f.Float64Var(&fl.generate, "generate", 0, "draw the battery from the generator's environments up to this many bits, not from files")
+	f.IntVar(&fl.pool, "pool", 1000, fmt.Sprintf("the generator's environments, the first of the enumeration (1 to %d)", exam.MaxPool))
+	f.BoolVar(&fl.filters, "filters", true, "keep only generated environments that pass the generator's filters")
+}
+
+// changed reports whether a flag was given on the command line.
+func (fl batteryFlags) changed(name string) bool { return fl.set != nil && fl.set.Changed(name) }
+
+// batteryItems makes the items of a battery from the files and folders in
+// args or from the generator. The errors are the command's: usage (exit
+// 2), a file that cannot be read (4), the positioned errors of every file
+// (1). The battery is the user's own files or the generator's, so the
+// version names nothing in it.
+func batteryItems(args []string, fl batteryFlags, _ string, seed uint64) ([]exam.Item, error) {
+	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
+	s := exam.Sampling{Weighting: exam.Weighting(fl.weighting), Sample: fl.sample, Steps: fl.steps,
+		StratumWidth: fl.stratumWidth, Seed: seed}
+	if err := s.Validate(); err != nil {
+		return nil, usage(fmt.Errorf("battery: %w", err))
+	}
+	if fl.changed("stratum-width") && s.Weighting != exam.Stratum {
+		return nil, usage(fmt.Errorf("--stratum-width is for --weighting stratum, not %s", s.Weighting))
+	}
+	var pool []exam.PoolEnv
+	var err error
+	if fl.changed("generate") {
+		if len(args) > 0 {
+			return nil, usage(fmt.Errorf("a battery comes from files or from --generate, not both (files: %s)", strings.Join(args, " ")))
+		}
+		var filters *generate.FilterSettings
+		if fl.filters {
+			filters = &generate.DefaultFilters
+		}
+		if pool, err = exam.GeneratePool(fl.generate, fl.pool, filters); err != nil {
+			return nil, usage(fmt.Errorf("--generate: %w", err))
+		}
+	} else {
+		for _, name := range []string{"pool", "filters"} {
+			if fl.changed(name) {
+				return nil, usage(fmt.Errorf("--%s is for --generate; a battery of files takes the files as they are", name))
+			}
+		}
+		if len(args) == 0 {
+			return nil, usage(errors.New("a battery needs environment files or folders, or --generate BITS"))
+		}
+		if pool, err = exam.ReadPool(args); err != nil {
+			return nil, poolError(err)
+		}
+	}
+	items, err := exam.Battery(pool, s)
+	if err != nil {
+		return nil, usage(fmt.Errorf("battery: %w", err))
+	}
+	return items, nil
+}
+
+// poolError gives ReadPool's error its exit status: the files' own errors
+// exit 1, a file that cannot be read 4, the rest (a folder without
+// environments, too many files) 2.
+func poolError(err error) error {
+	var list lang.ErrorList
+	if errors.As(err, &list) {
+		return fileErrors(list)
+	}
+	var path *fs.PathError
+	if errors.As(err, &path) {
+		return &exitError{code: exitIO, err: err}
+	}
+	return &exitError{code: exitUsage, err: err}
+}

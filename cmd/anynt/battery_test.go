@@ -1,0 +1,154 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/anynt/anynt/exam"
+	"github.com/spf13/pflag"
+)
+
+// batteryFlagsOf parses a command line's battery flags as the test command
+// does.
+func batteryFlagsOf(t *testing.T, args ...string) batteryFlags {
+	t.Helper()
+	f := pflag.NewFlagSet("test", pflag.ContinueOnError)
+	var fl batteryFlags
+	fl.register(f)
+	if err := f.Parse(args); err != nil {
+		t.Fatal(err)
+	}
+	return fl
+}
+
+func itemNames(items []exam.Item) []string {
+	var out []string
+	for _, it := range items {
+		out = append(out, it.Name)
+	}
+	return out
+}
+
+// Files and folders make a list battery by default: every environment in
+// the order given, a folder's in sorted order, each with --steps.
+func TestBatteryFromFiles(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"b.anynt", "a.anynt"} {
+		writeFileAt(t, filepath.Join(dir, name), "actions s l r\nspace table {\n\t1 3 2\n\t2 1 3\n\t3 2 1\n}\ngoodevil pattern l r\n")
+	}
+	example5 := corpusDir + "paper/example5.anynt"
+	items, err := batteryItems([]string{example5, dir}, batteryFlagsOf(t, "--steps", "25"), "test", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{example5, filepath.Join(dir, "a.anynt"), filepath.Join(dir, "b.anynt")}
+	if got := itemNames(items); !slices.Equal(got, want) {
+		t.Errorf("the battery is %q; want %q", got, want)
+	}
+	for _, it := range items {
+		if it.Steps != 25 {
+			t.Errorf("%s has %d steps; want 25", it.Name, it.Steps)
+		}
+	}
+}
+
+// If any file fails, the battery does not start: the error holds every
+// error of every file, printed positioned with its line, and exits 1.
+func TestBatteryReportsEveryFileError(t *testing.T) {
+	syntax := writeFile(t, "syntax.anynt", "actions s l r\ngoodevil pattern (\n")
+	rules := writeFile(t, "rules.anynt", "a -> b\n")
+	good := corpusDir + "paper/example5.anynt"
+	_, err := batteryItems([]string{good, syntax, rules}, batteryFlagsOf(t), "test", 1)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitFile {
+		t.Fatalf("status %v (%v); want exit %d", ee, err, exitFile)
+	}
+	var b bytes.Buffer
+	printError(&b, err)
+	for _, want := range []string{syntax + ":2:", rules + ":1:1: a rule file", "\ta -> b\n\t^"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the errors\n%s\nlack %q", b.String(), want)
+		}
+	}
+	if strings.Contains(b.String(), good) {
+		t.Errorf("the good file is among the errors:\n%s", b.String())
+	}
+	// A folder holding a rule file fails the same way.
+	if _, err := batteryItems([]string{corpusDir + "thesis"}, batteryFlagsOf(t), "test", 1); !errors.As(err, &ee) || ee.code != exitFile {
+		t.Errorf("corpus/thesis, which holds rule files: %v", err)
+	}
+}
+
+func TestBatteryUsageErrors(t *testing.T) {
+	env := corpusDir + "paper/example5.anynt"
+	for _, c := range []struct {
+		name  string
+		args  []string
+		flags []string
+		code  int
+	}{
+		{"nothing to draw from", nil, nil, exitUsage},
+		{"a missing file", []string{filepath.Join(t.TempDir(), "missing.anynt")}, nil, exitIO},
+		{"a folder without environments", []string{t.TempDir()}, nil, exitUsage},
+		{"files and the generator", []string{env}, []string{"--generate", "50"}, exitUsage},
+		{"--pool without --generate", []string{env}, []string{"--pool", "5"}, exitUsage},
+		{"--filters without --generate", []string{env}, []string{"--filters=false"}, exitUsage},
+		{"no such weighting", []string{env}, []string{"--weighting", "zipf"}, exitUsage},
+		{"a width for another weighting", []string{env}, []string{"--stratum-width", "2"}, exitUsage},
+		{"a zero width", []string{env}, []string{"--weighting", "stratum", "--stratum-width", "0"}, exitUsage},
+		{"no steps", []string{env}, []string{"--steps", "0"}, exitUsage},
+		{"a sample larger than the pool", []string{env}, []string{"--sample", "2"}, exitUsage},
+		{"a negative sample", []string{env}, []string{"--sample", "-1"}, exitUsage},
+		{"a zero bound", nil, []string{"--generate", "0"}, exitUsage},
+		{"a NaN bound", nil, []string{"--generate", "NaN"}, exitUsage},
+		{"an empty generated pool", nil, []string{"--generate", "50", "--pool", "0"}, exitUsage},
+	} {
+		_, err := batteryItems(c.args, batteryFlagsOf(t, c.flags...), "test", 1)
+		var ee *exitError
+		if !errors.As(err, &ee) || ee.code != c.code {
+			t.Errorf("%s: %v; want exit %d", c.name, err, c.code)
+		}
+	}
+}
+
+// --generate draws from the generator's first --pool environments; the
+// same seed gives the same battery, another seed another.
+func TestBatteryFromTheGenerator(t *testing.T) {
+	fl := batteryFlagsOf(t, "--generate", "60", "--pool", "40", "--weighting", "stratum", "--sample", "8", "--steps", "10")
+	a, err := batteryItems(nil, fl, "test", 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := batteryItems(nil, fl, "test", 7)
+	c, _ := batteryItems(nil, fl, "test", 8)
+	if len(a) != 8 || !slices.Equal(itemNames(a), itemNames(b)) || a[3].Seed != b[3].Seed {
+		t.Errorf("seed 7 gave %q, then %q", itemNames(a), itemNames(b))
+	}
+	if slices.Equal(itemNames(a), itemNames(c)) {
+		t.Errorf("seeds 7 and 8 gave the same battery %q", itemNames(a))
+	}
+	for _, it := range a {
+		if !strings.HasPrefix(it.Name, "enumerate:") || it.Steps != 10 {
+			t.Errorf("item %+v", it)
+		}
+	}
+	all, err := batteryItems(nil, batteryFlagsOf(t, "--generate", "60", "--pool", "3", "--filters=false"), "test", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := itemNames(all); !slices.Equal(got, []string{"enumerate:0", "enumerate:1", "enumerate:2"}) {
+		t.Errorf("unfiltered, the pool is %q; want the enumeration's first three", got)
+	}
+}
+
+func writeFileAt(t *testing.T, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(name, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

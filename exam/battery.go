@@ -1,0 +1,335 @@
+package exam
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/anynt/anynt/complexity"
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/generate"
+	"github.com/anynt/anynt/lang"
+)
+
+// PoolEnv is an environment a battery can draw: a file's, or one the
+// generator made.
+type PoolEnv struct {
+	Name string // the file's name, or enumerate:INDEX
+	Env  *env.Env
+	// Bits is its description length (complexity.Total), the complexity
+	// that weights and orders a battery.
+	Bits float64
+}
+
+// Source is an environment's text with the name its errors are positioned
+// in.
+type Source struct {
+	Name string
+	Text []byte
+}
+
+// Ceilings of a battery, so that a typo cannot fill memory or start a test
+// that never ends.
+const (
+	MaxPool  = 100_000   // environments read or generated
+	MaxSteps = 1_000_000 // interactions of one environment
+	// MaxGeneratedBits bounds the generator's description lengths; the
+	// enumeration refuses what it cannot list well before.
+	MaxGeneratedBits = 1000
+)
+
+// ErrEmptyPool is the error of a battery drawn from no environment.
+var ErrEmptyPool = errors.New("the battery has no environment to draw from")
+
+// ReadPool reads the environments of paths: a file is read whatever its
+// name, a folder gives every *.anynt file under it, recursively, in sorted
+// order. A file that cannot be read stops it at once (the error wraps the
+// *fs.PathError); otherwise every file is loaded, as LoadPool does.
+func ReadPool(paths []string) ([]PoolEnv, error) {
+	var srcs []Source
+	add := func(name string) error {
+		if len(srcs) >= MaxPool {
+			return fmt.Errorf("more than %d environment files", MaxPool)
+		}
+		text, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		srcs = append(srcs, Source{Name: name, Text: text})
+		return nil
+	}
+	for _, p := range paths {
+		info, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !info.IsDir() {
+			if err := add(p); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		before := len(srcs)
+		// WalkDir visits a folder's entries in lexical order.
+		err = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() && strings.HasSuffix(name, ".anynt") {
+				return add(name)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(srcs) == before {
+			return nil, fmt.Errorf("%s: no *.anynt file in this folder", p)
+		}
+	}
+	return LoadPool(srcs)
+}
+
+// LoadPool parses and loads every source as an environment. If any fails,
+// the battery cannot start: the error is a lang.ErrorList of every error of
+// every file, positioned and sorted. A rule file (one without environment
+// statements, env.IsEnvironment) is one of those errors.
+func LoadPool(srcs []Source) ([]PoolEnv, error) {
+	if len(srcs) > MaxPool {
+		return nil, fmt.Errorf("%d environments; a battery draws from at most %d", len(srcs), MaxPool)
+	}
+	var all lang.ErrorList
+	pool := make([]PoolEnv, 0, len(srcs))
+	for _, s := range srcs {
+		f, err := lang.Parse(s.Name, s.Text)
+		if err == nil && !env.IsEnvironment(f) {
+			all.Add(lang.Pos{File: s.Name, Line: 1, Col: 1},
+				"a rule file (no environment statements such as actions), not an environment: a battery takes environments")
+			continue
+		}
+		var e *env.Env
+		if err == nil {
+			e, err = env.Load(f)
+		}
+		if err != nil {
+			var list lang.ErrorList
+			if !errors.As(err, &list) { // Parse and Load give positioned lists
+				return nil, err
+			}
+			all = append(all, list...)
+			continue
+		}
+		pool = append(pool, PoolEnv{Name: s.Name, Env: e, Bits: complexity.Total(complexity.Environment(f, e))})
+	}
+	if err := all.Err(); err != nil {
+		return nil, err
+	}
+	return pool, nil
+}
+
+// GeneratePool takes the first size environments of the generator's stream
+// (generate.Enumerate: increasing description length, up to maxBits),
+// keeping only those that pass filters when filters is not nil. It stops
+// with what it has when the stream ends before size.
+func GeneratePool(maxBits float64, size int, filters *generate.FilterSettings) ([]PoolEnv, error) {
+	if !(maxBits > 0 && maxBits <= MaxGeneratedBits) {
+		return nil, fmt.Errorf("the generator's bound is %v bits; it must be above 0 and at most %d", maxBits, MaxGeneratedBits)
+	}
+	if size < 1 || size > MaxPool {
+		return nil, fmt.Errorf("the generator's pool is %d environments; it must be 1 to %d", size, MaxPool)
+	}
+	if filters != nil {
+		if err := filters.Validate(); err != nil {
+			return nil, err
+		}
+	}
+	var pool []PoolEnv
+	var failed error
+	err := generate.Enumerate(maxBits, func(c generate.Candidate) bool {
+		name := fmt.Sprintf("enumerate:%d", c.Index)
+		src := c.Source()
+		if filters != nil {
+			v, err := generate.Check(name, src, *filters)
+			if err != nil {
+				failed = err
+				return false
+			}
+			if !v.Accepted {
+				return true
+			}
+		}
+		e, _, err := loadSource(name, src)
+		if err != nil { // the generator wrote a file that does not load
+			failed = err
+			return false
+		}
+		pool = append(pool, PoolEnv{Name: name, Env: e, Bits: c.Bits})
+		return len(pool) < size
+	})
+	if err := cmp.Or(err, failed); err != nil {
+		return nil, err
+	}
+	return pool, nil
+}
+
+// Weighting names how a battery draws environments from its pool.
+type Weighting string
+
+// The weightings.
+const (
+	// Universal draws with probability ∝ 2^−K (K the description length in
+	// bits), repeats discarded: each draw is among the environments not
+	// yet drawn (successive sampling without replacement).
+	Universal Weighting = "universal"
+	// Stratum draws a complexity stratum uniformly among those with an
+	// environment left, then an environment uniformly within it, as AIQ
+	// does.
+	Stratum Weighting = "stratum"
+	// List takes the environments in the pool's order.
+	List Weighting = "list"
+)
+
+// Weightings lists the weightings by name.
+var Weightings = []Weighting{Universal, Stratum, List}
+
+// Sampling says how a battery is drawn from its pool.
+type Sampling struct {
+	Weighting Weighting
+	// Sample is the number of environments drawn, at most the pool's (no
+	// environment is drawn twice); 0 takes the whole pool.
+	Sample int
+	// StratumWidth is the width of a complexity stratum, in bits: stratum
+	// k holds the environments of k·w ≤ K < (k+1)·w.
+	StratumWidth float64
+	// Steps is the number of interactions of each environment.
+	Steps int
+	// Seed decides the draw and, through env.EpisodeSeed, each item's seed.
+	Seed uint64
+}
+
+// Validate reports a setting out of its range.
+func (s Sampling) Validate() error {
+	switch {
+	case !slices.Contains(Weightings, s.Weighting):
+		return fmt.Errorf("no weighting %q (the weightings: universal, stratum, list)", s.Weighting)
+	case s.Sample < 0 || s.Sample > MaxPool:
+		return fmt.Errorf("sample is %d; it must be 0 (the whole pool) to %d", s.Sample, MaxPool)
+	case s.Steps < 1 || s.Steps > MaxSteps:
+		return fmt.Errorf("steps is %d; it must be 1 to %d", s.Steps, MaxSteps)
+	case s.Weighting == Stratum && !(s.StratumWidth > 0 && s.StratumWidth <= 1e6):
+		return fmt.Errorf("the stratum width is %v bits; it must be above 0 and at most 1e6", s.StratumWidth)
+	}
+	return nil
+}
+
+// batteryStream is the second word of the PCG that draws batteries
+// ("Battery"), so that a battery and a Λ_one test of the same seed draw
+// different numbers.
+const batteryStream = 0x42617474657279
+
+// Battery draws a battery from pool and makes its items: every item gets
+// s.Steps interactions and the seed env.EpisodeSeed(s.Seed, index), so
+// every examinee meets the same environments with the same randomness.
+// Drawn batteries (universal, stratum) are given in increasing
+// description length, ties in the pool's order; a list keeps its order.
+func Battery(pool []PoolEnv, s Sampling) ([]Item, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if len(pool) == 0 {
+		return nil, ErrEmptyPool
+	}
+	n := s.Sample
+	if n == 0 {
+		n = len(pool)
+	}
+	if n > len(pool) {
+		return nil, fmt.Errorf("sample is %d but the pool holds %d environments, and none is drawn twice", n, len(pool))
+	}
+	rng := rand.New(rand.NewPCG(s.Seed, batteryStream))
+	var drawn []int
+	switch s.Weighting {
+	case Universal:
+		drawn = drawUniversal(rng, pool, n)
+	case Stratum:
+		drawn = drawStratum(rng, pool, n, s.StratumWidth)
+	default:
+		drawn = make([]int, n)
+		for i := range drawn {
+			drawn[i] = i
+		}
+	}
+	if s.Weighting != List {
+		slices.SortFunc(drawn, func(a, b int) int { return cmp.Or(cmp.Compare(pool[a].Bits, pool[b].Bits), a-b) })
+	}
+	items := make([]Item, n)
+	for i, k := range drawn {
+		p := pool[k]
+		items[i] = Item{Test: 1, Number: i + 1, Name: p.Name, Env: p.Env, Steps: s.Steps,
+			Seed: env.EpisodeSeed(s.Seed, i), Complexity: p.Bits, Bits: p.Bits,
+			KApprox: kApprox(p.Env), Cells: p.Env.Space.Cells()}
+	}
+	return items, nil
+}
+
+// drawUniversal draws n environments ∝ 2^−K without replacement by an
+// exponential race: environment i finishes at E_i/w_i with E_i ~ Exp(1)
+// and w_i = 2^−K_i; the first to finish is i with probability w_i/Σw, the
+// next is the first of the others, and so on. The times are compared in
+// logarithms, ln E_i + K_i·ln 2, which neither overflow nor underflow
+// whatever K.
+func drawUniversal(rng *rand.Rand, pool []PoolEnv, n int) []int {
+	keys := make([]float64, len(pool))
+	order := make([]int, len(pool))
+	for i, p := range pool {
+		keys[i] = math.Log(rng.ExpFloat64()) + p.Bits*math.Ln2
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Or(cmp.Compare(keys[a], keys[b]), a-b) })
+	return order[:n]
+}
+
+// drawStratum draws n environments: a stratum uniformly among those with
+// an environment left, then an environment uniformly among its own left.
+func drawStratum(rng *rand.Rand, pool []PoolEnv, n int, width float64) []int {
+	byStratum := map[float64][]int{}
+	for i, p := range pool {
+		k := math.Floor(p.Bits / width)
+		byStratum[k] = append(byStratum[k], i)
+	}
+	strata := make([][]int, 0, len(byStratum))
+	for _, k := range slices.Sorted(maps.Keys(byStratum)) {
+		strata = append(strata, byStratum[k])
+	}
+	drawn := make([]int, 0, n)
+	for len(drawn) < n {
+		si := rng.IntN(len(strata))
+		s := strata[si]
+		j := rng.IntN(len(s))
+		drawn = append(drawn, s[j])
+		s[j] = s[len(s)-1]
+		strata[si] = s[:len(s)-1]
+		if len(strata[si]) == 0 {
+			strata = slices.Delete(strata, si, si+1)
+		}
+	}
+	return drawn
+}
+
+// kApprox is the zlib length of Good and Evil's pattern, the papers'
+// figure, or 0 when they run a program.
+func kApprox(e *env.Env) int {
+	p := e.GoodEvilPattern()
+	if len(p) == 0 {
+		return 0
+	}
+	return complexity.ZlibLength(digits(p), 6)
+}

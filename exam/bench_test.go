@@ -1,0 +1,63 @@
+package exam_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/exam"
+)
+
+// BenchmarkBattery gives a battery of 1,000 environments × 1,000
+// interactions to one agent on every core (Take spreads the items over
+// them). The environments are the corpus's, repeated in its order to
+// 1,000 (a list battery; each item has its own seed): they hold what makes
+// an interaction cost, objects and Good and Evil running Markov programs,
+// where the generator's are all patterns. generated/ is the same on the
+// generator's first 1,000 environments, for comparison.
+func BenchmarkBattery(b *testing.B) {
+	const envs, steps = 1000, 1000
+	srcs := corpusEnvironments(b)
+	repeated := make([]exam.Source, envs)
+	for i := range repeated {
+		repeated[i] = srcs[i%len(srcs)]
+	}
+	fromCorpus, err := exam.LoadPool(repeated)
+	if err != nil {
+		b.Fatal(err)
+	}
+	generated, err := exam.GeneratePool(80, envs, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, pool := range []struct {
+		name string
+		envs []exam.PoolEnv
+	}{{"corpus", fromCorpus}, {"generated", generated}} {
+		items, err := exam.Battery(pool.envs, exam.Sampling{Weighting: exam.List, Steps: steps, Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, name := range []string{"random", "qlearning"} {
+			b.Run(fmt.Sprintf("%s/%s", pool.name, name), func(b *testing.B) {
+				newAgent, err := agent.Lookup(name, agent.DefaultSettings)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportAllocs()
+				interactions := 0
+				for b.Loop() {
+					out, err := exam.Take(items, []exam.Examinee{{Name: name, New: newAgent}}, exam.DefaultSettings, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					for _, o := range out {
+						interactions += o.Values.Count
+					}
+				}
+				b.ReportMetric(float64(interactions)/b.Elapsed().Seconds(), "interactions/s")
+				b.ReportMetric(float64(interactions)/float64(b.N), "interactions/op")
+			})
+		}
+	}
+}
