@@ -42,15 +42,21 @@ func correlate(score, complexity []float64) Correlation {
 		return c
 	}
 	c.R = stat.Correlation(complexity, score, nil)
-	df := float64(c.N - 2)
-	t := math.Copysign(math.Inf(1), c.R)
-	if c.R*c.R < 1 {
-		t = c.R * math.Sqrt(df/(1-c.R*c.R))
+	c.P, c.POne = rPValues(c.R, c.N)
+	return c
+}
+
+// rPValues are the two-tailed p-value of r ≠ 0 and the one-tailed p-value
+// of r < 0 for Pearson's r over n pairs, from Student's t with n − 2
+// degrees of freedom.
+func rPValues(r float64, n int) (two, one float64) {
+	df := float64(n - 2)
+	t := math.Copysign(math.Inf(1), r)
+	if r*r < 1 {
+		t = r * math.Sqrt(df/(1-r*r))
 	}
 	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
-	c.P = 2 * st.Survival(math.Abs(t))
-	c.POne = st.CDF(t)
-	return c
+	return 2 * st.Survival(math.Abs(t)), st.CDF(t)
 }
 
 func constant(xs []float64) bool {
