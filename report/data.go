@@ -77,6 +77,7 @@ type jsonSummary struct {
 	N         int                `json:"n"`
 	Mean      number             `json:"mean"`
 	SD        number             `json:"sd"`
+	TestSD    number             `json:"sd_of_test_means"`
 	CI95      *[2]float64        `json:"ci95"`
 	R         number             `json:"r"`
 	P         number             `json:"p"`
@@ -159,7 +160,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 
 func (r *Report) jsonSummary(s Summary) jsonSummary {
 	js := jsonSummary{jsonHead: r.head("summary", s.Agent), N: s.N, Mean: number(s.Mean), SD: number(s.SD),
-		CI95: interval(s.CI95, s.N), R: number(s.Corr.R), P: number(s.Corr.P), POne: number(s.Corr.POne),
+		TestSD: number(s.TestSD), CI95: interval(s.CI95, s.N), R: number(s.Corr.R), P: number(s.Corr.P), POne: number(s.Corr.POne),
 		StrataBy: string(r.Protocol.Strata), Payoffs: s.Payoffs, Curve: s.Curve, Stopped: s.Stopped, Published: s.Paper}
 	for k, f := range s.Strata {
 		js.Strata = append(js.Strata, jsonStratum{Label: r.Strata[k].Label, N: f.N, Mean: number(f.Mean), SD: number(f.SD),

@@ -78,6 +78,10 @@ type Summary struct {
 	Mean  float64
 	SD    float64 // the sample standard deviation of the item scores
 	CI95  [2]float64
+	// TestSD is the sample standard deviation of the tests' mean scores
+	// (the items of one Item.Test), NaN with one test: the spread between
+	// examinees in seed 002's design, where each test went to one person.
+	TestSD float64
 	// Corr is Pearson's r between item score and complexity.
 	Corr   Correlation
 	Strata []StratumFigures // in the order of Report.Strata
@@ -121,6 +125,7 @@ func New(in Input) (*Report, error) {
 	for a, ag := range in.Agents {
 		scores := in.scores(a)
 		s := summarize(ag, scores, in.complexities(), r.Strata)
+		s.TestSD = testSD(in.Items, scores)
 		outs := in.Outcomes[a*len(in.Items) : (a+1)*len(in.Items)]
 		s.Payoffs, s.Curve, s.Stopped = meanValues(outs)
 		if a > 0 {
@@ -184,6 +189,26 @@ func summarize(ag Agent, scores, complexity []float64, strata []Stratum) Summary
 		s.Strata = append(s.Strata, f)
 	}
 	return s
+}
+
+// testSD is the sample standard deviation of the mean score of each test.
+func testSD(items []exam.Item, scores []float64) float64 {
+	var tests []int
+	sums := map[int]float64{}
+	counts := map[int]int{}
+	for i, it := range items {
+		if counts[it.Test] == 0 {
+			tests = append(tests, it.Test)
+		}
+		sums[it.Test] += scores[i]
+		counts[it.Test]++
+	}
+	means := make([]float64, len(tests))
+	for k, t := range tests {
+		means[k] = sums[t] / float64(counts[t])
+	}
+	_, sd, _ := describe(means)
+	return sd
 }
 
 func pick(xs []float64, idx []int) []float64 {

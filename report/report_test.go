@@ -78,6 +78,13 @@ func TestSummaryFiguresComeFromTheScores(t *testing.T) {
 		if r := stat.Correlation(cx, scores, nil); math.Abs(s.Corr.R-r) > 1e-12 {
 			t.Errorf("%s: r %v, want %v", s.Agent.Name, s.Corr.R, r)
 		}
+		var testMeans []float64
+		for k := range 3 {
+			testMeans = append(testMeans, stat.Mean(scores[7*k:7*k+7], nil))
+		}
+		if sd := stat.StdDev(testMeans, nil); math.Abs(s.TestSD-sd) > 1e-12 {
+			t.Errorf("%s: sd of test means %v, want %v", s.Agent.Name, s.TestSD, sd)
+		}
 		if !(s.CI95[0] < s.Mean && s.Mean < s.CI95[1]) {
 			t.Errorf("%s: interval %v does not hold the mean %v", s.Agent.Name, s.CI95, s.Mean)
 		}

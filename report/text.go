@@ -122,13 +122,13 @@ func (r *Report) itemsTable() Table {
 
 func (r *Report) summaryTable() Table {
 	t := Table{Title: fmt.Sprintf("summary over the items (r: Pearson's r of score against %s)", r.Protocol.Complexity),
-		Head: []string{"agent", "n", "mean", "sd", "95% CI", "r", "p (two-tailed)", "p (one-tailed, r < 0)", "stopped episodes"}}
+		Head: []string{"agent", "n", "mean", "sd", "sd of test means", "95% CI", "r", "p (two-tailed)", "p (one-tailed, r < 0)", "stopped episodes"}}
 	for _, s := range r.Summaries {
-		t.Rows = append(t.Rows, []string{s.Agent.Name, fmt.Sprint(s.N), signed(s.Mean), plain(s.SD), ciText(s.CI95, s.N),
+		t.Rows = append(t.Rows, []string{s.Agent.Name, fmt.Sprint(s.N), signed(s.Mean), plain(s.SD), plain(s.TestSD), ciText(s.CI95, s.N),
 			signed(s.Corr.R), pText(s.Corr.P), pText(s.Corr.POne), fmt.Sprint(s.Stopped)})
 		if p := s.Paper; p != nil {
 			t.Rows = append(t.Rows, []string{"  " + p.Source, fmt.Sprint(p.N), fmt.Sprintf("%+.3f", p.Mean), fmt.Sprintf("%.3f", p.SD),
-				"", fmt.Sprintf("%+.3f", p.R), "", "", ""})
+				"", "", fmt.Sprintf("%+.3f", p.R), "", "", ""})
 		}
 	}
 	return t

@@ -163,7 +163,7 @@ func TestTestUsageErrors(t *testing.T) {
 		{[]string{"--episodes", "0"}, "episodes is 0"},
 		{[]string{"--json", "--csv"}, "choose one"},
 		{[]string{"--protocol", "iq"}, `no protocol "iq" (the protocols: lambda-one)`},
-		{[]string{"--tests", "1000", "--episodes", "1000", "--agent", "random,oracle"}, "items × agents × episodes is 14000000"},
+		{[]string{"--tests", "150", "--episodes", "10000", "--agent", "random"}, "items × agents × episodes is 10500000"},
 		{[]string{"extra"}, "unknown command"},
 	}
 	for _, tt := range tests {
