@@ -8,7 +8,10 @@
 // version, and computes, for each agent:
 //
 //   - n, the mean item score, its sample standard deviation and the 95%
-//     interval of the mean from Student's t (exam.MeanCI);
+//     interval of the mean from Student's t (exam.MeanCI), and the sample
+//     standard deviation of the tests' mean scores (seed 002 gave each
+//     test to one person, and its sd of 0.122 matches this figure of ours,
+//     not the items' spread);
 //   - Pearson's r of item score against the items' complexity
 //     (Item.Complexity: K_approx for Λ_one), with the two-tailed p-value of
 //     r ≠ 0 and the one-tailed p-value of r < 0, from t = r·√((n−2)/(1−r²))

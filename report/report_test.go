@@ -455,3 +455,33 @@ func TestSeriesCheckCatchesAMissingAgent(t *testing.T) {
 		t.Errorf("a plot of random alone was read as drawing %v", got)
 	}
 }
+
+// A protocol stratified by complexity, scored by a payoff outside
+// [−1, 1], still gets its strata and every plot of every agent.
+func TestHTMLForComplexityStrataAndSums(t *testing.T) {
+	s := exam.DefaultSettings
+	s.Score = exam.ScoreSum
+	agents := []string{"random", "oracle"}
+	in := input(t, 4, s, agents...)
+	in.Protocol = report.Protocol{Name: "battery", Complexity: "bits", Strata: report.ByComplexity}
+	for i := range in.Items {
+		in.Items[i].Complexity = in.Items[i].Bits
+	}
+	r := build(t, in)
+	if len(r.Strata) != 2 {
+		t.Errorf("28 items: %d complexity bins, want 2 (at least ten items a bin)", len(r.Strata))
+	}
+	var b bytes.Buffer
+	if err := r.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	got := seriesOf(parsePage(t, b.Bytes()), agents)
+	for id, names := range got {
+		if strings.Join(names, ",") != strings.Join(agents, ",") {
+			t.Errorf("figure %s draws %v, want %v", id, names, agents)
+		}
+	}
+	if !strings.Contains(b.String(), "bits bin") || !strings.Contains(b.String(), "score (V↑τ, sum)") {
+		t.Error("the page does not name the bins or the payoff")
+	}
+}
