@@ -78,7 +78,8 @@ difference from the first. For Q-learning with the thesis's settings on
 lambda-one, seed 002's figures are printed beside ours. The same seed gives
 the same output, bit for bit (docs/reports.md).
 
-Protocols: ` + protocolList() + `.
+Protocols:
+` + protocolHelp() + `
 Agents: ` + strings.Join(agent.Names(), ", ") + `.
 
 An item is played --episodes times (its score is their mean) for --tau
@@ -128,6 +129,15 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 func usage(err error) error { return &exitError{code: exitUsage, err: err} }
 
 func protocolList() string { return strings.Join(protocolNames(), ", ") }
+
+// protocolHelp lists the protocols with what each gives, a line each.
+func protocolHelp() string {
+	var b strings.Builder
+	for _, n := range protocolNames() {
+		fmt.Fprintf(&b, "  %s: %s\n", n, protocols[n].about)
+	}
+	return b.String()
+}
 
 func scoreList() string {
 	names := make([]string, len(exam.Scores))

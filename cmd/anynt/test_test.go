@@ -200,7 +200,8 @@ func TestTestOutputs(t *testing.T) {
 // test --help's examples run.
 func TestTestHelpExamples(t *testing.T) {
 	out, _, code := anynt(t, "", "test", "--help")
-	if code != exitOK || !strings.Contains(out, "anynt test --protocol lambda-one --agent qlearning --tests 20 --seed 1") {
+	if code != exitOK || !strings.Contains(out, "anynt test --protocol lambda-one --agent qlearning --tests 20 --seed 1") ||
+		!strings.Contains(out, "  lambda-one: seed 002's Λ_one") {
 		t.Fatalf("status %d:\n%s", code, out)
 	}
 	dir := t.TempDir()
