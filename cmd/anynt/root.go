@@ -83,7 +83,7 @@ or written.`,
 	}
 	root.AddCommand(newMarkovCmd(io), newExpandCmd(io), newFmtCmd(io), newDisasmCmd(io),
 		newCheckCmd(io), newSpaceCmd(io), newRunCmd(io), newDotCmd(io), newComplexityCmd(io),
-		newEnumerateCmd(io), newEvolveCmd(io))
+		newEnumerateCmd(io), newEvolveCmd(io), newTestCmd(io))
 	return root
 }
 

@@ -1,0 +1,266 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/report"
+	"github.com/spf13/cobra"
+)
+
+// Ceilings of test's flags (docs/reports.md): beyond them a test would
+// take days, or its outcomes (a score an episode) would fill memory.
+const (
+	maxTests        = 1000
+	maxTestScores   = 10_000_000     // items × agents × episodes
+	maxTestInteract = 10_000_000_000 // interactions of the whole test
+)
+
+// testFlags are the flags of anynt test; a protocol reads those it needs.
+type testFlags struct {
+	protocol, pace, score, html string
+	agents                      []string
+	tests, episodes             int
+	seed                        uint64
+	tau, lambda                 float64
+	json, csv, quiet            bool
+	settings                    agent.Settings
+}
+
+// protocol is a kind of test: how its items are drawn, and what the
+// report calls their complexity and how it groups them.
+type protocol struct {
+	about  string
+	items  func(fl testFlags) ([]exam.Item, error)
+	report report.Protocol
+}
+
+// protocols are the tests anynt test gives, by --protocol.
+var protocols = map[string]protocol{
+	"lambda-one": {
+		about: "seed 002's Λ_one: --tests tests of 7 exercises (3…9 cells), test k drawn from seed+k−1",
+		items: func(fl testFlags) ([]exam.Item, error) {
+			return exam.LambdaOneItems(fl.seed, fl.tests, versionString())
+		},
+		report: report.Protocol{Name: "lambda-one", Complexity: "K_approx", Strata: report.ByCells},
+	},
+}
+
+func protocolNames() []string {
+	var names []string
+	for n := range protocols {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+func newTestCmd(io *stdio) *cobra.Command {
+	fl := testFlags{settings: agent.DefaultSettings}
+	d := exam.DefaultSettings
+	cmd := &cobra.Command{
+		Use:   "test [--protocol P] [--agent A,B] [--tests N] [--seed S] [--json | --csv] [--html FILE]",
+		Short: "Give a test to agents and report their scores",
+		Long: `test draws the items of a test from one seed, gives every item to every agent
+(--agent, a list: the same items and episode seeds for each, a paired design),
+in simulated physical time (--pace: the delay before each action, constant:D,
+uniform:A:B or exponential:MEAN seconds), and prints a report: the version,
+the test and every setting; a table of the items (test, exercise, name, cells,
+K_approx, bits, interactions, each agent's score and its 95% CI, n/a for one
+episode); a summary per agent (mean, sd, 95% CI, Pearson's r of score against
+complexity with its two- and one-tailed p); the same per stratum (as seed
+002's Table 2); seed 001's five payoffs at τ; and every agent's paired
+difference from the first. For Q-learning with the thesis's settings on
+lambda-one, seed 002's figures are printed beside ours. The same seed gives
+the same output, bit for bit (docs/reports.md).
+
+Protocols:
+` + protocolHelp() + `
+Agents: ` + strings.Join(agent.Names(), ", ") + `.
+
+An item is played --episodes times (its score is their mean) for --tau
+seconds (0: its interactions × the pace's mean delay) and scored by --score:
+` + scoreList() + `. --lambda is V|γ|τ's discount.
+Q-learning's --alpha, --gamma, --q0 are refused when no agent is qlearning.
+--tests is 1 to ` + fmt.Sprint(maxTests) + `; items × agents × episodes at most ` + fmt.Sprint(maxTestScores) + `.
+
+--json prints one object a line: one for each agent and item, then one
+summary for each agent (docs/reports.md). --csv prints a row for each agent
+and item, the settings in every row. --html FILE writes a self-contained page
+with the tables and the plots. --quiet prints no table and no progress line.
+On a terminal a progress line on standard error shows the rate and time left.`,
+		Example: `  anynt test --protocol lambda-one --agent qlearning --tests 20 --seed 1
+  anynt test --agent random,qlearning,oracle --tests 20 --html report.html
+  anynt test --agent qlearning --pace uniform:0.5:1.5 --score per-cycle --csv > items.csv`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, name := range []string{"alpha", "gamma", "q0"} {
+				if cmd.Flags().Changed(name) && !slices.Contains(fl.agents, "qlearning") {
+					return usage(fmt.Errorf("--%s is a setting of qlearning; the agents %s have none", name, strings.Join(fl.agents, ", ")))
+				}
+			}
+			return runTest(io, fl)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.protocol, "protocol", "lambda-one", "the test: "+protocolList())
+	f.StringSliceVar(&fl.agents, "agent", []string{"random", "qlearning"}, "the agents, a list (comma-separated or repeated); the first is the paired differences' baseline")
+	f.IntVar(&fl.tests, "tests", 20, fmt.Sprintf("the tests drawn (1 to %d)", maxTests))
+	f.Uint64Var(&fl.seed, "seed", 1, "the seed of every random choice")
+	f.IntVar(&fl.episodes, "episodes", d.Episodes, fmt.Sprintf("episodes of each item (1 to %d)", exam.MaxEpisodes))
+	f.StringVar(&fl.pace, "pace", d.Pace.String(), "the delay before each action: constant:D, uniform:A:B or exponential:MEAN seconds")
+	f.Float64Var(&fl.tau, "tau", d.Tau, "the test time of an item in seconds; 0: its interactions × the pace's mean delay")
+	f.Float64Var(&fl.lambda, "lambda", d.Lambda, "the discount of V|γ|τ, in (0, 1)")
+	f.StringVar(&fl.score, "score", string(d.Score), "the payoff that scores an item: "+scoreList())
+	f.BoolVar(&fl.json, "json", false, "print JSON lines: one for each agent and item, one summary for each agent")
+	f.BoolVar(&fl.csv, "csv", false, "print CSV: a row for each agent and item")
+	f.StringVar(&fl.html, "html", "", "write a self-contained HTML report with plots to FILE")
+	f.BoolVar(&fl.quiet, "quiet", false, "print no table and no progress line")
+	f.Float64Var(&fl.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate, in (0, 1]")
+	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
+	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
+	return cmd
+}
+
+func usage(err error) error { return &exitError{code: exitUsage, err: err} }
+
+func protocolList() string { return strings.Join(protocolNames(), ", ") }
+
+// protocolHelp lists the protocols with what each gives, a line each.
+func protocolHelp() string {
+	var b strings.Builder
+	for _, n := range protocolNames() {
+		fmt.Fprintf(&b, "  %s: %s\n", n, protocols[n].about)
+	}
+	return b.String()
+}
+
+func scoreList() string {
+	names := make([]string, len(exam.Scores))
+	for i, s := range exam.Scores {
+		names[i] = string(s)
+	}
+	return strings.Join(names, ", ")
+}
+
+// testSettings checks the flags that do not depend on the protocol and
+// turns them into the exam's settings and examinees.
+func testSettings(fl testFlags) (exam.Settings, []exam.Examinee, []report.Agent, error) {
+	s := exam.DefaultSettings
+	s.Episodes, s.Tau, s.Lambda, s.Score = fl.episodes, fl.tau, fl.lambda, exam.Score(fl.score)
+	var err error
+	if s.Pace, err = exam.ParsePace(fl.pace); err != nil {
+		return s, nil, nil, usage(fmt.Errorf("--pace: %w", err))
+	}
+	if err := s.Validate(); err != nil {
+		return s, nil, nil, usage(err)
+	}
+	if err := checkBound("--tests", fl.tests, 1, maxTests); err != nil {
+		return s, nil, nil, err
+	}
+	if len(fl.agents) == 0 {
+		return s, nil, nil, usage(fmt.Errorf("--agent: no agent given"))
+	}
+	var xs []exam.Examinee
+	var as []report.Agent
+	for i, name := range fl.agents {
+		if slices.Contains(fl.agents[:i], name) {
+			return s, nil, nil, usage(fmt.Errorf("--agent: %s is named twice", name))
+		}
+		factory, err := agent.Lookup(name, fl.settings)
+		if err != nil {
+			return s, nil, nil, usage(fmt.Errorf("--agent %s: %w", name, err))
+		}
+		xs = append(xs, exam.Examinee{Name: name, New: factory})
+		a := report.Agent{Name: name}
+		if name == "qlearning" {
+			q := fl.settings
+			a.QLearning = &q
+		}
+		as = append(as, a)
+	}
+	return s, xs, as, nil
+}
+
+// checkTestSize bounds the scores kept and the interactions played.
+func checkTestSize(items []exam.Item, agents int, s exam.Settings) error {
+	scores := len(items) * agents * s.Episodes
+	if scores > maxTestScores {
+		return usage(fmt.Errorf("items × agents × episodes is %d; at most %d", scores, maxTestScores))
+	}
+	var steps int
+	for _, it := range items {
+		steps += it.Steps
+	}
+	if steps*agents*s.Episodes > maxTestInteract {
+		return usage(fmt.Errorf("the test would play %d interactions; at most %d", steps*agents*s.Episodes, maxTestInteract))
+	}
+	return nil
+}
+
+func runTest(io *stdio, fl testFlags) error {
+	p, ok := protocols[fl.protocol]
+	if !ok {
+		return usage(fmt.Errorf("--protocol: no protocol %q (the protocols: %s)", fl.protocol, protocolList()))
+	}
+	if fl.json && fl.csv {
+		return usage(fmt.Errorf("--json and --csv both print the items; choose one"))
+	}
+	s, examinees, agents, err := testSettings(fl)
+	if err != nil {
+		return err
+	}
+	items, err := p.items(fl)
+	if err != nil {
+		return err
+	}
+	if err := checkTestSize(items, len(examinees), s); err != nil {
+		return err
+	}
+	var bar *progress
+	if !fl.quiet {
+		bar = newProgress(io.err, "items", len(items)*len(examinees))
+	}
+	outcomes, err := exam.Take(items, examinees, s, func(done, _ int) { bar.update(done) })
+	bar.clear()
+	if err != nil {
+		return usage(err)
+	}
+	rep, err := report.New(report.Input{Version: versionString(), Protocol: p.report, Seed: fl.seed, Tests: fl.tests,
+		Settings: s, Agents: agents, Items: items, Outcomes: outcomes})
+	if err != nil {
+		return err
+	}
+	return writeTestReport(io, rep, fl)
+}
+
+// writeTestReport writes the report in the forms the flags ask for; a file
+// or stream that cannot be written exits with exitIO.
+func writeTestReport(io *stdio, rep *report.Report, fl testFlags) error {
+	if fl.html != "" {
+		var b bytes.Buffer
+		if err := rep.WriteHTML(&b); err != nil {
+			return err
+		}
+		if err := writeSource(fl.html, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	var err error
+	switch {
+	case fl.json:
+		err = rep.WriteJSON(io.out)
+	case fl.csv:
+		err = rep.WriteCSV(io.out)
+	case !fl.quiet:
+		err = rep.WriteText(io.out)
+	}
+	if err != nil {
+		return &exitError{code: exitIO, err: err}
+	}
+	return nil
+}

@@ -1,0 +1,222 @@
+package report
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"math"
+	"strconv"
+
+	"github.com/anynt/anynt/aggregate"
+)
+
+// number is a figure in JSON: null when it is NaN or infinite, which JSON
+// cannot hold and which here means "cannot be computed".
+type number float64
+
+func (x number) MarshalJSON() ([]byte, error) {
+	f := float64(x)
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return []byte("null"), nil
+	}
+	return strconv.AppendFloat(nil, f, 'g', -1, 64), nil
+}
+
+// jsonSettings are the settings every JSON object carries.
+type jsonSettings struct {
+	Episodes    int     `json:"episodes"`
+	Pace        string  `json:"pace"`
+	Tau         float64 `json:"tau"`
+	Lambda      float64 `json:"lambda"`
+	Score       string  `json:"score"`
+	CurvePoints int     `json:"curve_points"`
+}
+
+// jsonHead is what decided every figure: the tool, the test, the agent.
+type jsonHead struct {
+	Kind       string       `json:"kind"` // item or summary
+	Version    string       `json:"version"`
+	Protocol   string       `json:"protocol"`
+	Seed       uint64       `json:"seed"`
+	Tests      int          `json:"tests"`
+	Settings   jsonSettings `json:"settings"`
+	Agent      string       `json:"agent"`
+	QLearning  *jsonQ       `json:"qlearning,omitempty"`
+	Complexity string       `json:"complexity_measure"`
+}
+
+type jsonQ struct {
+	Alpha float64 `json:"alpha"`
+	Gamma float64 `json:"gamma"`
+	Q0    float64 `json:"q0"`
+}
+
+type jsonItem struct {
+	jsonHead
+	Test         int                `json:"test"`
+	Exercise     int                `json:"exercise"`
+	Name         string             `json:"name"`
+	Cells        int                `json:"cells"`
+	KApprox      int                `json:"k_approx"`
+	Bits         float64            `json:"bits"`
+	Complexity   float64            `json:"complexity"`
+	Interactions int                `json:"interactions"`
+	ItemSeed     uint64             `json:"item_seed"`
+	Tau          float64            `json:"tau"`
+	Score        float64            `json:"score"`
+	CI95         *[2]float64        `json:"ci95"`
+	Scores       []float64          `json:"scores"`
+	Values       aggregate.Values   `json:"values"`
+	Curve        []aggregate.Values `json:"curve"`
+	Stopped      int                `json:"stopped"`
+}
+
+type jsonSummary struct {
+	jsonHead
+	N         int                `json:"n"`
+	Mean      number             `json:"mean"`
+	SD        number             `json:"sd"`
+	TestSD    number             `json:"sd_of_test_means"`
+	CI95      *[2]float64        `json:"ci95"`
+	R         number             `json:"r"`
+	P         number             `json:"p"`
+	POne      number             `json:"p_one_tailed"`
+	StrataBy  string             `json:"strata_by"`
+	Strata    []jsonStratum      `json:"strata"`
+	Payoffs   aggregate.Values   `json:"payoffs"`
+	Curve     []aggregate.Values `json:"curve"`
+	Stopped   int                `json:"stopped"`
+	Paired    *jsonPaired        `json:"paired,omitempty"`
+	Published *PaperFigures      `json:"published,omitempty"`
+}
+
+type jsonStratum struct {
+	Label string      `json:"label"`
+	N     int         `json:"n"`
+	Mean  number      `json:"mean"`
+	SD    number      `json:"sd"`
+	CI95  *[2]float64 `json:"ci95"`
+	R     number      `json:"r"`
+	P     number      `json:"p"`
+	POne  number      `json:"p_one_tailed"`
+}
+
+type jsonPaired struct {
+	Against string      `json:"against"`
+	N       int         `json:"n"`
+	Mean    number      `json:"mean_difference"`
+	CI95    *[2]float64 `json:"ci95"`
+	P       number      `json:"p"`
+}
+
+// interval is a 95% interval for JSON: null when it is unavailable (fewer
+// than two values give no estimate of the spread).
+func interval(ci [2]float64, n int) *[2]float64 {
+	if n < 2 {
+		return nil
+	}
+	return &ci
+}
+
+func (r *Report) head(kind string, a Agent) jsonHead {
+	s := r.Settings
+	h := jsonHead{Kind: kind, Version: r.Version, Protocol: r.Protocol.Name, Seed: r.Seed, Tests: r.Tests, Agent: a.Name,
+		Complexity: r.Protocol.Complexity,
+		Settings: jsonSettings{Episodes: s.Episodes, Pace: s.Pace.String(), Tau: s.Tau, Lambda: s.Lambda,
+			Score: string(s.Score), CurvePoints: s.CurvePoints}}
+	if q := a.QLearning; q != nil {
+		h.QLearning = &jsonQ{q.Alpha, q.Gamma, q.Q0}
+	}
+	return h
+}
+
+// WriteJSON writes one JSON object a line (docs/output.md): one of kind
+// "item" for each agent and item, agent by agent, then one of kind
+// "summary" for each agent. Every object carries the version, the test's
+// seed and settings and the agent's.
+func (r *Report) WriteJSON(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	enc := json.NewEncoder(bw)
+	enc.SetEscapeHTML(false)
+	for a, ag := range r.Agents {
+		for i, it := range r.Items {
+			o := r.Outcomes[a*len(r.Items)+i]
+			if err := enc.Encode(jsonItem{jsonHead: r.head("item", ag), Test: it.Test, Exercise: it.Number, Name: it.Name,
+				Cells: it.Cells, KApprox: it.KApprox, Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
+				ItemSeed: it.Seed, Tau: o.Tau, Score: o.Score, CI95: interval(o.CI95, len(o.Scores)), Scores: o.Scores,
+				Values: o.Values, Curve: o.Curve, Stopped: o.Stopped}); err != nil {
+				return err
+			}
+		}
+	}
+	for _, s := range r.Summaries {
+		if err := enc.Encode(r.jsonSummary(s)); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
+
+func (r *Report) jsonSummary(s Summary) jsonSummary {
+	js := jsonSummary{jsonHead: r.head("summary", s.Agent), N: s.N, Mean: number(s.Mean), SD: number(s.SD),
+		TestSD: number(s.TestSD), CI95: interval(s.CI95, s.N), R: number(s.Corr.R), P: number(s.Corr.P), POne: number(s.Corr.POne),
+		StrataBy: string(r.Protocol.Strata), Payoffs: s.Payoffs, Curve: s.Curve, Stopped: s.Stopped, Published: s.Paper}
+	for k, f := range s.Strata {
+		js.Strata = append(js.Strata, jsonStratum{Label: r.Strata[k].Label, N: f.N, Mean: number(f.Mean), SD: number(f.SD),
+			CI95: interval(f.CI95, f.N), R: number(f.Corr.R), P: number(f.Corr.P), POne: number(f.Corr.POne)})
+	}
+	if p := s.Paired; p != nil {
+		js.Paired = &jsonPaired{Against: p.Against, N: p.N, Mean: number(p.Mean), CI95: interval(p.CI95, p.N), P: number(p.P)}
+	}
+	return js
+}
+
+// csvHeader names the columns of WriteCSV: the settings first, so that
+// every row says what decided it, then the item, then the outcome.
+var csvHeader = []string{
+	"version", "protocol", "seed", "tests", "episodes", "pace", "tau_setting", "lambda", "score_payoff", "curve_points",
+	"agent", "alpha", "gamma", "q0",
+	"test", "exercise", "name", "cells", "k_approx", "bits", "complexity", "interactions", "item_seed",
+	"tau", "score", "ci95_low", "ci95_high", "count", "sum", "per_second", "per_cycle", "discounted", "diminishing", "stopped",
+}
+
+// WriteCSV writes a header row and one row for each agent and item. The
+// version and the settings are columns of every row, not a comment line,
+// so that any CSV reader keeps them with the figures. A figure that
+// cannot be computed (the interval of one episode, Q-learning's settings
+// for another agent) is an empty field.
+func (r *Report) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	s := r.Settings
+	u := func(x uint64) string { return strconv.FormatUint(x, 10) }
+	d := strconv.Itoa
+	for a, ag := range r.Agents {
+		q := []string{"", "", ""}
+		if ag.QLearning != nil {
+			q = []string{g(ag.QLearning.Alpha), g(ag.QLearning.Gamma), g(ag.QLearning.Q0)}
+		}
+		for i, it := range r.Items {
+			o := r.Outcomes[a*len(r.Items)+i]
+			lo, hi := "", ""
+			if len(o.Scores) >= 2 {
+				lo, hi = g(o.CI95[0]), g(o.CI95[1])
+			}
+			row := []string{r.Version, r.Protocol.Name, u(r.Seed), d(r.Tests), d(s.Episodes), s.Pace.String(), g(s.Tau), g(s.Lambda),
+				string(s.Score), d(s.CurvePoints), ag.Name, q[0], q[1], q[2],
+				d(it.Test), d(it.Number), it.Name, d(it.Cells), d(it.KApprox), g(it.Bits), g(it.Complexity), d(it.Steps), u(it.Seed),
+				g(o.Tau), g(o.Score), lo, hi, d(o.Values.Count)}
+			for _, v := range payoffsOf(o.Values) {
+				row = append(row, g(v))
+			}
+			if err := cw.Write(append(row, d(o.Stopped))); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}

@@ -1,0 +1,100 @@
+package report
+
+import (
+	"bufio"
+	"html/template"
+	"io"
+)
+
+// page is the HTML report: well-formed XHTML (every element closed, so
+// that an XML parser can check it), with its style and its plots inline,
+// so that the one file is the whole report.
+var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html xmlns="http://www.w3.org/1999/xhtml" lang="en">
+<head>
+<meta charset="utf-8"/>
+<title>{{.Title}}</title>
+<style>
+body { font-family: sans-serif; margin: 2em; max-width: 80em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 0.9em; }
+th, td { padding: 0.15em 0.6em; text-align: right; border-bottom: 1px solid #ddd; white-space: nowrap; }
+th:first-child, td:first-child { text-align: left; }
+figure { display: inline-block; margin: 0.5em 1em 1em 0; vertical-align: top; }
+figure svg { max-width: 100%; height: auto; }
+figcaption { font-size: 0.85em; max-width: 40em; }
+.key { display: inline-block; width: 1em; height: 0.8em; margin-right: 0.3em; }
+</style>
+</head>
+<body>
+<h1>anynt test report: {{.Protocol}}, seed {{.Seed}}</h1>
+<p id="title">{{.Title}}</p>
+<p id="settings">{{.Settings}}</p>
+<p>{{.Score}}</p>
+<p>Agents and their colour in every plot:{{range .Agents}} <span class="key" style="background: {{.Colour}}"></span>{{.Name}}{{end}}</p>
+{{range .Tables}}
+<h2>{{.Title}}</h2>
+<table>
+<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+{{end}}
+<h2>Plots</h2>
+{{range .Figures}}<figure id="{{.ID}}">
+{{.SVG}}
+<figcaption>{{.Caption}}</figcaption>
+</figure>
+{{end}}
+{{with .Items}}<h2>Items</h2>
+<details><summary>every item and each agent's score</summary>
+<table>
+<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+</details>
+{{end}}
+</body>
+</html>
+`))
+
+type htmlFigure struct {
+	ID, Caption string
+	SVG         template.HTML
+}
+
+type htmlAgent struct {
+	Name   string
+	Colour template.CSS
+}
+
+// WriteHTML writes the report as one self-contained page: the header
+// (version, test, seed, settings), the summary tables, and the plots as
+// inline SVG drawn with gonum/plot, then the table of items.
+func (r *Report) WriteHTML(w io.Writer) error {
+	figs, err := r.Figures()
+	if err != nil {
+		return err
+	}
+	var hf []htmlFigure
+	for _, f := range figs {
+		svg, err := f.SVG()
+		if err != nil {
+			return err
+		}
+		// The SVG comes from gonum/plot, which escapes every text it
+		// writes (html.EscapeString), so it is safe to put inline.
+		hf = append(hf, htmlFigure{ID: f.ID, Caption: f.Caption, SVG: template.HTML(svg)})
+	}
+	var agents []htmlAgent
+	for a, ag := range r.Agents {
+		agents = append(agents, htmlAgent{Name: ag.Name, Colour: template.CSS(Colour(a))})
+	}
+	tables := r.Tables()
+	bw := bufio.NewWriter(w)
+	if err := page.Execute(bw, map[string]any{
+		"Title": r.Title(), "Protocol": r.Protocol.Name, "Seed": r.Seed, "Settings": r.SettingsText(), "Score": r.scoreText(),
+		"Agents": agents, "Tables": tables[1:], "Figures": hf, "Items": tables[0],
+	}); err != nil {
+		return err
+	}
+	return bw.Flush()
+}

@@ -1,0 +1,295 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// palette is Okabe and Ito's colour-blind-safe palette, one colour an
+// agent, cycled past eight.
+var palette = []color.NRGBA{
+	{0x00, 0x72, 0xB2, 0xFF}, // blue
+	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
+	{0x00, 0x9E, 0x73, 0xFF}, // bluish green
+	{0xCC, 0x79, 0xA7, 0xFF}, // reddish purple
+	{0xE6, 0x9F, 0x00, 0xFF}, // orange
+	{0x56, 0xB4, 0xE9, 0xFF}, // sky blue
+	{0x00, 0x00, 0x00, 0xFF}, // black
+	{0xF0, 0xE4, 0x42, 0xFF}, // yellow
+}
+
+// Colour is the colour of agent a in every plot, as #RRGGBB.
+func Colour(a int) string {
+	c := palette[a%len(palette)]
+	return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B)
+}
+
+func colour(a int, alpha uint8) color.NRGBA {
+	c := palette[a%len(palette)]
+	c.A = alpha
+	return c
+}
+
+var glyphs = []draw.GlyphDrawer{draw.CircleGlyph{}, draw.TriangleGlyph{}, draw.SquareGlyph{}, draw.PlusGlyph{}, draw.CrossGlyph{}, draw.RingGlyph{}, draw.PyramidGlyph{}, draw.BoxGlyph{}}
+
+// Figure is one plot of the report: an identifier, its caption, and the
+// plot.
+type Figure struct {
+	ID, Caption string
+	Plot        *plot.Plot
+	Width       vg.Length
+	Height      vg.Length
+}
+
+// Figures draws the report's plots: score against complexity (seed 002
+// Fig. 4 right), scores per stratum (Fig. 4 left), score distributions
+// (Fig. 3), and the anytime curve of each of seed 001's payoffs.
+func (r *Report) Figures() ([]Figure, error) {
+	var figs []Figure
+	for _, build := range []func() (Figure, error){r.complexityFigure, r.strataFigure, r.distributionFigure} {
+		f, err := build()
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f)
+	}
+	for j := range payoffNames {
+		f, err := r.curveFigure(j)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f)
+	}
+	return figs, nil
+}
+
+const (
+	wide   = 16 * vg.Centimeter
+	tall   = 10 * vg.Centimeter
+	narrow = 10 * vg.Centimeter
+	short  = 7 * vg.Centimeter
+)
+
+func (r *Report) newPlot(title, x, y string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = x
+	p.Y.Label.Text = y
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Add(plotter.NewGrid())
+	return p
+}
+
+func (r *Report) scoreLabel() string {
+	return fmt.Sprintf("score (%s, %s)", scoreNotation[r.Settings.Score], r.Settings.Score)
+}
+
+func (r *Report) complexityFigure() (Figure, error) {
+	p := r.newPlot("Score against complexity (seed 002, Fig. 4 right)", "complexity ("+r.Protocol.Complexity+")", r.scoreLabel())
+	xs := r.complexities()
+	lo, hi := slices.Min(xs), slices.Max(xs)
+	for a, s := range r.Summaries {
+		ys := r.scores(a)
+		pts := make(plotter.XYs, len(xs))
+		for i := range xs {
+			pts[i] = plotter.XY{X: xs[i], Y: ys[i]}
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return Figure{}, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: colour(a, 0xB0), Radius: vg.Points(2.5), Shape: glyphs[a%len(glyphs)]}
+		p.Add(sc)
+		name := fmt.Sprintf("%s (r = %s)", s.Agent.Name, signedShort(s.Corr.R))
+		if lo == hi { // one complexity: no line to fit
+			p.Legend.Add(name, sc)
+			continue
+		}
+		icept, slope := stat.LinearRegression(xs, ys, nil, false)
+		line, err := plotter.NewLine(plotter.XYs{{X: lo, Y: icept + slope*lo}, {X: hi, Y: icept + slope*hi}})
+		if err != nil {
+			return Figure{}, err
+		}
+		line.LineStyle = draw.LineStyle{Color: colour(a, 0xFF), Width: vg.Points(1.5), Dashes: dashes(a)}
+		p.Add(line)
+		p.Legend.Add(name, sc, line)
+	}
+	legendRoom(p, len(r.Summaries))
+	return Figure{ID: "complexity", Caption: fmt.Sprintf("Each item's score against its complexity (%s), one mark an item, with each agent's least-squares line and Pearson's r.", r.Protocol.Complexity),
+		Plot: p, Width: wide, Height: tall}, nil
+}
+
+// legendRoom raises the top of the y axis so that the legend, drawn at
+// the top, has a band of its own above the data instead of covering it.
+func legendRoom(p *plot.Plot, entries int) {
+	span := p.Y.Max - p.Y.Min
+	if span == 0 {
+		span = 1
+	}
+	p.Y.Tick.Marker = dataTicks{top: p.Y.Max}
+	p.Y.Max += span * (0.09*float64(entries) + 0.04)
+}
+
+// dataTicks marks the y axis up to the data's top only, not in the
+// legend's band.
+type dataTicks struct{ top float64 }
+
+func (t dataTicks) Ticks(lo, _ float64) []plot.Tick { return plot.DefaultTicks{}.Ticks(lo, t.top) }
+
+func dashes(a int) []vg.Length {
+	if a%2 == 0 {
+		return nil
+	}
+	return []vg.Length{vg.Points(4), vg.Points(2)}
+}
+
+func (r *Report) strataFigure() (Figure, error) {
+	x := r.strataName()
+	if r.Protocol.Strata == ByCells {
+		x = "number of cells (n_c)"
+	}
+	p := r.newPlot("Scores by "+r.strataName()+" (seed 002, Fig. 4 left)", x, r.scoreLabel())
+	n := len(r.Agents)
+	slot := 0.8 / float64(n)                                     // of a stratum's unit width
+	boxWidth := vg.Length(0.7*slot) * (wide - 2*vg.Centimeter) / // in points, about
+		vg.Length(len(r.Strata)+1)
+	var ticks []plot.Tick
+	for k, st := range r.Strata {
+		ticks = append(ticks, plot.Tick{Value: float64(k), Label: st.Label})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Min, p.X.Max = -0.6, float64(len(r.Strata))-0.4
+	for a, s := range r.Summaries {
+		scores := r.scores(a)
+		offset := (float64(a) - float64(n-1)/2) * slot
+		means := make(plotter.XYs, len(r.Strata))
+		for k, st := range r.Strata {
+			b, err := plotter.NewBoxPlot(boxWidth, float64(k)+offset, plotter.Values(pick(scores, st.Items)))
+			if err != nil {
+				return Figure{}, err
+			}
+			b.BoxStyle.Color = colour(a, 0xFF)
+			b.WhiskerStyle.Color = colour(a, 0xFF)
+			b.MedianStyle.Color = colour(a, 0xFF)
+			b.FillColor = colour(a, 0x30)
+			b.GlyphStyle.Color = colour(a, 0xFF)
+			p.Add(b)
+			means[k] = plotter.XY{X: float64(k) + offset, Y: s.Strata[k].Mean}
+		}
+		line, pts, err := plotter.NewLinePoints(means)
+		if err != nil {
+			return Figure{}, err
+		}
+		line.LineStyle = draw.LineStyle{Color: colour(a, 0xFF), Width: vg.Points(1.5), Dashes: dashes(a)}
+		pts.GlyphStyle = draw.GlyphStyle{Color: colour(a, 0xFF), Radius: vg.Points(3), Shape: glyphs[a%len(glyphs)]}
+		p.Add(line, pts)
+		p.Legend.Add(s.Agent.Name+" (boxes; means joined)", line, pts)
+	}
+	legendRoom(p, len(r.Summaries))
+	return Figure{ID: "strata", Caption: "Box plots of the item scores in each stratum, one box an agent (median, quartiles, whiskers to 1.5 IQR, outliers), with each agent's means joined.",
+		Plot: p, Width: wide, Height: tall}, nil
+}
+
+// histogramBins are the bins of the score distributions: seed 002's
+// [−1, 1] in twentieths when every score lies there (v‖τ, v̌‖τ, V|γ|τ
+// always do), else twenty bins over the scores' range.
+func histogramBins(all []float64) []plotter.HistogramBin {
+	lo, hi := -1.0, 1.0
+	if mn, mx := slices.Min(all), slices.Max(all); mn < lo || mx > hi {
+		lo, hi = mn, mx
+		if lo == hi {
+			lo, hi = lo-0.5, hi+0.5
+		}
+	}
+	const n = 20
+	bins := make([]plotter.HistogramBin, n)
+	for k := range bins {
+		bins[k].Min = lo + (hi-lo)*float64(k)/n
+		bins[k].Max = lo + (hi-lo)*float64(k+1)/n
+	}
+	return bins
+}
+
+func (r *Report) distributionFigure() (Figure, error) {
+	p := r.newPlot("Score distributions (seed 002, Fig. 3)", r.scoreLabel(), "density")
+	p.Legend.Left = false
+	var all []float64
+	for a := range r.Agents {
+		all = append(all, r.scores(a)...)
+	}
+	for a, s := range r.Summaries {
+		bins := histogramBins(all)
+		for _, x := range r.scores(a) {
+			k := int(math.Floor((x - bins[0].Min) / (bins[0].Max - bins[0].Min)))
+			bins[min(max(k, 0), len(bins)-1)].Weight++
+		}
+		h := &plotter.Histogram{Bins: bins, Width: bins[0].Max - bins[0].Min, FillColor: colour(a, 0x40),
+			LineStyle: draw.LineStyle{Color: colour(a, 0xFF), Width: vg.Points(1.2), Dashes: dashes(a)}}
+		h.Normalize(1)
+		p.Add(h)
+		p.Legend.Add(fmt.Sprintf("%s (mean %s)", s.Agent.Name, signedShort(s.Mean)), h)
+	}
+	legendRoom(p, len(r.Summaries))
+	return Figure{ID: "distribution", Caption: "Histograms of the item scores, one an agent, scaled to unit area (density).",
+		Plot: p, Width: wide, Height: tall}, nil
+}
+
+func (r *Report) curveFigure(j int) (Figure, error) {
+	x := "fraction of each item's τ"
+	if r.Settings.Tau > 0 {
+		x = fmt.Sprintf("fraction of τ = %s s", g(r.Settings.Tau))
+	}
+	p := r.newPlot("Anytime curve of "+payoffNames[j], x, payoffNames[j])
+	p.X.Min, p.X.Max = 0, 1
+	for a, s := range r.Summaries {
+		pts := make(plotter.XYs, len(s.Curve))
+		for k, v := range s.Curve {
+			pts[k] = plotter.XY{X: v.Tau, Y: payoffsOf(v)[j]}
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return Figure{}, err
+		}
+		line.LineStyle = draw.LineStyle{Color: colour(a, 0xFF), Width: vg.Points(1.5), Dashes: dashes(a)}
+		p.Add(line)
+		p.Legend.Add(s.Agent.Name, line)
+	}
+	legendRoom(p, len(r.Summaries))
+	return Figure{ID: fmt.Sprintf("anytime-%d", j+1), Caption: fmt.Sprintf("The mean over the items of %s, read at %s evenly spaced test times up to each item's τ.", payoffNames[j], fmt.Sprint(r.Settings.CurvePoints)),
+		Plot: p, Width: narrow, Height: short}, nil
+}
+
+// SVG draws a figure as an SVG element, without the XML declaration, to be
+// put inline in a page.
+func (f Figure) SVG() ([]byte, error) {
+	c := vgsvg.New(f.Width, f.Height)
+	f.Plot.Draw(draw.New(c))
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return nil, err
+	}
+	out := b.Bytes()
+	if i := bytes.Index(out, []byte("<svg")); i >= 0 {
+		out = out[i:]
+	}
+	return out, nil
+}
+
+// signedShort prints a figure in legends: three decimals, or n/a.
+func signedShort(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.3f", x)
+}

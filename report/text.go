@@ -1,0 +1,233 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/anynt/anynt/aggregate"
+	"github.com/anynt/anynt/exam"
+)
+
+// payoffNames name seed 001's payoffs in the order of payoffsOf, in the
+// papers' notation and in words.
+var payoffNames = []string{"V↑τ (sum)", "ω‖τ (per second)", "v‖τ (per cycle)", "V|γ|τ (discounted)", "v̌‖τ (diminishing)"}
+
+func payoffsOf(v aggregate.Values) []float64 {
+	return []float64{v.Sum, v.PerSecond, v.PerCycle, v.Discounted, v.Diminishing}
+}
+
+// scoreNotation is the papers' symbol of a payoff.
+var scoreNotation = map[exam.Score]string{
+	exam.ScoreSum: "V↑τ", exam.ScorePerSecond: "ω‖τ", exam.ScorePerCycle: "v‖τ",
+	exam.ScoreDiscounted: "V|γ|τ", exam.ScoreDiminishing: "v̌‖τ",
+}
+
+// agentText names an agent with its settings.
+func agentText(a Agent) string {
+	if a.QLearning == nil {
+		return a.Name
+	}
+	q := a.QLearning
+	return fmt.Sprintf("%s (alpha %s, gamma %s, q0 %s)", a.Name, g(q.Alpha), g(q.Gamma), g(q.Q0))
+}
+
+// Title is the report's first line: the tool's version, the test and its
+// seed, its size and the agents.
+func (r *Report) Title() string {
+	names := make([]string, len(r.Agents))
+	for i, a := range r.Agents {
+		names[i] = agentText(a)
+	}
+	return fmt.Sprintf("anynt %s: test %s, seed %d, %s, %s, agents %s", r.Version, r.Protocol.Name, r.Seed,
+		count(r.Tests, "test"), count(len(r.Items), "item"), strings.Join(names, ", "))
+}
+
+// SettingsText names every setting of the test.
+func (r *Report) SettingsText() string {
+	s := r.Settings
+	tau := g(s.Tau) + " s"
+	if s.Tau == 0 {
+		tau = "0 (each item's interactions × the pace's mean delay)"
+	}
+	return fmt.Sprintf("settings: %s an item; pace %s (seconds before each action); tau %s; lambda %s; score %s (%s); %s",
+		count(s.Episodes, "episode"), s.Pace, tau, g(s.Lambda), s.Score, scoreNotation[s.Score], count(s.CurvePoints, "curve point"))
+}
+
+// WriteText writes the per-item table, the summary per agent, the figures
+// per stratum (seed 002's Table 2), the payoffs at τ and the paired
+// differences, under a header naming the version, the test and every
+// setting.
+func (r *Report) WriteText(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s\n%s\n%s\n", r.Title(), r.SettingsText(), r.scoreText())
+	for _, t := range r.Tables() {
+		fmt.Fprintln(bw)
+		if t.Title != "" {
+			fmt.Fprintln(bw, t.Title+":")
+		}
+		tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(t.Head, "\t"))
+		for _, row := range t.Rows {
+			fmt.Fprintln(tw, strings.Join(row, "\t"))
+		}
+		tw.Flush()
+	}
+	return bw.Flush()
+}
+
+func (r *Report) scoreText() string {
+	return fmt.Sprintf("score: an item's %s payoff at τ, the mean over its episodes; complexity: %s", r.Settings.Score, r.Protocol.Complexity)
+}
+
+// Table is one table of the report, as text cells.
+type Table struct {
+	Title string
+	Head  []string
+	Rows  [][]string
+}
+
+// Tables are the report's tables in the order they are printed: the
+// items, the summary, the strata, the payoffs and, with two agents or
+// more, the paired differences.
+func (r *Report) Tables() []Table {
+	ts := []Table{r.itemsTable(), r.summaryTable(), r.strataTable(), r.payoffsTable()}
+	if len(r.Summaries) > 1 {
+		ts = append(ts, r.pairedTable())
+	}
+	return ts
+}
+
+func (r *Report) itemsTable() Table {
+	t := Table{Head: []string{"test", "exercise", "name", "cells", "K_approx", "bits", "interactions"}}
+	for _, a := range r.Agents {
+		t.Head = append(t.Head, a.Name, "95% CI")
+	}
+	for i, it := range r.Items {
+		row := []string{fmt.Sprint(it.Test), fmt.Sprint(it.Number), it.Name, fmt.Sprint(it.Cells), fmt.Sprint(it.KApprox),
+			fmt.Sprintf("%.1f", it.Bits), fmt.Sprint(it.Steps)}
+		for a := range r.Agents {
+			o := r.Outcomes[a*len(r.Items)+i]
+			row = append(row, signed(o.Score), ciText(o.CI95, len(o.Scores)))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func (r *Report) summaryTable() Table {
+	t := Table{Title: fmt.Sprintf("summary over the items (r: Pearson's r of score against %s)", r.Protocol.Complexity),
+		Head: []string{"agent", "n", "mean", "sd", "sd of test means", "95% CI", "r", "p (two-tailed)", "p (one-tailed, r < 0)", "stopped episodes"}}
+	for _, s := range r.Summaries {
+		t.Rows = append(t.Rows, []string{s.Agent.Name, fmt.Sprint(s.N), signed(s.Mean), plain(s.SD), plain(s.TestSD), ciText(s.CI95, s.N),
+			signed(s.Corr.R), pText(s.Corr.P), pText(s.Corr.POne), fmt.Sprint(s.Stopped)})
+		if p := s.Paper; p != nil {
+			t.Rows = append(t.Rows, []string{"  " + p.Source, fmt.Sprint(p.N), fmt.Sprintf("%+.3f", p.Mean), fmt.Sprintf("%.3f", p.SD),
+				"", "", fmt.Sprintf("%+.3f", p.R), "", "", ""})
+		}
+	}
+	return t
+}
+
+func (r *Report) strataName() string {
+	if r.Protocol.Strata == ByCells {
+		return "cells"
+	}
+	return r.Protocol.Complexity + " bin"
+}
+
+func (r *Report) strataTable() Table {
+	t := Table{Title: fmt.Sprintf("by %s (as seed 002's Table 2: r of score against %s within each stratum, one-tailed p of r < 0)",
+		r.strataName(), r.Protocol.Complexity),
+		Head: []string{"agent", r.strataName(), "n", "mean", "sd", "95% CI", "r", "p (one-tailed)"}}
+	paper := slices.ContainsFunc(r.Summaries, func(s Summary) bool { return s.Paper != nil })
+	if paper {
+		t.Head = append(t.Head, "seed 002: r (p)")
+	}
+	for _, s := range r.Summaries {
+		for k, f := range s.Strata {
+			row := []string{s.Agent.Name, r.Strata[k].Label, fmt.Sprint(f.N), signed(f.Mean), plain(f.SD),
+				ciText(f.CI95, f.N), signed(f.Corr.R), pText(f.Corr.POne)}
+			if paper {
+				cell := ""
+				if ps, ok := s.Paper.stratum(r.Strata[k].Label); ok {
+					cell = fmt.Sprintf("%+.3f (%.3f)", ps.R, ps.P)
+				}
+				row = append(row, cell)
+			}
+			t.Rows = append(t.Rows, row)
+		}
+	}
+	return t
+}
+
+func (r *Report) payoffsTable() Table {
+	t := Table{Title: "seed 001's payoffs at τ, means over the items", Head: append([]string{"agent", "interactions"}, payoffNames...)}
+	for _, s := range r.Summaries {
+		row := []string{s.Agent.Name, fmt.Sprint(s.Payoffs.Count)}
+		for _, v := range payoffsOf(s.Payoffs) {
+			row = append(row, signed(v))
+		}
+		t.Rows = append(t.Rows, row)
+	}
+	return t
+}
+
+func (r *Report) pairedTable() Table {
+	t := Table{Title: fmt.Sprintf("paired differences against %s (the same items and episode seeds)", r.Agents[0].Name),
+		Head: []string{"agent", "n", "mean difference", "95% CI", "p (paired t, two-tailed)"}}
+	for _, s := range r.Summaries[1:] {
+		p := s.Paired
+		t.Rows = append(t.Rows, []string{s.Agent.Name, fmt.Sprint(p.N), signed(p.Mean), ciText(p.CI95, p.N), pText(p.P)})
+	}
+	return t
+}
+
+// ciText prints an interval of n values, "n/a" when n < 2.
+func ciText(ci [2]float64, n int) string {
+	if n < 2 {
+		return "n/a"
+	}
+	return fmt.Sprintf("[%+.4f, %+.4f]", ci[0], ci[1])
+}
+
+func signed(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%+.4f", x)
+}
+
+func plain(x float64) string {
+	if math.IsNaN(x) {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.4f", x)
+}
+
+// pText prints a p-value, too small ones as a bound.
+func pText(p float64) string {
+	switch {
+	case math.IsNaN(p):
+		return "n/a"
+	case p < 0.0001:
+		return "<0.0001"
+	}
+	return fmt.Sprintf("%.4f", p)
+}
+
+// g writes a number as short as it reads back exactly.
+func g(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// count spells n things, "1 test" or "2 tests".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
