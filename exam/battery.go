@@ -34,6 +34,10 @@ type PoolEnv struct {
 type Source struct {
 	Name string
 	Text []byte
+	// InFolder marks a file found in a folder rather than named: a rule
+	// file there is passed over, since folders such as the corpus's hold
+	// rule files beside environments, while a rule file named is refused.
+	InFolder bool
 }
 
 // Ceilings of a battery, so that a typo cannot fill memory or start a test
@@ -55,7 +59,7 @@ var ErrEmptyPool = errors.New("the battery has no environment to draw from")
 // *fs.PathError); otherwise every file is loaded, as LoadPool does.
 func ReadPool(paths []string) ([]PoolEnv, error) {
 	var srcs []Source
-	add := func(name string) error {
+	add := func(name string, inFolder bool) error {
 		if len(srcs) >= MaxPool {
 			return fmt.Errorf("more than %d environment files", MaxPool)
 		}
@@ -63,7 +67,7 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 		if err != nil {
 			return err
 		}
-		srcs = append(srcs, Source{Name: name, Text: text})
+		srcs = append(srcs, Source{Name: name, Text: text, InFolder: inFolder})
 		return nil
 	}
 	for _, p := range paths {
@@ -72,7 +76,7 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 			return nil, err
 		}
 		if !info.IsDir() {
-			if err := add(p); err != nil {
+			if err := add(p, false); err != nil {
 				return nil, err
 			}
 			continue
@@ -84,7 +88,7 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 				return err
 			}
 			if d.Type().IsRegular() && strings.HasSuffix(name, ".anynt") {
-				return add(name)
+				return add(name, true)
 			}
 			return nil
 		})
@@ -101,7 +105,8 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 // LoadPool parses and loads every source as an environment. If any fails,
 // the battery cannot start: the error is a lang.ErrorList of every error of
 // every file, positioned and sorted. A rule file (one without environment
-// statements, env.IsEnvironment) is one of those errors.
+// statements, env.IsEnvironment) is one of those errors, unless it was found
+// in a folder, when it is passed over; a pool left empty is ErrEmptyPool.
 func LoadPool(srcs []Source) ([]PoolEnv, error) {
 	if len(srcs) > MaxPool {
 		return nil, fmt.Errorf("%d environments; a battery draws from at most %d", len(srcs), MaxPool)
@@ -111,6 +116,9 @@ func LoadPool(srcs []Source) ([]PoolEnv, error) {
 	for _, s := range srcs {
 		f, err := lang.Parse(s.Name, s.Text)
 		if err == nil && !env.IsEnvironment(f) {
+			if s.InFolder {
+				continue
+			}
 			all.Add(lang.Pos{File: s.Name, Line: 1, Col: 1},
 				"a rule file (no environment statements such as actions), not an environment: a battery takes environments")
 			continue
@@ -131,6 +139,9 @@ func LoadPool(srcs []Source) ([]PoolEnv, error) {
 	}
 	if err := all.Err(); err != nil {
 		return nil, err
+	}
+	if len(pool) == 0 {
+		return nil, ErrEmptyPool
 	}
 	return pool, nil
 }

@@ -136,6 +136,24 @@ func TestLoadPoolReportsEveryErrorOfEveryFile(t *testing.T) {
 	}
 }
 
+// A rule file found in a folder is passed over; named, it is refused; a
+// pool left with no environment is ErrEmptyPool.
+func TestLoadPoolPassesOverRuleFilesInFolders(t *testing.T) {
+	rules := exam.Source{Name: "dir/rules.anynt", Text: []byte("a -> b\n"), InFolder: true}
+	good := exam.Source{Name: "dir/ring.anynt", Text: []byte(ring), InFolder: true}
+	pool, err := exam.LoadPool([]exam.Source{rules, good})
+	if err != nil || len(pool) != 1 || pool[0].Name != good.Name {
+		t.Errorf("a folder's rule file and environment: %v, %v; want the environment alone", pool, err)
+	}
+	if _, err := exam.LoadPool([]exam.Source{rules}); !errors.Is(err, exam.ErrEmptyPool) {
+		t.Errorf("a folder of rule files: %v, want ErrEmptyPool", err)
+	}
+	rules.InFolder = false
+	if _, err := exam.LoadPool([]exam.Source{rules, good}); err == nil {
+		t.Errorf("a rule file named as an environment was accepted")
+	}
+}
+
 // A pool entry's Bits is the description length of the file loaded.
 func TestLoadPoolMeasuresDescriptionLength(t *testing.T) {
 	srcs := corpusEnvironments(t)

@@ -78,9 +78,17 @@ func TestBatteryReportsEveryFileError(t *testing.T) {
 	if strings.Contains(b.String(), good) {
 		t.Errorf("the good file is among the errors:\n%s", b.String())
 	}
-	// A folder holding a rule file fails the same way.
-	if _, err := batteryItems([]string{corpusDir + "thesis"}, batteryFlagsOf(t), "test", 1); !errors.As(err, &ee) || ee.code != exitFile {
-		t.Errorf("corpus/thesis, which holds rule files: %v", err)
+	// A folder's rule files are passed over, its environments kept: the
+	// corpus's folders hold both kinds.
+	items, err := batteryItems([]string{corpusDir + "thesis"}, batteryFlagsOf(t), "test", 1)
+	if err != nil || len(items) != 1 || items[0].Name != corpusDir+"thesis/omega1-blocker.anynt" {
+		t.Errorf("corpus/thesis, which holds four rule files and one environment: %v, %v", items, err)
+	}
+	// A folder with a broken file fails like a named one.
+	dir := t.TempDir()
+	writeFileAt(t, filepath.Join(dir, "a.anynt"), "actions s l r\ngoodevil pattern (\n")
+	if _, err := batteryItems([]string{dir}, batteryFlagsOf(t), "test", 1); !errors.As(err, &ee) || ee.code != exitFile {
+		t.Errorf("a folder holding a file that does not parse: %v, want exit %d", err, exitFile)
 	}
 }
 

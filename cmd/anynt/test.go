@@ -27,16 +27,21 @@ type testFlags struct {
 	tests, episodes             int
 	seed                        uint64
 	tau, lambda                 float64
-	json, csv, quiet            bool
+	json, csv, quiet, adaptive  bool
 	settings                    agent.Settings
+	files                       []string // a battery's files and folders
+	battery                     batteryFlags
+	adaptiveTest                adaptiveFlags
 }
 
 // protocol is a kind of test: how its items are drawn, and what the
-// report calls their complexity and how it groups them.
+// report calls their complexity and how it groups them. flags are the
+// flags only it reads.
 type protocol struct {
 	about  string
 	items  func(fl testFlags) ([]exam.Item, error)
 	report report.Protocol
+	flags  []string
 }
 
 // protocols are the tests anynt test gives, by --protocol.
@@ -47,8 +52,25 @@ var protocols = map[string]protocol{
 			return exam.LambdaOneItems(fl.seed, fl.tests, versionString())
 		},
 		report: report.Protocol{Name: "lambda-one", Complexity: "K_approx", Strata: report.ByCells},
+		flags:  []string{"tests"},
+	},
+	"battery": {
+		about: "environments from FILEs and folders or the generator, drawn by complexity (below)",
+		items: func(fl testFlags) ([]exam.Item, error) {
+			return batteryItems(fl.files, fl.battery, versionString(), fl.seed)
+		},
+		report: report.Protocol{Name: "battery", Complexity: "bits", Strata: report.ByComplexity},
+		flags:  []string{"weighting", "sample", "steps", "stratum-width", "generate", "pool", "filters"},
 	},
 }
+
+// adaptiveOnly are the flags only --adaptive reads, and adaptiveRefuses
+// those it has no use for: it draws its own environments and times them,
+// and prints its own trajectory.
+var (
+	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "up", "down"}
+	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "csv", "html"}
+)
 
 func protocolNames() []string {
 	var names []string
@@ -63,7 +85,7 @@ func newTestCmd(io *stdio) *cobra.Command {
 	fl := testFlags{settings: agent.DefaultSettings}
 	d := exam.DefaultSettings
 	cmd := &cobra.Command{
-		Use:   "test [--protocol P] [--agent A,B] [--tests N] [--seed S] [--json | --csv] [--html FILE]",
+		Use:   "test [--protocol P | --adaptive] [--agent A,B] [--tests N] [--seed S] [--json | --csv] [--html FILE] [FILE|DIR...]",
 		Short: "Give a test to agents and report their scores",
 		Long: `test draws the items of a test from one seed, gives every item to every agent
 (--agent, a list: the same items and episode seeds for each, a paired design),
@@ -80,6 +102,15 @@ the same output, bit for bit (docs/reports.md).
 
 Protocols:
 ` + protocolHelp() + `
+` + batteryHelp + `
+
+--adaptive gives the adaptive anytime test instead (docs/tests.md): a
+staircase over Λ_one's ladder of 3…9 cells, environment k given
+--first-time + k × --time-step seconds, the level raised after a payoff of at
+least --up and lowered below --down, until --test-time seconds are used; it
+prints each agent's trajectory and its score (the mean of level/7 × payoff)
+with its standard error, or JSON lines.
+
 Agents: ` + strings.Join(agent.Names(), ", ") + `.
 
 An item is played --episodes times (its score is their mean) for --tau
@@ -95,13 +126,23 @@ with the tables and the plots. --quiet prints no table and no progress line.
 On a terminal a progress line on standard error shows the rate and time left.`,
 		Example: `  anynt test --protocol lambda-one --agent qlearning --tests 20 --seed 1
   anynt test --agent random,qlearning,oracle --tests 20 --html report.html
-  anynt test --agent qlearning --pace uniform:0.5:1.5 --score per-cycle --csv > items.csv`,
-		Args: cobra.NoArgs,
+  anynt test --agent qlearning --pace uniform:0.5:1.5 --score per-cycle --csv > items.csv
+  anynt test --protocol battery --agent random,oracle --steps 1000 corpus/paper
+  anynt test --protocol battery --generate 40 --weighting universal --sample 100
+  anynt test --adaptive --agent random,follower,oracle --test-time 5000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			changed := cmd.Flags().Changed
 			for _, name := range []string{"alpha", "gamma", "q0"} {
-				if cmd.Flags().Changed(name) && !slices.Contains(fl.agents, "qlearning") {
+				if changed(name) && !slices.Contains(fl.agents, "qlearning") {
 					return usage(fmt.Errorf("--%s is a setting of qlearning; the agents %s have none", name, strings.Join(fl.agents, ", ")))
 				}
+			}
+			if err := checkProtocolFlags(fl, changed, len(args)); err != nil {
+				return err
+			}
+			fl.files = args
+			if fl.adaptive {
+				return runAdaptiveTest(io, fl)
 			}
 			return runTest(io, fl)
 		},
@@ -123,7 +164,66 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 	f.Float64Var(&fl.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate, in (0, 1]")
 	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
 	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
+	fl.battery.register(f)
+	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
+	fl.adaptiveTest = newAdaptiveFlags()
+	fl.adaptiveTest.register(f)
 	return cmd
+}
+
+// checkProtocolFlags refuses a flag or a file that the test asked for does
+// not read: a flag silently ignored would make the user believe it acted.
+func checkProtocolFlags(fl testFlags, changed func(string) bool, files int) error {
+	refuse := func(flag, test string) error {
+		return usage(fmt.Errorf("--%s means nothing to %s", flag, test))
+	}
+	if fl.adaptive {
+		for _, name := range slices.Concat(adaptiveRefuses, protocols["battery"].flags) {
+			if changed(name) {
+				return refuse(name, "the adaptive test")
+			}
+		}
+		if files > 0 {
+			return usage(fmt.Errorf("the adaptive test draws its own environments; it takes no FILE"))
+		}
+		return nil
+	}
+	for _, name := range adaptiveOnly {
+		if changed(name) {
+			return refuse(name, "a protocol; it is a setting of --adaptive")
+		}
+	}
+	p, ok := protocols[fl.protocol]
+	if !ok {
+		return usage(fmt.Errorf("--protocol: no protocol %q (the protocols: %s)", fl.protocol, protocolList()))
+	}
+	for n, other := range protocols {
+		for _, name := range other.flags {
+			if n != fl.protocol && changed(name) && !slices.Contains(p.flags, name) {
+				return refuse(name, "--protocol "+fl.protocol)
+			}
+		}
+	}
+	if files > 0 && fl.protocol != "battery" {
+		return usage(fmt.Errorf("--protocol %s draws its own environments; files are for --protocol battery", fl.protocol))
+	}
+	return nil
+}
+
+// runAdaptiveTest gives the adaptive test with the command's shared
+// settings: the agents, the pace, the payoff and λ.
+func runAdaptiveTest(io *stdio, fl testFlags) error {
+	pace, err := exam.ParsePace(fl.pace)
+	if err != nil {
+		return usage(fmt.Errorf("--pace: %w", err))
+	}
+	a := fl.adaptiveTest
+	a.settings.Pace, a.settings.Score, a.settings.Lambda = pace, exam.Score(fl.score), fl.lambda
+	_, examinees, _, err := testSettings(fl)
+	if err != nil {
+		return err
+	}
+	return runAdaptive(io, examinees, a, fl.seed, fl.json)
 }
 
 func usage(err error) error { return &exitError{code: exitUsage, err: err} }
@@ -203,10 +303,7 @@ func checkTestSize(items []exam.Item, agents int, s exam.Settings) error {
 }
 
 func runTest(io *stdio, fl testFlags) error {
-	p, ok := protocols[fl.protocol]
-	if !ok {
-		return usage(fmt.Errorf("--protocol: no protocol %q (the protocols: %s)", fl.protocol, protocolList()))
-	}
+	p := protocols[fl.protocol] // checkProtocolFlags found it
 	if fl.json && fl.csv {
 		return usage(fmt.Errorf("--json and --csv both print the items; choose one"))
 	}
@@ -217,6 +314,9 @@ func runTest(io *stdio, fl testFlags) error {
 	items, err := p.items(fl)
 	if err != nil {
 		return err
+	}
+	if fl.protocol != "lambda-one" {
+		fl.tests = 1
 	}
 	if err := checkTestSize(items, len(examinees), s); err != nil {
 		return err

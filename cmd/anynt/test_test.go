@@ -162,9 +162,9 @@ func TestTestUsageErrors(t *testing.T) {
 		{[]string{"--score", "best"}, `no payoff "best"`},
 		{[]string{"--episodes", "0"}, "episodes is 0"},
 		{[]string{"--json", "--csv"}, "choose one"},
-		{[]string{"--protocol", "iq"}, `no protocol "iq" (the protocols: lambda-one)`},
+		{[]string{"--protocol", "iq"}, `no protocol "iq" (the protocols: battery, lambda-one)`},
 		{[]string{"--tests", "150", "--episodes", "10000", "--agent", "random"}, "items × agents × episodes is 10500000"},
-		{[]string{"extra"}, "unknown command"},
+		{[]string{"extra"}, "files are for --protocol battery"},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
