@@ -215,3 +215,50 @@ func TestTestHelpExamples(t *testing.T) {
 		}
 	}
 }
+
+// The command gives a battery of a corpus folder, its rule files passed
+// over, and the report calls its complexity bits.
+func TestTestBattery(t *testing.T) {
+	out, errw, code := anynt(t, "", "test", "--protocol", "battery", "--agent", "random,oracle", "--steps", "50", "--seed", "2", corpusDir+"paper")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	for _, want := range []string{"test battery, seed 2", corpusDir + "paper/example5.anynt", corpusDir + "paper/fig3-torus.anynt", "paired differences against random"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "example2-environment") {
+		t.Errorf("a rule file of the folder became an item:\n%s", out)
+	}
+	_, errw, code = anynt(t, "", "test", "--protocol", "battery", writeFile(t, "bad.anynt", "actions s l r\ngoodevil pattern (\n"))
+	if code != exitFile || !strings.Contains(errw, "bad.anynt:2:") {
+		t.Errorf("a broken file: status %d, %q; want %d and its position", code, errw, exitFile)
+	}
+}
+
+// --adaptive gives the adaptive test with the command's agents and pace,
+// and refuses what it does not read.
+func TestTestAdaptive(t *testing.T) {
+	out, errw, code := anynt(t, "", "test", "--adaptive", "--agent", "random,oracle", "--test-time", "600", "--pace", "0.5", "--seed", "3")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	for _, want := range []string{"adaptive anytime test", "seed 3: test time 600 s", "pace constant:0.5", "random: score", "oracle: score"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, args := range [][]string{
+		{"--adaptive", "--tests", "3"},
+		{"--adaptive", "--html", "x.html"},
+		{"--adaptive", "--steps", "10"},
+		{"--adaptive", corpusDir + "paper"},
+		{"--test-time", "100"},
+		{"--protocol", "lambda-one", "--weighting", "universal"},
+	} {
+		if _, errw, code := anynt(t, "", append([]string{"test"}, args...)...); code != exitUsage {
+			t.Errorf("test %v: status %d (%s), want %d", args, code, errw, exitUsage)
+		}
+	}
+}
