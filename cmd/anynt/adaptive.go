@@ -16,6 +16,9 @@ import (
 // settings.Lambda before runAdaptive.
 type adaptiveFlags struct {
 	settings exam.AdaptiveSettings
+	// qlearning holds Q-learning's settings when an examinee is
+	// Q-learning, for the output to name them; the command sets it.
+	qlearning *qSettings
 }
 
 // newAdaptiveFlags gives the defaults of exam.DefaultAdaptive.
@@ -41,6 +44,8 @@ type adaptiveSettings struct {
 	Pace      string  `json:"pace"`
 	Score     string  `json:"score"`
 	Lambda    float64 `json:"lambda"`
+	// QLearning is there when an examinee is Q-learning.
+	QLearning *qSettings `json:"qlearning,omitempty"`
 }
 
 // adaptiveStep is one environment of the trajectory, one JSON line.
@@ -105,12 +110,15 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	if err != nil {
 		return err
 	}
-	set := adaptiveSettings{s.Tau, s.First, s.Growth, s.Up, s.Down, exam.MaxLevel, s.Pace.String(), string(s.Score), s.Lambda}
+	set := adaptiveSettings{s.Tau, s.First, s.Growth, s.Up, s.Down, exam.MaxLevel, s.Pace.String(), string(s.Score), s.Lambda, fl.qlearning}
 	if asJSON {
 		return writeAdaptiveJSON(io, results, set)
 	}
 	fmt.Fprintf(io.out, "adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each, up at %g, down below %g, levels 1-%d (cells 3-%d), pace %s, payoff %s, lambda %g\n",
 		versionString(), seed, s.Tau, s.First, s.Growth, s.Up, s.Down, exam.MaxLevel, exam.MaxLevel+2, s.Pace, s.Score, s.Lambda)
+	if q := fl.qlearning; q != nil {
+		fmt.Fprintf(io.out, "qlearning: alpha %g, gamma %g, q0 %g\n", q.Alpha, q.Gamma, q.Q0)
+	}
 	for _, r := range results {
 		fmt.Fprintf(io.out, "\n%s\n", r.Agent)
 		tw := tabwriter.NewWriter(io.out, 0, 0, 2, ' ', tabwriter.AlignRight)

@@ -104,7 +104,7 @@ func TestAdaptiveJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &head); err != nil {
 			t.Fatalf("line %d: %v: %s", i+1, err, line)
 		}
-		want := adaptiveSettings{300, 20, 2, 0.5, 0.25, exam.MaxLevel, "constant:1", "diminishing", 0.9}
+		want := adaptiveSettings{300, 20, 2, 0.5, 0.25, exam.MaxLevel, "constant:1", "diminishing", 0.9, nil}
 		if head.Version != versionString() || head.Seed != 2 || head.Settings != want || head.Agent == "" {
 			t.Errorf("line %d lacks the version, seed, agent or settings: %s", i+1, line)
 		}

@@ -223,6 +223,9 @@ func runAdaptiveTest(io *stdio, fl testFlags) error {
 	if err != nil {
 		return err
 	}
+	if slices.Contains(fl.agents, "qlearning") {
+		a.qlearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
+	}
 	return runAdaptive(io, examinees, a, fl.seed, fl.json)
 }
 

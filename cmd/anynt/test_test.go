@@ -249,6 +249,10 @@ func TestTestAdaptive(t *testing.T) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}
 	}
+	out, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "qlearning", "--alpha", "0.1", "--test-time", "200", "--json")
+	if code != exitOK || !strings.Contains(out, `"qlearning":{"alpha":0.1,"gamma":0.35,"q0":2}`) {
+		t.Errorf("--adaptive --json with Q-learning: status %d (%s), its settings missing from\n%s", code, errw, out)
+	}
 	for _, args := range [][]string{
 		{"--adaptive", "--tests", "3"},
 		{"--adaptive", "--html", "x.html"},
