@@ -31,6 +31,7 @@ type jsonSettings struct {
 	Lambda      float64 `json:"lambda"`
 	Score       string  `json:"score"`
 	CurvePoints int     `json:"curve_points"`
+	Protocol    string  `json:"protocol_settings,omitempty"`
 }
 
 // jsonHead is what decided every figure: the tool, the test, the agent.
@@ -124,7 +125,7 @@ func (r *Report) head(kind string, a Agent) jsonHead {
 	h := jsonHead{Kind: kind, Version: r.Version, Protocol: r.Protocol.Name, Seed: r.Seed, Tests: r.Tests, Agent: a.Name,
 		Complexity: r.Protocol.Complexity,
 		Settings: jsonSettings{Episodes: s.Episodes, Pace: s.Pace.String(), Tau: s.Tau, Lambda: s.Lambda,
-			Score: string(s.Score), CurvePoints: s.CurvePoints}}
+			Score: string(s.Score), CurvePoints: s.CurvePoints, Protocol: r.Protocol.Settings}}
 	if q := a.QLearning; q != nil {
 		h.QLearning = &jsonQ{q.Alpha, q.Gamma, q.Q0}
 	}
@@ -176,7 +177,7 @@ func (r *Report) jsonSummary(s Summary) jsonSummary {
 // every row says what decided it, then the item, then the outcome.
 var csvHeader = []string{
 	"version", "protocol", "seed", "tests", "episodes", "pace", "tau_setting", "lambda", "score_payoff", "curve_points",
-	"agent", "alpha", "gamma", "q0",
+	"protocol_settings", "agent", "alpha", "gamma", "q0",
 	"test", "exercise", "name", "cells", "k_approx", "bits", "complexity", "interactions", "item_seed",
 	"tau", "score", "ci95_low", "ci95_high", "count", "sum", "per_second", "per_cycle", "discounted", "diminishing", "stopped",
 }
@@ -206,7 +207,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				lo, hi = g(o.CI95[0]), g(o.CI95[1])
 			}
 			row := []string{r.Version, r.Protocol.Name, u(r.Seed), d(r.Tests), d(s.Episodes), s.Pace.String(), g(s.Tau), g(s.Lambda),
-				string(s.Score), d(s.CurvePoints), ag.Name, q[0], q[1], q[2],
+				string(s.Score), d(s.CurvePoints), r.Protocol.Settings, ag.Name, q[0], q[1], q[2],
 				d(it.Test), d(it.Number), it.Name, d(it.Cells), d(it.KApprox), g(it.Bits), g(it.Complexity), d(it.Steps), u(it.Seed),
 				g(o.Tau), g(o.Score), lo, hi, d(o.Values.Count)}
 			for _, v := range payoffsOf(o.Values) {

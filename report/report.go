@@ -19,6 +19,11 @@ type Protocol struct {
 	// Λ_one, bits for a battery.
 	Complexity string
 	Strata     Strata
+	// Settings names the protocol's own settings, those that drew its
+	// items beyond the seed and the tests (a battery's files or generator,
+	// weighting, sample and steps), so that the report says how to draw
+	// them again; empty when there is none.
+	Settings string
 }
 
 // Strata is how the items are grouped for the per-stratum figures.

@@ -55,8 +55,12 @@ func (r *Report) SettingsText() string {
 	if s.Tau == 0 {
 		tau = "0 (each item's interactions × the pace's mean delay)"
 	}
-	return fmt.Sprintf("settings: %s an item; pace %s (seconds before each action); tau %s; lambda %s; score %s (%s); %s",
+	text := fmt.Sprintf("settings: %s an item; pace %s (seconds before each action); tau %s; lambda %s; score %s (%s); %s",
 		count(s.Episodes, "episode"), s.Pace, tau, g(s.Lambda), s.Score, scoreNotation[s.Score], count(s.CurvePoints, "curve point"))
+	if p := r.Protocol.Settings; p != "" {
+		text += "; " + r.Protocol.Name + ": " + p
+	}
+	return text
 }
 
 // WriteText writes the per-item table, the summary per agent, the figures

@@ -55,6 +55,25 @@ func (fl *batteryFlags) register(f *pflag.FlagSet) {
 	f.BoolVar(&fl.filters, "filters", true, "keep only generated environments that pass the generator's filters")
 }
 
+// describe names the settings that drew a battery, for its report: the
+// files and folders or the generator's, the weighting, the sample and the
+// steps.
+func (fl batteryFlags) describe(files []string) string {
+	from := "files " + strings.Join(files, " ")
+	if fl.changed("generate") {
+		from = fmt.Sprintf("generate %g bits, pool %d, filters %t", fl.generate, fl.pool, fl.filters)
+	}
+	sample := "all"
+	if fl.sample > 0 {
+		sample = fmt.Sprint(fl.sample)
+	}
+	text := fmt.Sprintf("%s; weighting %s; sample %s; steps %d", from, fl.weighting, sample, fl.steps)
+	if exam.Weighting(fl.weighting) == exam.Stratum {
+		text += fmt.Sprintf("; stratum width %g bits", fl.stratumWidth)
+	}
+	return text
+}
+
 // changed reports whether a flag was given on the command line.
 func (fl batteryFlags) changed(name string) bool { return fl.set != nil && fl.set.Changed(name) }
 

@@ -42,6 +42,9 @@ type protocol struct {
 	items  func(fl testFlags) ([]exam.Item, error)
 	report report.Protocol
 	flags  []string
+	// settings names the protocol's own settings for the report; nil
+	// when it has none beyond the seed and the tests.
+	settings func(fl testFlags) string
 }
 
 // protocols are the tests anynt test gives, by --protocol.
@@ -60,7 +63,10 @@ var protocols = map[string]protocol{
 			return batteryItems(fl.files, fl.battery, versionString(), fl.seed)
 		},
 		report: report.Protocol{Name: "battery", Complexity: "bits", Strata: report.ByComplexity},
-		flags:  []string{"weighting", "sample", "steps", "stratum-width", "generate", "pool", "filters"},
+		settings: func(fl testFlags) string {
+			return fl.battery.describe(fl.files)
+		},
+		flags: []string{"weighting", "sample", "steps", "stratum-width", "generate", "pool", "filters"},
 	},
 }
 
@@ -332,6 +338,9 @@ func runTest(io *stdio, fl testFlags) error {
 	bar.clear()
 	if err != nil {
 		return usage(err)
+	}
+	if p.settings != nil {
+		p.report.Settings = p.settings(fl)
 	}
 	rep, err := report.New(report.Input{Version: versionString(), Protocol: p.report, Seed: fl.seed, Tests: fl.tests,
 		Settings: s, Agents: agents, Items: items, Outcomes: outcomes})

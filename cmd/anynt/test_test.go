@@ -223,7 +223,8 @@ func TestTestBattery(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("status %d: %s", code, errw)
 	}
-	for _, want := range []string{"test battery, seed 2", corpusDir + "paper/example5.anynt", corpusDir + "paper/fig3-torus.anynt", "paired differences against random"} {
+	for _, want := range []string{"test battery, seed 2", "; battery: files " + corpusDir + "paper; weighting list; sample all; steps 50",
+		corpusDir + "paper/example5.anynt", corpusDir + "paper/fig3-torus.anynt", "paired differences against random"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}
