@@ -8,7 +8,6 @@ import (
 	"sync"
 
 	"github.com/anynt/anynt/aggregate"
-	"github.com/anynt/anynt/complexity"
 	"github.com/anynt/anynt/env"
 )
 
@@ -48,6 +47,17 @@ type AdaptiveSettings struct {
 	Lambda float64
 	// Score is the payoff that scores an environment.
 	Score Score
+	// Ladder gives the environments of each level; nil is Λ_one's ladder
+	// of cells (LambdaOneLadder).
+	Ladder Ladder
+}
+
+// ladder is the settings' ladder, Λ_one's by default.
+func (s AdaptiveSettings) ladder() Ladder {
+	if s.Ladder == nil {
+		return LambdaOneLadder{}
+	}
+	return s.Ladder
 }
 
 // DefaultAdaptive is the test of docs/tests.md: 5,000 s, environments of
@@ -110,9 +120,9 @@ func (s AdaptiveSettings) time(k int) float64 { return s.First + float64(k)*s.Gr
 // it, and the test's estimate once it was done.
 type AdaptiveStep struct {
 	Number  int    // from 1
-	Name    string // adaptive:SEED/NUMBER/LEVEL
-	Level   int    // 1…MaxLevel
-	Cells   int    // Level + 2
+	Name    string // adaptive:SEED/NUMBER/LEVEL on Λ_one's ladder, else the pool's name
+	Level   int    // 1…the ladder's levels
+	Cells   int    // Level + 2 on Λ_one's ladder
 	Actions int
 	KApprox int     // zlib length of Good and Evil's pattern
 	Bits    float64 // description length (docs/complexity.md)
@@ -218,6 +228,8 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 	r := AdaptiveResult{Agent: x.Name, Seed: seed}
 	var est estimate
 	var run aggregate.Run
+	ladder := s.ladder()
+	levels := ladder.Levels()
 	level, t := 1, 0.0
 	for k := 0; ; k++ {
 		d := s.time(k)
@@ -225,23 +237,21 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 			break
 		}
 		number := k + 1
-		ex := AdaptiveExercise(seed, number, level)
-		name := fmt.Sprintf("adaptive:%d/%d/%d", seed, number, level)
-		e, f, err := loadSource(name, ex.Source(seed, "adaptive"))
-		if err != nil { // the exercise is drawn valid; this is a bug
-			return r, fmt.Errorf("%s: %w", name, err)
+		rung, err := ladder.Rung(seed, number, level)
+		if err != nil {
+			return r, err
 		}
 		var stopped bool
-		run, stopped = play(env.NewPlayer(e), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, d, s.Pace, run[:0])
+		run, stopped = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, d, s.Pace, run[:0])
 		score := s.Score.Of(values(run, d, s.Lambda))
-		est.add(float64(level) / MaxLevel * score)
-		st := AdaptiveStep{Number: number, Name: name, Level: level, Cells: ex.Cells, Actions: ex.Actions, KApprox: ex.KApprox,
-			Bits: complexity.Total(complexity.Environment(f, e)), Start: t, Time: d, Interactions: len(run), Stopped: stopped, Score: score}
+		est.add(float64(level) / float64(levels) * score)
+		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
+			Bits: rung.Bits, Start: t, Time: d, Interactions: len(run), Stopped: stopped, Score: score}
 		st.Estimate, st.SE = est.value()
 		r.Steps = append(r.Steps, st)
 		r.MeanLevel += float64(level)
 		t += d
-		level = nextLevel(level, score, s)
+		level = nextLevel(level, levels, score, s)
 	}
 	r.Unused = s.Tau - t
 	r.MeanLevel /= float64(len(r.Steps)) // Validate: the first fits
@@ -250,11 +260,11 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 }
 
 // nextLevel is the staircase: one up after a score of at least Up, one
-// down after a score below Down, between 1 and MaxLevel.
-func nextLevel(level int, score float64, s AdaptiveSettings) int {
+// down after a score below Down, between 1 and levels.
+func nextLevel(level, levels int, score float64, s AdaptiveSettings) int {
 	switch {
 	case score >= s.Up:
-		return min(level+1, MaxLevel)
+		return min(level+1, levels)
 	case score < s.Down:
 		return max(level-1, 1)
 	}
@@ -262,7 +272,7 @@ func nextLevel(level int, score float64, s AdaptiveSettings) int {
 }
 
 // estimate is the running score: the mean of the environments' weighted
-// scores x = level/MaxLevel × score and its standard error, kept by
+// scores x = level/levels × score and its standard error, kept by
 // Welford's update so that each environment costs O(1) and a long test
 // loses no precision.
 type estimate struct {

@@ -40,6 +40,8 @@
 // staircase raises the level after a payoff of at least 0.5 and lowers it
 // below 0.25, environment k gets 20 + 2k seconds, and the score is the mean
 // of level/7 × payoff with its standard error, readable at any test time.
+// A Ladder gives the environments of each level: LambdaOneLadder by
+// default, or a PoolLadder cut from a battery's pool by description length.
 // Each examinee's test is a sequence; examinees run on all cores.
 // docs/tests.md gives every rule's reasons.
 //

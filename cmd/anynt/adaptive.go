@@ -40,6 +40,7 @@ type adaptiveSettings struct {
 	TimeStep  float64 `json:"time_step"`
 	Up        float64 `json:"up"`
 	Down      float64 `json:"down"`
+	Ladder    string  `json:"ladder"`
 	MaxLevel  int     `json:"max_level"`
 	Pace      string  `json:"pace"`
 	Score     string  `json:"score"`
@@ -110,12 +111,17 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	if err != nil {
 		return err
 	}
-	set := adaptiveSettings{s.Tau, s.First, s.Growth, s.Up, s.Down, exam.MaxLevel, s.Pace.String(), string(s.Score), s.Lambda, fl.qlearning}
+	ladder := exam.Ladder(exam.LambdaOneLadder{})
+	if s.Ladder != nil {
+		ladder = s.Ladder
+	}
+	levels := ladder.Levels()
+	set := adaptiveSettings{s.Tau, s.First, s.Growth, s.Up, s.Down, ladder.String(), levels, s.Pace.String(), string(s.Score), s.Lambda, fl.qlearning}
 	if asJSON {
 		return writeAdaptiveJSON(io, results, set)
 	}
-	fmt.Fprintf(io.out, "adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each, up at %g, down below %g, levels 1-%d (cells 3-%d), pace %s, payoff %s, lambda %g\n",
-		versionString(), seed, s.Tau, s.First, s.Growth, s.Up, s.Down, exam.MaxLevel, exam.MaxLevel+2, s.Pace, s.Score, s.Lambda)
+	fmt.Fprintf(io.out, "adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each, up at %g, down below %g, ladder %s, pace %s, payoff %s, lambda %g\n",
+		versionString(), seed, s.Tau, s.First, s.Growth, s.Up, s.Down, ladder, s.Pace, s.Score, s.Lambda)
 	if q := fl.qlearning; q != nil {
 		fmt.Fprintf(io.out, "qlearning: alpha %g, gamma %g, q0 %g\n", q.Alpha, q.Gamma, q.Q0)
 	}
@@ -138,7 +144,7 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 		fmt.Fprintf(io.out, "%s: score %+.4f ± %s (standard error) over %s in %g s of %g; mean level %.2f\n",
 			r.Agent, r.Score, seText(r.SE, len(r.Steps)), count(len(r.Steps), "environment"), used, s.Tau, r.MeanLevel)
 	}
-	fmt.Fprintf(io.out, "\nscore: the mean over the environments of level/%d × the environment's payoff, from -1 to 1; a random agent scores 0 in expectation; the estimate at a step is the score had the test stopped there\n", exam.MaxLevel)
+	fmt.Fprintf(io.out, "\nscore: the mean over the environments of level/%d × the environment's payoff, from -1 to 1; a random agent scores 0 in expectation; the estimate at a step is the score had the test stopped there\n", levels)
 	return nil
 }
 

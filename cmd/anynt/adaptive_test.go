@@ -66,7 +66,7 @@ func TestAdaptiveText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"adaptive anytime test (anynt " + versionString() + "), seed 5: test time 400 s, environments of 20 s + 2 s each, up at 0.5, down below 0.25, levels 1-7 (cells 3-9), pace constant:1, payoff diminishing, lambda 0.9\n",
+		"adaptive anytime test (anynt " + versionString() + "), seed 5: test time 400 s, environments of 20 s + 2 s each, up at 0.5, down below 0.25, ladder Λ_one's cells: levels 1-7, 3-9 cells, pace constant:1, payoff diminishing, lambda 0.9\n",
 		"\nrandom\n", "\noracle\n",
 		"step  level  cells  actions  K_approx  bits  start  time  interactions    score  estimate      se",
 		"adaptive:5/1/1", "random: score ", "oracle: score ", " over 12 environments in 372 s of 400; mean level ",
@@ -104,7 +104,7 @@ func TestAdaptiveJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &head); err != nil {
 			t.Fatalf("line %d: %v: %s", i+1, err, line)
 		}
-		want := adaptiveSettings{300, 20, 2, 0.5, 0.25, exam.MaxLevel, "constant:1", "diminishing", 0.9, nil}
+		want := adaptiveSettings{300, 20, 2, 0.5, 0.25, exam.LambdaOneLadder{}.String(), exam.MaxLevel, "constant:1", "diminishing", 0.9, nil}
 		if head.Version != versionString() || head.Seed != 2 || head.Settings != want || head.Agent == "" {
 			t.Errorf("line %d lacks the version, seed, agent or settings: %s", i+1, line)
 		}

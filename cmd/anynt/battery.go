@@ -92,11 +92,26 @@ func batteryItems(args []string, fl batteryFlags, _ string, seed uint64) ([]exam
 	if fl.changed("stratum-width") && s.Weighting != exam.Stratum {
 		return nil, usage(fmt.Errorf("--stratum-width is for --weighting stratum, not %s", s.Weighting))
 	}
+	pool, err := poolOf(args, fl)
+	if err != nil {
+		return nil, err
+	}
+	items, err := exam.Battery(pool, s)
+	if err != nil {
+		return nil, usage(fmt.Errorf("battery: %w", err))
+	}
+	return items, nil
+}
+
+// poolOf reads the environments a battery or the adaptive test draws from:
+// the files and folders in args, or the generator's with --generate.
+func poolOf(args []string, fl batteryFlags) ([]exam.PoolEnv, error) {
+	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
 	var pool []exam.PoolEnv
 	var err error
 	if fl.changed("generate") {
 		if len(args) > 0 {
-			return nil, usage(fmt.Errorf("a battery comes from files or from --generate, not both (files: %s)", strings.Join(args, " ")))
+			return nil, usage(fmt.Errorf("a pool comes from files or from --generate, not both (files: %s)", strings.Join(args, " ")))
 		}
 		var filters *generate.FilterSettings
 		if fl.filters {
@@ -118,11 +133,7 @@ func batteryItems(args []string, fl batteryFlags, _ string, seed uint64) ([]exam
 			return nil, poolError(err)
 		}
 	}
-	items, err := exam.Battery(pool, s)
-	if err != nil {
-		return nil, usage(fmt.Errorf("battery: %w", err))
-	}
-	return items, nil
+	return pool, nil
 }
 
 // poolError gives ReadPool's error its exit status: the files' own errors

@@ -75,7 +75,7 @@ var protocols = map[string]protocol{
 // and prints its own trajectory.
 var (
 	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "up", "down"}
-	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "csv", "html"}
+	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "csv", "html", "weighting", "sample", "steps", "stratum-width"}
 )
 
 func protocolNames() []string {
@@ -111,7 +111,9 @@ Protocols:
 ` + batteryHelp + `
 
 --adaptive gives the adaptive anytime test instead (docs/tests.md): a
-staircase over Λ_one's ladder of 3…9 cells, environment k given
+staircase over Λ_one's ladder of 3…9 cells (or, given FILEs and folders or
+--generate, over a pool of environments cut into up to 7 levels of
+description length), environment k given
 --first-time + k × --time-step seconds, the level raised after a payoff of at
 least --up and lowered below --down, until --test-time seconds are used; it
 prints each agent's trajectory and its score (the mean of level/7 × payoff)
@@ -184,13 +186,10 @@ func checkProtocolFlags(fl testFlags, changed func(string) bool, files int) erro
 		return usage(fmt.Errorf("--%s means nothing to %s", flag, test))
 	}
 	if fl.adaptive {
-		for _, name := range slices.Concat(adaptiveRefuses, protocols["battery"].flags) {
+		for _, name := range adaptiveRefuses {
 			if changed(name) {
 				return refuse(name, "the adaptive test")
 			}
-		}
-		if files > 0 {
-			return usage(fmt.Errorf("the adaptive test draws its own environments; it takes no FILE"))
 		}
 		return nil
 	}
@@ -231,6 +230,23 @@ func runAdaptiveTest(io *stdio, fl testFlags) error {
 	}
 	if slices.Contains(fl.agents, "qlearning") {
 		a.qlearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
+	}
+	if len(fl.files) > 0 || fl.battery.changed("generate") {
+		pool, err := poolOf(fl.files, fl.battery)
+		if err != nil {
+			return err
+		}
+		ladder, err := exam.NewPoolLadder(pool)
+		if err != nil {
+			return usage(err)
+		}
+		a.settings.Ladder = ladder
+	} else {
+		for _, name := range []string{"pool", "filters"} {
+			if fl.battery.changed(name) {
+				return usage(fmt.Errorf("--%s is for --generate", name))
+			}
+		}
 	}
 	return runAdaptive(io, examinees, a, fl.seed, fl.json)
 }

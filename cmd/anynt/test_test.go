@@ -250,6 +250,10 @@ func TestTestAdaptive(t *testing.T) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}
 	}
+	out, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "random", "--test-time", "200", corpusDir+"paper")
+	if code != exitOK || !strings.Contains(out, "ladder a pool of 4 environments: levels 1-4 by description length") {
+		t.Errorf("--adaptive on a folder: status %d (%s), no pool ladder in\n%s", code, errw, out)
+	}
 	out, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "qlearning", "--alpha", "0.1", "--test-time", "200", "--json")
 	if code != exitOK || !strings.Contains(out, `"qlearning":{"alpha":0.1,"gamma":0.35,"q0":2}`) {
 		t.Errorf("--adaptive --json with Q-learning: status %d (%s), its settings missing from\n%s", code, errw, out)
@@ -258,7 +262,8 @@ func TestTestAdaptive(t *testing.T) {
 		{"--adaptive", "--tests", "3"},
 		{"--adaptive", "--html", "x.html"},
 		{"--adaptive", "--steps", "10"},
-		{"--adaptive", corpusDir + "paper"},
+		{"--adaptive", "--pool", "5"},
+		{"--adaptive", writeFile(t, "one.anynt", "actions s l r\nspace table {\n\t1 3 2\n\t2 1 3\n\t3 2 1\n}\ngoodevil pattern l\n")},
 		{"--test-time", "100"},
 		{"--protocol", "lambda-one", "--weighting", "universal"},
 	} {
