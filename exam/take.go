@@ -289,7 +289,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 		o.Scores[e] = s.Score.Of(v)
 		addValues(&o.Values, v)
 		for k := range o.Curve {
-			addValues(&o.Curve[k], values(run, tau*float64(k+1)/float64(s.CurvePoints), s.Lambda))
+			addValues(&o.Curve[k], values(run, curveTime(tau, k, s.CurvePoints), s.Lambda))
 		}
 	}
 	n := float64(s.Episodes)
@@ -297,10 +297,20 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	o.Values.Tau = tau
 	for k := range o.Curve {
 		scaleValues(&o.Curve[k], n)
-		o.Curve[k].Tau = tau * float64(k+1) / float64(s.CurvePoints)
+		o.Curve[k].Tau = curveTime(tau, k, s.CurvePoints)
 	}
 	o.Score, o.CI95 = MeanCI(o.Scores)
 	return o
+}
+
+// curveTime is the k-th (from 0) of points test times evenly spaced up to
+// tau; the last is tau itself, which tau·points/points need not be in
+// floating point.
+func curveTime(tau float64, k, points int) float64 {
+	if k == points-1 {
+		return tau
+	}
+	return tau * float64(k+1) / float64(points)
 }
 
 // play runs one episode in simulated physical time: before each action

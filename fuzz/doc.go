@@ -1,6 +1,6 @@
 // Package fuzz holds the fuzz targets of the toolchain. It has no code of
 // its own: its tests drive the pipeline (lang → compiler → vm → env →
-// generate) from the
+// generate → exam) from the
 // outside, the way a user's files do, and check the promises the packages
 // make to each other.
 //
@@ -70,6 +70,13 @@
 // FuzzEnumerate enumerates up to a fuzzed bound: lengths never decrease,
 // never pass the bound, and every environment emitted loads.
 //
+// FuzzTake gives a Λ_one exercise of a fuzzed seed to the built-in agents,
+// the stopper and the modulator included, at a fuzzed pace (constant,
+// uniform, exponential) and test time (exam.Take): no interaction past τ
+// or the steps, every per-interaction payoff in [−1, 1], anytime curves
+// that never go back, the curve's last point the payoffs at τ (it found
+// that τ·n/n is not always τ), and the same outcome again.
+//
 // # Running
 //
 // The seeds run as ordinary tests with `go test ./fuzz/`. To fuzz one
@@ -82,6 +89,7 @@
 //	go test ./fuzz -run=^$ -fuzz=FuzzGeneratedEnvironment -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzSpaceCode -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzEnumerate -fuzztime=30s
+//	go test ./fuzz -run=^$ -fuzz=FuzzTake -fuzztime=30s
 //
 // A failing input is written under testdata/fuzz/FuzzX/; it is committed
 // once the bug is fixed, and then runs with the seeds. A differential
