@@ -94,7 +94,9 @@ func (r Run) Diminishing(tau float64) float64 {
 	if n == 0 || !(tau > 0) {
 		return 0
 	}
-	kept := int(math.Floor(float64(n) * r[n-1].T / tau))
+	// t/τ first: it is exactly 1 when the last action is at τ, where
+	// (n·t)/τ can round to just below n and lose the last reward.
+	kept := int(math.Floor(float64(n) * (r[n-1].T / tau)))
 	return mean(r[:min(kept, n)])
 }
 

@@ -107,6 +107,25 @@ func TestPayoffs(t *testing.T) {
 	}
 }
 
+// An agent whose last action falls exactly at τ keeps all its interactions
+// under v̌‖τ: n* = ⌊n·t_n/τ⌋ = n. Computed as (n·t_n)/τ in floating point
+// it falls short of n for some n and τ (3 × 0.7 / 0.7 < 3) and drops the
+// last reward.
+func TestDiminishingKeepsAllWhenTheLastActionIsAtTau(t *testing.T) {
+	for _, tau := range []float64{0.1, 0.3, 0.7, 1.1, 6.1, 44114.71163681724} {
+		for n := 1; n <= 100; n++ {
+			run := make(Run, n)
+			for i := range run {
+				run[i] = Interaction{T: tau * float64(i+1) / float64(n+1), Reward: -1}
+			}
+			run[n-1] = Interaction{T: tau, Reward: 1}
+			if got, want := run.Diminishing(tau), run.PerCycle(tau); got != want {
+				t.Errorf("n = %d, t_n = τ = %v: v̌‖τ = %v, want v‖τ = %v", n, tau, got, want)
+			}
+		}
+	}
+}
+
 func closeValues(a, b Values) bool {
 	near := func(x, y float64) bool { return math.Abs(x-y) < 1e-12 }
 	return a.Tau == b.Tau && a.Count == b.Count && near(a.Sum, b.Sum) && near(a.PerSecond, b.PerSecond) &&
