@@ -289,7 +289,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 		o.Scores[e] = s.Score.Of(v)
 		addValues(&o.Values, v)
 		for k := range o.Curve {
-			addValues(&o.Curve[k], values(run, tau*float64(k+1)/float64(s.CurvePoints), s.Lambda))
+			addValues(&o.Curve[k], values(run, curveTau(tau, k, s.CurvePoints), s.Lambda))
 		}
 	}
 	n := float64(s.Episodes)
@@ -297,10 +297,17 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	o.Values.Tau = tau
 	for k := range o.Curve {
 		scaleValues(&o.Curve[k], n)
-		o.Curve[k].Tau = tau * float64(k+1) / float64(s.CurvePoints)
+		o.Curve[k].Tau = curveTau(tau, k, s.CurvePoints)
 	}
 	o.Score, o.CI95 = MeanCI(o.Scores)
 	return o
+}
+
+// curveTau is the test time of point k (from 0) of a curve of points
+// points up to tau: the fraction first, so that the last point is tau
+// exactly.
+func curveTau(tau float64, k, points int) float64 {
+	return tau * (float64(k+1) / float64(points))
 }
 
 // play runs one episode in simulated physical time: before each action
@@ -312,7 +319,8 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 	ep := p.Episode(a, seed)
 	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
 	paced, _ := a.(agent.Paced)
-	t, reward := 0.0, 0.0
+	var t clock
+	reward := 0.0
 	for range steps {
 		d := pace.draw(rng)
 		if paced != nil {
@@ -322,15 +330,34 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 			stopped = true
 			break
 		}
-		if t+d > tau || t+d == t { // out of time, or no time would pass
+		next := t.after(d)
+		if next.hi > tau || next.hi == t.hi { // out of time, or no time would pass
 			break
 		}
-		t += d
+		t = next
 		reward = ep.Interact()
-		run = append(run, aggregate.Interaction{T: t, Reward: reward})
+		run = append(run, aggregate.Interaction{T: t.hi, Reward: reward})
 	}
 	ep.End()
 	return run, stopped
+}
+
+// clock is an episode's simulated time: the sum of the delays so far, kept
+// as the unevaluated sum hi + lo of Knuth's two-sum, so that hi, the time
+// of an action, is the exact sum of its delays rounded once. A running
+// float sum drifts by an ulp a step (ten delays of 0.1 s make
+// 0.9999999999999999 s), which would put an agent at the pace's last
+// action just after the default τ = steps × delay, or just before it and
+// cost it a reward under v̌‖τ.
+type clock struct{ hi, lo float64 }
+
+// after is the clock a delay d later.
+func (c clock) after(d float64) clock {
+	s := c.hi + d
+	b := s - c.hi
+	e := (c.hi - (s - b)) + (d - b) + c.lo // what s lost, and the old lo
+	hi := s + e
+	return clock{hi, e - (hi - s)}
 }
 
 // values reads every payoff of run at tau; Validate checked lambda.

@@ -60,6 +60,34 @@ func TestPerCycleIsTheLambdaOneScore(t *testing.T) {
 	}
 }
 
+// An agent that keeps a constant pace does its last action exactly at the
+// default τ = steps × delay, whatever the delay: all its steps count and
+// v̌‖τ is v‖τ. The curve's last point is τ itself, so it reads the
+// payoffs at τ. Delays such as 0.1 s, summed step by step in floating
+// point, drift by an ulp (ten of them make 0.9999999999999999), which put
+// the last action after τ or just before it.
+func TestAnAgentAtThePaceActsUntilTau(t *testing.T) {
+	items := lambdaOneItems(t, 1, 2)
+	for _, delay := range []float64{0.1, 0.3, 0.7, 1.1, 1.0 / 3} {
+		s := exam.DefaultSettings
+		s.Pace = exam.Pace{Model: "constant", A: delay}
+		out, err := exam.Take(items, []exam.Examinee{examinee(t, "random")}, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range out {
+			it := items[o.Item]
+			if o.Values.Count != it.Steps || o.Values.Diminishing != o.Values.PerCycle {
+				t.Errorf("pace %v on %s: %d of %d interactions by τ = %v, v̌‖τ %v, v‖τ %v",
+					delay, it.Name, o.Values.Count, it.Steps, o.Tau, o.Values.Diminishing, o.Values.PerCycle)
+			}
+			if last := o.Curve[len(o.Curve)-1]; last != o.Values {
+				t.Errorf("pace %v on %s: the curve ends at %+v, not at τ's payoffs %+v", delay, it.Name, last, o.Values)
+			}
+		}
+	}
+}
+
 // Every examinee meets the same environments and seeds: two copies of one
 // agent score alike, item by item. The outcome does not depend on the
 // number of cores either.
