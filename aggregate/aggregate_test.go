@@ -153,3 +153,35 @@ func TestBadInput(t *testing.T) {
 		t.Errorf("a sound run: %v", err)
 	}
 }
+
+// Average is the mean of every payoff over runs, its count rounded to the
+// nearest whole, and all 0 over no run; At is one of Anytime's readings.
+func TestAverage(t *testing.T) {
+	var empty Average
+	if v := empty.Values(); v != (Values{}) {
+		t.Errorf("an empty average is %+v, want every payoff 0", v)
+	}
+	runs := []Run{
+		{{T: 1, Reward: 1}, {T: 2, Reward: 1}},
+		{{T: 1, Reward: -1}},
+		{{T: 1, Reward: 1}, {T: 2, Reward: -1}},
+	}
+	var avg Average
+	for _, r := range runs {
+		v, err := r.At(2, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all, _ := r.Anytime([]float64{2}, 0.5); all[0] != v {
+			t.Errorf("At(2) = %+v, Anytime at 2 = %+v", v, all[0])
+		}
+		avg.Add(v)
+	}
+	// Counts 2, 1, 2: mean 5/3, rounded to 2. Sums 2, −1, 0: mean 1/3.
+	// Averages per cycle 1, −1, 0: mean 0. v̌‖2: 1, 0 (the second run's
+	// one action at 1 s keeps ⌊1 × 1/2⌋ = 0 rewards) and 0: mean 1/3.
+	want := Values{Count: 2, Sum: 1.0 / 3, PerSecond: 1.0 / 6, PerCycle: 0, Discounted: (1 - 1 + (0.5-0.25)/0.75) / 3, Diminishing: 1.0 / 3}
+	if got := avg.Values(); !closeValues(got, want) {
+		t.Errorf("the average is %+v, want %+v", got, want)
+	}
+}

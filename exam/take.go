@@ -278,6 +278,8 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	o := Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)}
 	player := env.NewPlayer(it.Env)
 	var run aggregate.Run
+	var atTau aggregate.Average
+	curve := make([]aggregate.Average, s.CurvePoints)
 	for e := range s.Episodes {
 		seed := env.EpisodeSeed(it.Seed, e)
 		var stopped bool
@@ -287,16 +289,15 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 		}
 		v := values(run, tau, s.Lambda)
 		o.Scores[e] = s.Score.Of(v)
-		addValues(&o.Values, v)
-		for k := range o.Curve {
-			addValues(&o.Curve[k], values(run, curveTau(tau, k, s.CurvePoints), s.Lambda))
+		atTau.Add(v)
+		for k := range curve {
+			curve[k].Add(values(run, curveTau(tau, k, s.CurvePoints), s.Lambda))
 		}
 	}
-	n := float64(s.Episodes)
-	scaleValues(&o.Values, n)
+	o.Values = atTau.Values()
 	o.Values.Tau = tau
-	for k := range o.Curve {
-		scaleValues(&o.Curve[k], n)
+	for k := range curve {
+		o.Curve[k] = curve[k].Values()
 		o.Curve[k].Tau = curveTau(tau, k, s.CurvePoints)
 	}
 	o.Score, o.CI95 = MeanCI(o.Scores)
@@ -362,27 +363,6 @@ func (c clock) after(d float64) clock {
 
 // values reads every payoff of run at tau; Validate checked lambda.
 func values(run aggregate.Run, tau, lambda float64) aggregate.Values {
-	d, _ := run.Discounted(tau, lambda)
-	return aggregate.Values{Tau: tau, Count: run.Count(tau), Sum: run.Sum(tau), PerSecond: run.PerSecond(tau),
-		PerCycle: run.PerCycle(tau), Discounted: d, Diminishing: run.Diminishing(tau)}
-}
-
-func addValues(sum *aggregate.Values, v aggregate.Values) {
-	sum.Count += v.Count
-	sum.Sum += v.Sum
-	sum.PerSecond += v.PerSecond
-	sum.PerCycle += v.PerCycle
-	sum.Discounted += v.Discounted
-	sum.Diminishing += v.Diminishing
-}
-
-// scaleValues turns a sum of n values into their mean; Count is rounded
-// down, being a count.
-func scaleValues(v *aggregate.Values, n float64) {
-	v.Count = int(float64(v.Count) / n)
-	v.Sum /= n
-	v.PerSecond /= n
-	v.PerCycle /= n
-	v.Discounted /= n
-	v.Diminishing /= n
+	v, _ := run.At(tau, lambda)
+	return v
 }
