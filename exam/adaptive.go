@@ -74,16 +74,20 @@ func (s AdaptiveSettings) Validate() error {
 	case !(s.Down >= -1 && s.Down < s.Up && s.Up <= 1):
 		return fmt.Errorf("the thresholds are down %v and up %v; they must be -1 ≤ down < up ≤ 1 (scores lie in [-1, 1])", s.Down, s.Up)
 	case s.Tau/s.Pace.Mean() > MaxAdaptiveInteractions:
-		return fmt.Errorf("the test time holds %.0f interactions at the pace's mean; at most %d", s.Tau/s.Pace.Mean(), MaxAdaptiveInteractions)
+		return fmt.Errorf("the test time holds %.6g interactions at the pace's mean; at most %d", s.Tau/s.Pace.Mean(), MaxAdaptiveInteractions)
 	case s.Environments() > MaxAdaptiveEnvironments:
 		return fmt.Errorf("the test time holds more than %d environments; give each more time", MaxAdaptiveEnvironments)
 	case !(s.Lambda > 0 && s.Lambda < 1):
 		return fmt.Errorf("%w; it is %v", aggregate.ErrLambda, s.Lambda)
 	}
-	for _, sc := range Scores {
-		if s.Score == sc {
-			return nil
-		}
+	switch s.Score {
+	case ScoreDiminishing, ScorePerCycle, ScoreDiscounted:
+		return nil
+	case ScoreSum, ScorePerSecond:
+		// The thresholds, the weight ℓ/7 and the score's range assume a
+		// payoff in [−1, 1] whatever the time and the pace; a total grows
+		// with the environment's time, a rate with the pace.
+		return fmt.Errorf("the payoff %s is not an average; the adaptive test's thresholds and score are on the scale of one reward: use diminishing, per-cycle or discounted", s.Score)
 	}
 	return fmt.Errorf("no payoff %q (the payoffs: %s)", s.Score, joinScores())
 }
