@@ -300,7 +300,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 		o.Curve[k] = curve[k].Values()
 		o.Curve[k].Tau = curveTau(tau, k, s.CurvePoints)
 	}
-	o.Score, o.CI95 = MeanCI(o.Scores)
+	o.Score, o.CI95 = env.MeanCI(o.Scores)
 	return o
 }
 

@@ -193,10 +193,10 @@ func TestStopperUnderTheTwoAverages(t *testing.T) {
 			t.Errorf("%s: the stopper never stopped", items[o.Item].Name)
 		}
 	}
-	if _, ci := exam.MeanCI(random); ci[0] > 0 || ci[1] < 0 {
+	if _, ci := env.MeanCI(random); ci[0] > 0 || ci[1] < 0 {
 		t.Errorf("random's v‖τ interval %v does not contain 0", ci)
 	}
-	if m, ci := exam.MeanCI(perCycle); ci[0] <= 0 {
+	if m, ci := env.MeanCI(perCycle); ci[0] <= 0 {
 		t.Errorf("the stopper's v‖τ is %v %v; Theorem 1 puts it above 0", m, ci)
 	}
 }
@@ -219,7 +219,7 @@ func TestModulatorKeepsItsAdvantage(t *testing.T) {
 			t.Errorf("%s: the modulator stopped in %d episodes", items[o.Item].Name, o.Stopped)
 		}
 	}
-	if m, ci := exam.MeanCI(scores); ci[0] <= 0 {
+	if m, ci := env.MeanCI(scores); ci[0] <= 0 {
 		t.Errorf("the modulator's v̌‖τ is %v %v; slowing down while ahead should keep it above 0", m, ci)
 	}
 }
