@@ -57,7 +57,7 @@ var protocols = map[string]protocol{
 	"battery": {
 		about: "environments from FILEs and folders or the generator, drawn by complexity (below)",
 		items: func(fl testFlags) ([]exam.Item, error) {
-			return batteryItems(fl.files, fl.battery, versionString(), fl.seed)
+			return batteryItems(fl.files, fl.battery, fl.seed)
 		},
 		report: report.Protocol{Name: "battery", Complexity: "bits", Strata: report.ByComplexity},
 		flags:  []string{"weighting", "sample", "steps", "stratum-width", "generate", "pool", "filters"},
