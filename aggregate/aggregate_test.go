@@ -178,9 +178,10 @@ func TestAverage(t *testing.T) {
 		avg.Add(v)
 	}
 	// Counts 2, 1, 2: mean 5/3, rounded to 2. Sums 2, −1, 0: mean 1/3.
-	// Averages per cycle 1, −1, 0: mean 0. v̌‖2: 1, 0 (the second run's
-	// one action at 1 s keeps ⌊1 × 1/2⌋ = 0 rewards) and 0: mean 1/3.
-	want := Values{Count: 2, Sum: 1.0 / 3, PerSecond: 1.0 / 6, PerCycle: 0, Discounted: (1 - 1 + (0.5-0.25)/0.75) / 3, Diminishing: 1.0 / 3}
+	// Averages per cycle 1, −1, 0: mean 0. Discounted 1, −1 and
+	// (½ − ¼)/(½ + ¼) = ⅓: mean 1/9. v̌‖2: 1, 0 (the second run's one
+	// action at 1 s keeps ⌊1 × 1/2⌋ = 0 rewards) and 0: mean 1/3.
+	want := Values{Count: 2, Sum: 1.0 / 3, PerSecond: 1.0 / 6, PerCycle: 0, Discounted: 1.0 / 9, Diminishing: 1.0 / 3}
 	if got := avg.Values(); !closeValues(got, want) {
 		t.Errorf("the average is %+v, want %+v", got, want)
 	}
