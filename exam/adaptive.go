@@ -237,9 +237,10 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		if err != nil { // the exercise is drawn valid; this is a bug
 			return r, fmt.Errorf("%s: %w", name, err)
 		}
+		var end float64
 		var stopped bool
-		run, stopped = play(env.NewPlayer(e), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, d, s.Pace, run[:0])
-		score := s.Score.Of(values(run, d, s.Lambda))
+		run, end, stopped = play(env.NewPlayer(e), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, d, s.Pace, run[:0])
+		score := s.Score.Of(values(run, end, s.Lambda))
 		est.add(float64(level) / MaxLevel * score)
 		st := AdaptiveStep{Number: number, Name: name, Level: level, Cells: ex.Cells, Actions: ex.Actions, KApprox: ex.KApprox,
 			Bits: complexity.Total(complexity.Environment(f, e)), Start: t, Time: d, Interactions: len(run), Stopped: stopped, Score: score}

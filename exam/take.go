@@ -213,15 +213,20 @@ func (p Pace) draw(rng *rand.Rand) float64 {
 
 // Outcome is what one examinee did on one item.
 type Outcome struct {
-	Item    int // index into the items
-	Agent   string
-	Tau     float64
-	Score   float64 // the mean over episodes of the chosen payoff at τ
-	CI95    [2]float64
-	Scores  []float64          // each episode's
-	Values  aggregate.Values   // every payoff at τ, the mean over episodes
-	Curve   []aggregate.Values // every payoff at CurvePoints test times up to τ, means over episodes
-	Stopped int                // episodes in which the agent stopped before its steps
+	Item   int // index into the items
+	Agent  string
+	Tau    float64
+	Score  float64 // the mean over episodes of the chosen payoff when the episode ended
+	CI95   [2]float64
+	Scores []float64 // each episode's
+	// Values is every payoff when the episode ended, the mean over
+	// episodes: at τ, or at the last action when the agent did all its
+	// steps before τ (the test stopped it then). Its Tau is τ.
+	Values aggregate.Values
+	// Curve is every payoff at CurvePoints test times up to τ, means over
+	// episodes; an episode over before a point is read at its end.
+	Curve   []aggregate.Values
+	Stopped int // episodes in which the agent stopped before its steps
 }
 
 // ErrNoItems is Take's error for a test with nothing to take.
@@ -282,16 +287,17 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	curve := make([]aggregate.Average, s.CurvePoints)
 	for e := range s.Episodes {
 		seed := env.EpisodeSeed(it.Seed, e)
+		var end float64
 		var stopped bool
-		run, stopped = play(player, x.New(), seed, it.Steps, tau, s.Pace, run[:0])
+		run, end, stopped = play(player, x.New(), seed, it.Steps, tau, s.Pace, run[:0])
 		if stopped {
 			o.Stopped++
 		}
-		v := values(run, tau, s.Lambda)
+		v := values(run, end, s.Lambda)
 		o.Scores[e] = s.Score.Of(v)
 		atTau.Add(v)
 		for k := range curve {
-			curve[k].Add(values(run, curveTau(tau, k, s.CurvePoints), s.Lambda))
+			curve[k].Add(values(run, min(curveTau(tau, k, s.CurvePoints), end), s.Lambda))
 		}
 	}
 	o.Values = atTau.Values()
@@ -315,14 +321,18 @@ func curveTau(tau float64, k, points int) float64 {
 // the pace draws a delay, which a Paced agent may change; the episode
 // stops after steps actions or when the next action would come after tau.
 // The reward of an action is counted with it, at its time, since the
-// environment answers at once (docs/aggregation.md).
-func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, stopped bool) {
+// environment answers at once (docs/aggregation.md). end is when the
+// episode ended: the last action's time when the steps ran out first,
+// since then the test stopped the agent, tau otherwise, when the agent ran
+// out of time or stopped of its own accord; its payoffs are read at end.
+func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, stopped bool) {
 	ep := p.Episode(a, seed)
 	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
 	paced, _ := a.(agent.Paced)
 	var t clock
 	reward := 0.0
-	for range steps {
+	end = tau
+	for i := range steps {
 		d := pace.draw(rng)
 		if paced != nil {
 			d = paced.Delay(d, reward)
@@ -338,9 +348,12 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 		t = next
 		reward = ep.Interact()
 		run = append(run, aggregate.Interaction{T: t.hi, Reward: reward})
+		if i == steps-1 {
+			end = t.hi
+		}
 	}
 	ep.End()
-	return run, stopped
+	return run, end, stopped
 }
 
 // clock is an episode's simulated time: the sum of the delays so far, kept

@@ -88,6 +88,45 @@ func TestAnAgentAtThePaceActsUntilTau(t *testing.T) {
 	}
 }
 
+// An item ends after its steps or at τ, whichever comes first, and is read
+// when it ended: a τ longer than the steps need does not count the time
+// after the last step against an agent that did them all, since the test
+// stopped it, not its own choice. Its scores are those of the default τ.
+// The stopper, which stops by itself, is still read at τ, where v̌‖τ
+// drops its lucky end.
+func TestATestTimeBeyondTheStepsIsNotHeldAgainstTheAgent(t *testing.T) {
+	items := lambdaOneItems(t, 2, 2)
+	xs := []exam.Examinee{examinee(t, "oracle"), examinee(t, "random"), examinee(t, "stopper")}
+	s := exam.DefaultSettings
+	s.Episodes = 3
+	short, err := exam.Take(items, xs, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tau = 1000
+	long, err := exam.Take(items, xs, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stopperDropped bool
+	for k, o := range long {
+		name := items[o.Item].Name
+		if o.Agent == "stopper" {
+			stopperDropped = stopperDropped || o.Values.Diminishing < short[k].Values.Diminishing
+			continue
+		}
+		if o.Score != short[k].Score || o.Values.Diminishing != o.Values.PerCycle {
+			t.Errorf("%s on %s: τ = 1000 s gives %v (v‖τ %v), τ = steps gives %v", o.Agent, name, o.Score, o.Values.PerCycle, short[k].Score)
+		}
+		if last := o.Curve[len(o.Curve)-1]; last.Diminishing != o.Values.Diminishing {
+			t.Errorf("%s on %s: the curve ends at v̌ %v, the item's is %v", o.Agent, name, last.Diminishing, o.Values.Diminishing)
+		}
+	}
+	if !stopperDropped {
+		t.Errorf("the stopper's v̌‖τ did not fall with the longer τ: its idle time should count")
+	}
+}
+
 // Every examinee meets the same environments and seeds: two copies of one
 // agent score alike, item by item. The outcome does not depend on the
 // number of cores either.
