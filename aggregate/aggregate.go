@@ -94,7 +94,9 @@ func (r Run) Diminishing(tau float64) float64 {
 	if n == 0 || !(tau > 0) {
 		return 0
 	}
-	kept := int(math.Floor(float64(n) * r[n-1].T / tau))
+	// t/τ first: it is exactly 1 when the last action is at τ, where
+	// (n·t)/τ can round to just below n and lose the last reward.
+	kept := int(math.Floor(float64(n) * (r[n-1].T / tau)))
 	return mean(r[:min(kept, n)])
 }
 
@@ -109,19 +111,61 @@ type Values struct {
 	Diminishing float64 `json:"diminishing"` // v̌‖τ
 }
 
+// At gives the five payoffs of the run at test time tau. The error is
+// Discounted's, about lambda.
+func (r Run) At(tau, lambda float64) (Values, error) {
+	d, err := r.Discounted(tau, lambda)
+	if err != nil {
+		return Values{}, err
+	}
+	return Values{Tau: tau, Count: r.Count(tau), Sum: r.Sum(tau), PerSecond: r.PerSecond(tau),
+		PerCycle: r.PerCycle(tau), Discounted: d, Diminishing: r.Diminishing(tau)}, nil
+}
+
 // Anytime gives the payoffs of the run at each test time of taus: the
 // curves a report draws. The error is Discounted's, about lambda.
 func (r Run) Anytime(taus []float64, lambda float64) ([]Values, error) {
 	out := make([]Values, len(taus))
 	for i, tau := range taus {
-		d, err := r.Discounted(tau, lambda)
+		v, err := r.At(tau, lambda)
 		if err != nil {
 			return nil, err
 		}
-		out[i] = Values{Tau: tau, Count: r.Count(tau), Sum: r.Sum(tau), PerSecond: r.PerSecond(tau),
-			PerCycle: r.PerCycle(tau), Discounted: d, Diminishing: r.Diminishing(tau)}
+		out[i] = v
 	}
 	return out, nil
+}
+
+// Average is the mean of Values, payoff by payoff, over the runs added:
+// the paper's payoffs are expectations, which a test estimates by the mean
+// over its episodes and a report by the mean over its items. The zero
+// value is an empty average.
+type Average struct {
+	sum Values
+	n   int
+}
+
+// Add counts the values of one more run.
+func (a *Average) Add(v Values) {
+	a.n++
+	a.sum.Count += v.Count
+	a.sum.Sum += v.Sum
+	a.sum.PerSecond += v.PerSecond
+	a.sum.PerCycle += v.PerCycle
+	a.sum.Discounted += v.Discounted
+	a.sum.Diminishing += v.Diminishing
+}
+
+// Values are the means, all 0 when nothing was added; Count is the mean
+// count rounded to the nearest whole. Tau is 0, for the caller to set,
+// since the runs averaged may have been read at different test times.
+func (a Average) Values() Values {
+	if a.n == 0 {
+		return Values{}
+	}
+	n := float64(a.n)
+	return Values{Count: int(math.Round(float64(a.sum.Count) / n)), Sum: a.sum.Sum / n, PerSecond: a.sum.PerSecond / n,
+		PerCycle: a.sum.PerCycle / n, Discounted: a.sum.Discounted / n, Diminishing: a.sum.Diminishing / n}
 }
 
 func sum(r Run) float64 {

@@ -107,6 +107,25 @@ func TestPayoffs(t *testing.T) {
 	}
 }
 
+// An agent whose last action falls exactly at τ keeps all its interactions
+// under v̌‖τ: n* = ⌊n·t_n/τ⌋ = n. Computed as (n·t_n)/τ in floating point
+// it falls short of n for some n and τ (3 × 0.7 / 0.7 < 3) and drops the
+// last reward.
+func TestDiminishingKeepsAllWhenTheLastActionIsAtTau(t *testing.T) {
+	for _, tau := range []float64{0.1, 0.3, 0.7, 1.1, 6.1, 44114.71163681724} {
+		for n := 1; n <= 100; n++ {
+			run := make(Run, n)
+			for i := range run {
+				run[i] = Interaction{T: tau * float64(i+1) / float64(n+1), Reward: -1}
+			}
+			run[n-1] = Interaction{T: tau, Reward: 1}
+			if got, want := run.Diminishing(tau), run.PerCycle(tau); got != want {
+				t.Errorf("n = %d, t_n = τ = %v: v̌‖τ = %v, want v‖τ = %v", n, tau, got, want)
+			}
+		}
+	}
+}
+
 func closeValues(a, b Values) bool {
 	near := func(x, y float64) bool { return math.Abs(x-y) < 1e-12 }
 	return a.Tau == b.Tau && a.Count == b.Count && near(a.Sum, b.Sum) && near(a.PerSecond, b.PerSecond) &&
@@ -132,5 +151,38 @@ func TestBadInput(t *testing.T) {
 	}
 	if err := (Run{{T: 0, Reward: -1}, {T: 0.5, Reward: 1}}).Check(); err != nil {
 		t.Errorf("a sound run: %v", err)
+	}
+}
+
+// Average is the mean of every payoff over runs, its count rounded to the
+// nearest whole, and all 0 over no run; At is one of Anytime's readings.
+func TestAverage(t *testing.T) {
+	var empty Average
+	if v := empty.Values(); v != (Values{}) {
+		t.Errorf("an empty average is %+v, want every payoff 0", v)
+	}
+	runs := []Run{
+		{{T: 1, Reward: 1}, {T: 2, Reward: 1}},
+		{{T: 1, Reward: -1}},
+		{{T: 1, Reward: 1}, {T: 2, Reward: -1}},
+	}
+	var avg Average
+	for _, r := range runs {
+		v, err := r.At(2, 0.5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all, _ := r.Anytime([]float64{2}, 0.5); all[0] != v {
+			t.Errorf("At(2) = %+v, Anytime at 2 = %+v", v, all[0])
+		}
+		avg.Add(v)
+	}
+	// Counts 2, 1, 2: mean 5/3, rounded to 2. Sums 2, −1, 0: mean 1/3.
+	// Averages per cycle 1, −1, 0: mean 0. Discounted 1, −1 and
+	// (½ − ¼)/(½ + ¼) = ⅓: mean 1/9. v̌‖2: 1, 0 (the second run's one
+	// action at 1 s keeps ⌊1 × 1/2⌋ = 0 rewards) and 0: mean 1/3.
+	want := Values{Count: 2, Sum: 1.0 / 3, PerSecond: 1.0 / 6, PerCycle: 0, Discounted: 1.0 / 9, Diminishing: 1.0 / 3}
+	if got := avg.Values(); !closeValues(got, want) {
+		t.Errorf("the average is %+v, want %+v", got, want)
 	}
 }

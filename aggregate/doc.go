@@ -30,6 +30,11 @@
 // (Theorems 2 and 3). The package's tests check the paper's worked example
 // and these theorems, and docs/aggregation.md explains the figures.
 //
+// At reads the five at one τ and Anytime at a list of them. Average means
+// Values over runs, payoff by payoff: the paper's payoffs are
+// expectations, which a test estimates over its episodes and a report
+// over its items, with the same code.
+//
 // Every payoff walks the run's prefix once and allocates nothing;
 // Anytime allocates only its result.
 package aggregate

@@ -45,10 +45,11 @@ func stoppingValue(terms int) float64 {
 
 // The series of the stopper's value converges to π/2 − 1 ≈ 0.5708. The
 // paper's footnote gives 0.79 × 2 − 1 = 0.58 instead: that is the value of
-// the optimal stopping rule for the average of ±1 coin tosses (the
-// Chow–Robbins problem, ≈ 0.5854, after Ferguson), which sometimes goes
-// on past the first positive average; the rule Theorem 1 states, stopping
-// at the first positive average, gives π/2 − 1.
+// the optimal stopping rule for the average of coin tosses (the
+// Chow–Robbins problem, after Ferguson: 0.79295 of heads, so
+// 2 × 0.79295 − 1 ≈ 0.5859 with ±1 rewards; Häggström and Wästlund, 2013),
+// which sometimes goes on past the first positive average; the rule
+// Theorem 1 states, stopping at the first positive average, gives π/2 − 1.
 func TestStoppingValueIsHalfPiMinusOne(t *testing.T) {
 	if v := stoppingValue(1_000_000); math.Abs(v-(math.Pi/2-1)) > 1e-7 {
 		t.Errorf("the series gives %.9f, want π/2 − 1 = %.9f", v, math.Pi/2-1)

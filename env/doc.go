@@ -33,7 +33,12 @@
 // Evaluate hands the machines and their memos from one episode to the
 // next of the same worker (their memories emptied), so the rules are
 // analysed once and later episodes find most runs done; an episode plays
-// exactly as it would alone, which a test checks. An observation is built
+// exactly as it would alone, which a test checks. A Player does the same
+// for a caller that runs episodes one after another itself: a test in
+// physical time (package exam) paces each interaction, calling
+// Episode.Interact when the agent acts and End when the episode is over,
+// where Run plays n interactions back to back. MeanCI gives the mean and
+// Student's t interval of episodes' scores to Evaluate and to the tests. An observation is built
 // in one walk over the cells, with the few objects and arrows sorted by
 // cell. A memo is bounded in runs and in bytes, so that long strings do not
 // fill memory.

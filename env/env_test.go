@@ -1,6 +1,7 @@
 package env_test
 
 import (
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -300,6 +301,30 @@ func TestNoAllocationPerInteraction(t *testing.T) {
 		ep.Run(300_000, nil)
 		if allocs := testing.AllocsPerRun(100, func() { ep.Run(10, nil) }); allocs != 0 {
 			t.Errorf("%s: %v allocations per 10 interactions", file, allocs)
+		}
+	}
+}
+
+// MeanCI's interval is Student's t on n−1 degrees of freedom, exactly: the
+// figures are scipy's (stats.t.ppf(0.975, n−1) · s/√n). Two values, one
+// degree of freedom, need the quantile 12.71, where an expansion around
+// the normal quantile gives 9.7 and an interval a quarter too narrow.
+func TestMeanCI(t *testing.T) {
+	for _, c := range []struct {
+		xs       []float64
+		mean     float64
+		low, top float64
+	}{
+		{nil, 0, 0, 0},
+		{[]float64{0.25}, 0.25, 0.25, 0.25},
+		{[]float64{0.5, -0.5}, 0, -6.353102368087347, 6.353102368087347},
+		{[]float64{1, 2, 3}, 2, -0.48413771175033027, 4.48413771175033},
+		{[]float64{1, 1, 2, 3, 5, 8, 13, 21, 34, 55}, 14.3, 1.5699072322832404, 27.03009276771676},
+	} {
+		mean, ci := env.MeanCI(c.xs)
+		near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
+		if !near(mean, c.mean) || !near(ci[0], c.low) || !near(ci[1], c.top) {
+			t.Errorf("MeanCI(%v) = %v %v, want %v [%v, %v]", c.xs, mean, ci, c.mean, c.low, c.top)
 		}
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"math"
 	"runtime"
 	"sync"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Evaluation is the outcome of several episodes of one agent.
@@ -66,7 +69,7 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 	}
 	wg.Wait()
 	ev := Evaluation{Scores: scores}
-	ev.Mean, ev.CI95 = meanCI(scores)
+	ev.Mean, ev.CI95 = MeanCI(scores)
 	for _, s := range maxSteps {
 		ev.MaxSteps = max(ev.MaxSteps, s)
 	}
@@ -83,36 +86,22 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 	return ev
 }
 
-// meanCI returns the mean and its 95% confidence interval, from Student's
-// t distribution with n−1 degrees of freedom.
-func meanCI(xs []float64) (float64, [2]float64) {
-	n := float64(len(xs))
-	if n == 0 {
+// MeanCI returns the mean of xs and its 95% confidence interval from
+// Student's t with n−1 degrees of freedom (gonum, exact to double
+// precision); with one value the interval is that value, with none both
+// are 0. Evaluate gives it the episodes' scores, a test (package exam) an
+// item's episodes and a report its items.
+func MeanCI(xs []float64) (float64, [2]float64) {
+	if len(xs) == 0 {
 		return 0, [2]float64{}
 	}
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	mean := sum / n
-	if n < 2 {
+	mean, sd := stat.MeanStdDev(xs, nil)
+	if len(xs) < 2 {
 		return mean, [2]float64{mean, mean}
 	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	half := tQuantile975(n-1) * math.Sqrt(ss/(n-1)/n)
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
+	half := t * sd / math.Sqrt(float64(len(xs)))
 	return mean, [2]float64{mean - half, mean + half}
-}
-
-// tQuantile975 is the 0.975 quantile of Student's t with df degrees of
-// freedom, by the Cornish–Fisher expansion around the normal quantile;
-// within 0.1% of the exact value from df = 3 on.
-func tQuantile975(df float64) float64 {
-	const z = 1.959963984540054
-	z3, z5, z7 := z*z*z, z*z*z*z*z, z*z*z*z*z*z*z
-	return z + (z3+z)/(4*df) + (5*z5+16*z3+3*z)/(96*df*df) + (3*z7+19*z5+17*z3-15*z)/(384*df*df*df)
 }
 
 // Player runs episodes of one environment one after another, keeping its

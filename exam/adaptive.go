@@ -14,7 +14,9 @@ import (
 // MaxLevel is the adaptive test's top level: level ℓ gives an exercise of
 // ℓ + 2 cells, and 9 cells is both the end of the papers' Λ_one ladder and
 // about where drawing a valid space stops being cheap (a space of two
-// actions is valid only as one cycle, 1 draw in (n−1)!/nⁿ).
+// actions is valid only as one cycle through every cell, which a uniform
+// draw gives with probability (n−1)!/nⁿ: once in about 10⁴ draws at 9
+// cells, 2×10⁵ at 12).
 const MaxLevel = 7
 
 // Ceilings of the adaptive settings, so that a typo cannot start a test
@@ -84,16 +86,20 @@ func (s AdaptiveSettings) Validate() error {
 	case !(s.Down >= -1 && s.Down < s.Up && s.Up <= 1):
 		return fmt.Errorf("the thresholds are down %v and up %v; they must be -1 ≤ down < up ≤ 1 (scores lie in [-1, 1])", s.Down, s.Up)
 	case s.Tau/s.Pace.Mean() > MaxAdaptiveInteractions:
-		return fmt.Errorf("the test time holds %.0f interactions at the pace's mean; at most %d", s.Tau/s.Pace.Mean(), MaxAdaptiveInteractions)
+		return fmt.Errorf("the test time holds %.6g interactions at the pace's mean; at most %d", s.Tau/s.Pace.Mean(), MaxAdaptiveInteractions)
 	case s.Environments() > MaxAdaptiveEnvironments:
 		return fmt.Errorf("the test time holds more than %d environments; give each more time", MaxAdaptiveEnvironments)
 	case !(s.Lambda > 0 && s.Lambda < 1):
 		return fmt.Errorf("%w; it is %v", aggregate.ErrLambda, s.Lambda)
 	}
-	for _, sc := range Scores {
-		if s.Score == sc {
-			return nil
-		}
+	switch s.Score {
+	case ScoreDiminishing, ScorePerCycle, ScoreDiscounted:
+		return nil
+	case ScoreSum, ScorePerSecond:
+		// The thresholds, the weight ℓ/7 and the score's range assume a
+		// payoff in [−1, 1] whatever the time and the pace; a total grows
+		// with the environment's time, a rate with the pace.
+		return fmt.Errorf("the payoff %s is not an average; the adaptive test's thresholds and score are on the scale of one reward: use diminishing, per-cycle or discounted", s.Score)
 	}
 	return fmt.Errorf("no payoff %q (the payoffs: %s)", s.Score, joinScores())
 }
@@ -241,9 +247,10 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		if err != nil {
 			return r, err
 		}
+		var end float64
 		var stopped bool
-		run, stopped = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, d, s.Pace, run[:0])
-		score := s.Score.Of(values(run, d, s.Lambda))
+		run, end, stopped = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, d, s.Pace, run[:0])
+		score := s.Score.Of(values(run, end, s.Lambda))
 		est.add(float64(level) / float64(levels) * score)
 		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
 			Bits: rung.Bits, Start: t, Time: d, Interactions: len(run), Stopped: stopped, Score: score}

@@ -295,6 +295,9 @@ func TestAdaptiveRefusesBadSettings(t *testing.T) {
 		{"bad pace", set(func(s *exam.AdaptiveSettings) { s.Pace = exam.Pace{Model: "constant", A: -1} }), "pace constant:-1"},
 		{"bad lambda", set(func(s *exam.AdaptiveSettings) { s.Lambda = 1 }), "it is 1"},
 		{"no such payoff", set(func(s *exam.AdaptiveSettings) { s.Score = "best" }), `no payoff "best"`},
+		{"a total", set(func(s *exam.AdaptiveSettings) { s.Score = exam.ScoreSum }), "sum is not an average"},
+		{"a rate", set(func(s *exam.AdaptiveSettings) { s.Score = exam.ScorePerSecond }), "per-second is not an average"},
+		{"a test time of 300 digits", set(func(s *exam.AdaptiveSettings) { s.Tau = 1e300 }), "holds 1e+300 interactions"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := exam.TakeAdaptive(builtIns(t, "random"), c.s, 1)

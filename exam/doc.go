@@ -8,11 +8,19 @@
 // figures) to examinees on all cores. Before each action a Pace draws the
 // simulated delay of a built-in agent, which an agent.Paced agent may
 // change or refuse (stop); an item ends after its steps or at its test
-// time τ. Every examinee plays item i, episode e, with the same seed, so
+// time τ. The episode's clock sums the delays exactly and rounds once (a
+// two-sum), so that an agent at a constant pace of d seconds acts at
+// exactly i·d and its last action falls on the default τ = steps × d: a
+// running float sum drifts by an ulp a step, and under v̌‖τ, whose n*
+// floors, an ulp short of τ costs a reward. Every examinee plays item i, episode e, with the same seed, so
 // agents are compared on the same environments and the same random
 // choices (a paired design), and the outcome does not depend on the number
-// of cores. The payoffs are read at τ and at evenly spaced times up to it
-// (the anytime curves).
+// of cores. The payoffs are read when the episode ended, and at evenly
+// spaced times up to τ (the anytime curves): an episode ends at τ, or at
+// its last step when the steps ran out first. The test stopped the agent
+// then, so the time left to τ is not held against it, as v̌‖τ would hold
+// it against an agent that stopped of its own accord (the stopper), whose
+// episode runs to τ.
 //
 // Λ_one is seven exercises, one for each number of cells n_c = 3…9, of
 // m = 10·(n_c − 1) interactions (350 in all). In each, the number of

@@ -213,15 +213,20 @@ func (p Pace) draw(rng *rand.Rand) float64 {
 
 // Outcome is what one examinee did on one item.
 type Outcome struct {
-	Item    int // index into the items
-	Agent   string
-	Tau     float64
-	Score   float64 // the mean over episodes of the chosen payoff at τ
-	CI95    [2]float64
-	Scores  []float64          // each episode's
-	Values  aggregate.Values   // every payoff at τ, the mean over episodes
-	Curve   []aggregate.Values // every payoff at CurvePoints test times up to τ, means over episodes
-	Stopped int                // episodes in which the agent stopped before its steps
+	Item   int // index into the items
+	Agent  string
+	Tau    float64
+	Score  float64 // the mean over episodes of the chosen payoff when the episode ended
+	CI95   [2]float64
+	Scores []float64 // each episode's
+	// Values is every payoff when the episode ended, the mean over
+	// episodes: at τ, or at the last action when the agent did all its
+	// steps before τ (the test stopped it then). Its Tau is τ.
+	Values aggregate.Values
+	// Curve is every payoff at CurvePoints test times up to τ, means over
+	// episodes; an episode over before a point is read at its end.
+	Curve   []aggregate.Values
+	Stopped int // episodes in which the agent stopped before its steps
 }
 
 // ErrNoItems is Take's error for a test with nothing to take.
@@ -278,52 +283,56 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	o := Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)}
 	player := env.NewPlayer(it.Env)
 	var run aggregate.Run
+	var atTau aggregate.Average
+	curve := make([]aggregate.Average, s.CurvePoints)
 	for e := range s.Episodes {
 		seed := env.EpisodeSeed(it.Seed, e)
+		var end float64
 		var stopped bool
-		run, stopped = play(player, x.New(), seed, it.Steps, tau, s.Pace, run[:0])
+		run, end, stopped = play(player, x.New(), seed, it.Steps, tau, s.Pace, run[:0])
 		if stopped {
 			o.Stopped++
 		}
-		v := values(run, tau, s.Lambda)
+		v := values(run, end, s.Lambda)
 		o.Scores[e] = s.Score.Of(v)
-		addValues(&o.Values, v)
-		for k := range o.Curve {
-			addValues(&o.Curve[k], values(run, curveTime(tau, k, s.CurvePoints), s.Lambda))
+		atTau.Add(v)
+		for k := range curve {
+			curve[k].Add(values(run, min(curveTau(tau, k, s.CurvePoints), end), s.Lambda))
 		}
 	}
-	n := float64(s.Episodes)
-	scaleValues(&o.Values, n)
+	o.Values = atTau.Values()
 	o.Values.Tau = tau
-	for k := range o.Curve {
-		scaleValues(&o.Curve[k], n)
-		o.Curve[k].Tau = curveTime(tau, k, s.CurvePoints)
+	for k := range curve {
+		o.Curve[k] = curve[k].Values()
+		o.Curve[k].Tau = curveTau(tau, k, s.CurvePoints)
 	}
-	o.Score, o.CI95 = MeanCI(o.Scores)
+	o.Score, o.CI95 = env.MeanCI(o.Scores)
 	return o
 }
 
-// curveTime is the k-th (from 0) of points test times evenly spaced up to
-// tau; the last is tau itself, which tau·points/points need not be in
-// floating point.
-func curveTime(tau float64, k, points int) float64 {
-	if k == points-1 {
-		return tau
-	}
-	return tau * float64(k+1) / float64(points)
+// curveTau is the test time of point k (from 0) of a curve of points
+// points up to tau: the fraction first, so that the last point is tau
+// exactly.
+func curveTau(tau float64, k, points int) float64 {
+	return tau * (float64(k+1) / float64(points))
 }
 
 // play runs one episode in simulated physical time: before each action
 // the pace draws a delay, which a Paced agent may change; the episode
 // stops after steps actions or when the next action would come after tau.
 // The reward of an action is counted with it, at its time, since the
-// environment answers at once (docs/aggregation.md).
-func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, stopped bool) {
+// environment answers at once (docs/aggregation.md). end is when the
+// episode ended: the last action's time when the steps ran out first,
+// since then the test stopped the agent, tau otherwise, when the agent ran
+// out of time or stopped of its own accord; its payoffs are read at end.
+func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, stopped bool) {
 	ep := p.Episode(a, seed)
 	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
 	paced, _ := a.(agent.Paced)
-	t, reward := 0.0, 0.0
-	for range steps {
+	var t clock
+	reward := 0.0
+	end = tau
+	for i := range steps {
 		d := pace.draw(rng)
 		if paced != nil {
 			d = paced.Delay(d, reward)
@@ -332,40 +341,41 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 			stopped = true
 			break
 		}
-		if t+d > tau || t+d == t { // out of time, or no time would pass
+		next := t.after(d)
+		if next.hi > tau || next.hi == t.hi { // out of time, or no time would pass
 			break
 		}
-		t += d
+		t = next
 		reward = ep.Interact()
-		run = append(run, aggregate.Interaction{T: t, Reward: reward})
+		run = append(run, aggregate.Interaction{T: t.hi, Reward: reward})
+		if i == steps-1 {
+			end = t.hi
+		}
 	}
 	ep.End()
-	return run, stopped
+	return run, end, stopped
+}
+
+// clock is an episode's simulated time: the sum of the delays so far, kept
+// as the unevaluated sum hi + lo of Knuth's two-sum, so that hi, the time
+// of an action, is the exact sum of its delays rounded once. A running
+// float sum drifts by an ulp a step (ten delays of 0.1 s make
+// 0.9999999999999999 s), which would put an agent at the pace's last
+// action just after the default τ = steps × delay, or just before it and
+// cost it a reward under v̌‖τ.
+type clock struct{ hi, lo float64 }
+
+// after is the clock a delay d later.
+func (c clock) after(d float64) clock {
+	s := c.hi + d
+	b := s - c.hi
+	e := (c.hi - (s - b)) + (d - b) + c.lo // what s lost, and the old lo
+	hi := s + e
+	return clock{hi, e - (hi - s)}
 }
 
 // values reads every payoff of run at tau; Validate checked lambda.
 func values(run aggregate.Run, tau, lambda float64) aggregate.Values {
-	d, _ := run.Discounted(tau, lambda)
-	return aggregate.Values{Tau: tau, Count: run.Count(tau), Sum: run.Sum(tau), PerSecond: run.PerSecond(tau),
-		PerCycle: run.PerCycle(tau), Discounted: d, Diminishing: run.Diminishing(tau)}
-}
-
-func addValues(sum *aggregate.Values, v aggregate.Values) {
-	sum.Count += v.Count
-	sum.Sum += v.Sum
-	sum.PerSecond += v.PerSecond
-	sum.PerCycle += v.PerCycle
-	sum.Discounted += v.Discounted
-	sum.Diminishing += v.Diminishing
-}
-
-// scaleValues turns a sum of n values into their mean; Count is rounded
-// down, being a count.
-func scaleValues(v *aggregate.Values, n float64) {
-	v.Count = int(float64(v.Count) / n)
-	v.Sum /= n
-	v.PerSecond /= n
-	v.PerCycle /= n
-	v.Discounted /= n
-	v.Diminishing /= n
+	v, _ := run.At(tau, lambda)
+	return v
 }

@@ -60,6 +60,73 @@ func TestPerCycleIsTheLambdaOneScore(t *testing.T) {
 	}
 }
 
+// An agent that keeps a constant pace does its last action exactly at the
+// default τ = steps × delay, whatever the delay: all its steps count and
+// v̌‖τ is v‖τ. The curve's last point is τ itself, so it reads the
+// payoffs at τ. Delays such as 0.1 s, summed step by step in floating
+// point, drift by an ulp (ten of them make 0.9999999999999999), which put
+// the last action after τ or just before it.
+func TestAnAgentAtThePaceActsUntilTau(t *testing.T) {
+	items := lambdaOneItems(t, 1, 2)
+	for _, delay := range []float64{0.1, 0.3, 0.7, 1.1, 1.0 / 3} {
+		s := exam.DefaultSettings
+		s.Pace = exam.Pace{Model: "constant", A: delay}
+		out, err := exam.Take(items, []exam.Examinee{examinee(t, "random")}, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range out {
+			it := items[o.Item]
+			if o.Values.Count != it.Steps || o.Values.Diminishing != o.Values.PerCycle {
+				t.Errorf("pace %v on %s: %d of %d interactions by τ = %v, v̌‖τ %v, v‖τ %v",
+					delay, it.Name, o.Values.Count, it.Steps, o.Tau, o.Values.Diminishing, o.Values.PerCycle)
+			}
+			if last := o.Curve[len(o.Curve)-1]; last != o.Values {
+				t.Errorf("pace %v on %s: the curve ends at %+v, not at τ's payoffs %+v", delay, it.Name, last, o.Values)
+			}
+		}
+	}
+}
+
+// An item ends after its steps or at τ, whichever comes first, and is read
+// when it ended: a τ longer than the steps need does not count the time
+// after the last step against an agent that did them all, since the test
+// stopped it, not its own choice. Its scores are those of the default τ.
+// The stopper, which stops by itself, is still read at τ, where v̌‖τ
+// drops its lucky end.
+func TestATestTimeBeyondTheStepsIsNotHeldAgainstTheAgent(t *testing.T) {
+	items := lambdaOneItems(t, 2, 2)
+	xs := []exam.Examinee{examinee(t, "oracle"), examinee(t, "random"), examinee(t, "stopper")}
+	s := exam.DefaultSettings
+	s.Episodes = 3
+	short, err := exam.Take(items, xs, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Tau = 1000
+	long, err := exam.Take(items, xs, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stopperDropped bool
+	for k, o := range long {
+		name := items[o.Item].Name
+		if o.Agent == "stopper" {
+			stopperDropped = stopperDropped || o.Values.Diminishing < short[k].Values.Diminishing
+			continue
+		}
+		if o.Score != short[k].Score || o.Values.Diminishing != o.Values.PerCycle {
+			t.Errorf("%s on %s: τ = 1000 s gives %v (v‖τ %v), τ = steps gives %v", o.Agent, name, o.Score, o.Values.PerCycle, short[k].Score)
+		}
+		if last := o.Curve[len(o.Curve)-1]; last.Diminishing != o.Values.Diminishing {
+			t.Errorf("%s on %s: the curve ends at v̌ %v, the item's is %v", o.Agent, name, last.Diminishing, o.Values.Diminishing)
+		}
+	}
+	if !stopperDropped {
+		t.Errorf("the stopper's v̌‖τ did not fall with the longer τ: its idle time should count")
+	}
+}
+
 // Every examinee meets the same environments and seeds: two copies of one
 // agent score alike, item by item. The outcome does not depend on the
 // number of cores either.
@@ -165,10 +232,10 @@ func TestStopperUnderTheTwoAverages(t *testing.T) {
 			t.Errorf("%s: the stopper never stopped", items[o.Item].Name)
 		}
 	}
-	if _, ci := exam.MeanCI(random); ci[0] > 0 || ci[1] < 0 {
+	if _, ci := env.MeanCI(random); ci[0] > 0 || ci[1] < 0 {
 		t.Errorf("random's v‖τ interval %v does not contain 0", ci)
 	}
-	if m, ci := exam.MeanCI(perCycle); ci[0] <= 0 {
+	if m, ci := env.MeanCI(perCycle); ci[0] <= 0 {
 		t.Errorf("the stopper's v‖τ is %v %v; Theorem 1 puts it above 0", m, ci)
 	}
 }
@@ -191,7 +258,7 @@ func TestModulatorKeepsItsAdvantage(t *testing.T) {
 			t.Errorf("%s: the modulator stopped in %d episodes", items[o.Item].Name, o.Stopped)
 		}
 	}
-	if m, ci := exam.MeanCI(scores); ci[0] <= 0 {
+	if m, ci := env.MeanCI(scores); ci[0] <= 0 {
 		t.Errorf("the modulator's v̌‖τ is %v %v; slowing down while ahead should keep it above 0", m, ci)
 	}
 }

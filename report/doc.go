@@ -8,7 +8,7 @@
 // version, and computes, for each agent:
 //
 //   - n, the mean item score, its sample standard deviation and the 95%
-//     interval of the mean from Student's t (exam.MeanCI), and the sample
+//     interval of the mean from Student's t (env.MeanCI), and the sample
 //     standard deviation of the tests' mean scores (seed 002 gave each
 //     test to one person, and its sd of 0.122 matches this figure of ours,
 //     not the items' spread);

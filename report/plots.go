@@ -132,11 +132,14 @@ func (r *Report) complexityFigure() (Figure, error) {
 
 // legendRoom raises the top of the y axis so that the legend, drawn at
 // the top, has a band of its own above the data instead of covering it.
+// Data of one value (one item, or equal scores) gets half a unit either
+// side first: the ticks stop at the data's top, and a range of zero width
+// has no ticks (gonum/plot panics on it).
 func legendRoom(p *plot.Plot, entries int) {
-	span := p.Y.Max - p.Y.Min
-	if span == 0 {
-		span = 1
+	if !(p.Y.Max > p.Y.Min) {
+		p.Y.Min, p.Y.Max = p.Y.Min-0.5, p.Y.Max+0.5
 	}
+	span := p.Y.Max - p.Y.Min
 	p.Y.Tick.Marker = dataTicks{top: p.Y.Max}
 	p.Y.Max += span * (0.09*float64(entries) + 0.04)
 }

@@ -3,7 +3,6 @@ package report
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/anynt/anynt/agent"
@@ -226,37 +225,19 @@ func pick(xs []float64, idx []int) []float64 {
 
 // meanValues averages the payoffs at τ and the curves over the items.
 func meanValues(outs []exam.Outcome) (at aggregate.Values, curve []aggregate.Values, stopped int) {
-	curve = make([]aggregate.Values, len(outs[0].Curve))
+	var atTau aggregate.Average
+	points := make([]aggregate.Average, len(outs[0].Curve))
 	for _, o := range outs {
-		add(&at, o.Values)
+		atTau.Add(o.Values)
 		for k, v := range o.Curve {
-			add(&curve[k], v)
+			points[k].Add(v)
 		}
 		stopped += o.Stopped
 	}
-	n := float64(len(outs))
-	scale(&at, n)
-	for k := range curve {
-		scale(&curve[k], n)
+	curve = make([]aggregate.Values, len(points))
+	for k := range points {
+		curve[k] = points[k].Values()
 		curve[k].Tau = float64(k+1) / float64(len(curve))
 	}
-	return at, curve, stopped
-}
-
-func add(sum *aggregate.Values, v aggregate.Values) {
-	sum.Count += v.Count
-	sum.Sum += v.Sum
-	sum.PerSecond += v.PerSecond
-	sum.PerCycle += v.PerCycle
-	sum.Discounted += v.Discounted
-	sum.Diminishing += v.Diminishing
-}
-
-func scale(v *aggregate.Values, n float64) {
-	v.Count = int(math.Round(float64(v.Count) / n))
-	v.Sum /= n
-	v.PerSecond /= n
-	v.PerCycle /= n
-	v.Discounted /= n
-	v.Diminishing /= n
+	return atTau.Values(), curve, stopped
 }

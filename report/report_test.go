@@ -485,3 +485,40 @@ func TestHTMLForComplexityStrataAndSums(t *testing.T) {
 		t.Error("the page does not name the bins or the payoff")
 	}
 }
+
+// A test too small or too even to spread its points still gets its page:
+// one item (every plot holds one value an agent), and scores that are all
+// the same (the y axis has no range). gonum/plot panicked on both, in the
+// axis ticks kept below the legend's band.
+func TestHTMLOfADegenerateTest(t *testing.T) {
+	agents := []string{"random", "oracle"}
+	one := input(t, 1, exam.DefaultSettings, agents...)
+	n := len(one.Items)
+	one.Items = one.Items[:1]
+	one.Outcomes = []exam.Outcome{one.Outcomes[0], one.Outcomes[n]}
+	even := input(t, 1, exam.DefaultSettings, agents...)
+	for k := range even.Outcomes {
+		even.Outcomes[k].Score = 0.5
+	}
+	for name, in := range map[string]report.Input{"one item": one, "equal scores": even} {
+		var b bytes.Buffer
+		if err := build(t, in).WriteHTML(&b); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		got := seriesOf(parsePage(t, b.Bytes()), agents)
+		if len(got) != 8 {
+			t.Errorf("%s: %d figures, want 8", name, len(got))
+		}
+		for id, names := range got {
+			// One complexity has no least-squares line, and seriesOf
+			// knows an agent by its line's colour: its translucent
+			// points are not matched.
+			if name == "one item" && id == "complexity" {
+				continue
+			}
+			if strings.Join(names, ",") != strings.Join(agents, ",") {
+				t.Errorf("%s: figure %s draws %v, want %v", name, id, names, agents)
+			}
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -26,7 +27,7 @@ type Correlation struct {
 // interval of the mean (Student's t); with fewer than two values the
 // deviation is NaN and the interval is the mean.
 func describe(xs []float64) (mean, sd float64, ci [2]float64) {
-	mean, ci = exam.MeanCI(xs)
+	mean, ci = env.MeanCI(xs)
 	sd = math.NaN()
 	if len(xs) >= 2 {
 		sd = stat.StdDev(xs, nil)

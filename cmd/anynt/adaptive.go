@@ -102,11 +102,11 @@ func se(v float64, n int) *float64 {
 func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed uint64, asJSON bool) error {
 	s := fl.settings
 	if err := s.Validate(); err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--adaptive: %w", err)}
+		return usage(fmt.Errorf("--adaptive: %w", err))
 	}
 	results, err := exam.TakeAdaptive(examinees, s, seed)
 	if errors.Is(err, exam.ErrNoItems) {
-		return &exitError{code: exitUsage, err: errors.New("--adaptive: no agent to test")}
+		return usage(errors.New("--adaptive: no agent to test"))
 	}
 	if err != nil {
 		return err

@@ -80,10 +80,8 @@ func (fl batteryFlags) changed(name string) bool { return fl.set != nil && fl.se
 // batteryItems makes the items of a battery from the files and folders in
 // args or from the generator. The errors are the command's: usage (exit
 // 2), a file that cannot be read (4), the positioned errors of every file
-// (1). The battery is the user's own files or the generator's, so the
-// version names nothing in it.
-func batteryItems(args []string, fl batteryFlags, _ string, seed uint64) ([]exam.Item, error) {
-	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
+// (1).
+func batteryItems(args []string, fl batteryFlags, seed uint64) ([]exam.Item, error) {
 	s := exam.Sampling{Weighting: exam.Weighting(fl.weighting), Sample: fl.sample, Steps: fl.steps,
 		StratumWidth: fl.stratumWidth, Seed: seed}
 	if err := s.Validate(); err != nil {
@@ -148,5 +146,5 @@ func poolError(err error) error {
 	if errors.As(err, &path) {
 		return &exitError{code: exitIO, err: err}
 	}
-	return &exitError{code: exitUsage, err: err}
+	return usage(err)
 }

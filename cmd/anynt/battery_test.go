@@ -42,7 +42,7 @@ func TestBatteryFromFiles(t *testing.T) {
 		writeFileAt(t, filepath.Join(dir, name), "actions s l r\nspace table {\n\t1 3 2\n\t2 1 3\n\t3 2 1\n}\ngoodevil pattern l r\n")
 	}
 	example5 := corpusDir + "paper/example5.anynt"
-	items, err := batteryItems([]string{example5, dir}, batteryFlagsOf(t, "--steps", "25"), "test", 1)
+	items, err := batteryItems([]string{example5, dir}, batteryFlagsOf(t, "--steps", "25"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestBatteryReportsEveryFileError(t *testing.T) {
 	syntax := writeFile(t, "syntax.anynt", "actions s l r\ngoodevil pattern (\n")
 	rules := writeFile(t, "rules.anynt", "a -> b\n")
 	good := corpusDir + "paper/example5.anynt"
-	_, err := batteryItems([]string{good, syntax, rules}, batteryFlagsOf(t), "test", 1)
+	_, err := batteryItems([]string{good, syntax, rules}, batteryFlagsOf(t), 1)
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != exitFile {
 		t.Fatalf("status %v (%v); want exit %d", ee, err, exitFile)
@@ -80,14 +80,14 @@ func TestBatteryReportsEveryFileError(t *testing.T) {
 	}
 	// A folder's rule files are passed over, its environments kept: the
 	// corpus's folders hold both kinds.
-	items, err := batteryItems([]string{corpusDir + "thesis"}, batteryFlagsOf(t), "test", 1)
+	items, err := batteryItems([]string{corpusDir + "thesis"}, batteryFlagsOf(t), 1)
 	if err != nil || len(items) != 1 || items[0].Name != corpusDir+"thesis/omega1-blocker.anynt" {
 		t.Errorf("corpus/thesis, which holds four rule files and one environment: %v, %v", items, err)
 	}
 	// A folder with a broken file fails like a named one.
 	dir := t.TempDir()
 	writeFileAt(t, filepath.Join(dir, "a.anynt"), "actions s l r\ngoodevil pattern (\n")
-	if _, err := batteryItems([]string{dir}, batteryFlagsOf(t), "test", 1); !errors.As(err, &ee) || ee.code != exitFile {
+	if _, err := batteryItems([]string{dir}, batteryFlagsOf(t), 1); !errors.As(err, &ee) || ee.code != exitFile {
 		t.Errorf("a folder holding a file that does not parse: %v, want exit %d", err, exitFile)
 	}
 }
@@ -116,7 +116,7 @@ func TestBatteryUsageErrors(t *testing.T) {
 		{"a NaN bound", nil, []string{"--generate", "NaN"}, exitUsage},
 		{"an empty generated pool", nil, []string{"--generate", "50", "--pool", "0"}, exitUsage},
 	} {
-		_, err := batteryItems(c.args, batteryFlagsOf(t, c.flags...), "test", 1)
+		_, err := batteryItems(c.args, batteryFlagsOf(t, c.flags...), 1)
 		var ee *exitError
 		if !errors.As(err, &ee) || ee.code != c.code {
 			t.Errorf("%s: %v; want exit %d", c.name, err, c.code)
@@ -128,12 +128,12 @@ func TestBatteryUsageErrors(t *testing.T) {
 // same seed gives the same battery, another seed another.
 func TestBatteryFromTheGenerator(t *testing.T) {
 	fl := batteryFlagsOf(t, "--generate", "60", "--pool", "40", "--weighting", "stratum", "--sample", "8", "--steps", "10")
-	a, err := batteryItems(nil, fl, "test", 7)
+	a, err := batteryItems(nil, fl, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := batteryItems(nil, fl, "test", 7)
-	c, _ := batteryItems(nil, fl, "test", 8)
+	b, _ := batteryItems(nil, fl, 7)
+	c, _ := batteryItems(nil, fl, 8)
 	if len(a) != 8 || !slices.Equal(itemNames(a), itemNames(b)) || a[3].Seed != b[3].Seed {
 		t.Errorf("seed 7 gave %q, then %q", itemNames(a), itemNames(b))
 	}
@@ -145,7 +145,7 @@ func TestBatteryFromTheGenerator(t *testing.T) {
 			t.Errorf("item %+v", it)
 		}
 	}
-	all, err := batteryItems(nil, batteryFlagsOf(t, "--generate", "60", "--pool", "3", "--filters=false"), "test", 1)
+	all, err := batteryItems(nil, batteryFlagsOf(t, "--generate", "60", "--pool", "3", "--filters=false"), 1)
 	if err != nil {
 		t.Fatal(err)
 	}

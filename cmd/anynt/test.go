@@ -60,7 +60,7 @@ var protocols = map[string]protocol{
 	"battery": {
 		about: "environments from FILEs and folders or the generator, drawn by complexity (below)",
 		items: func(fl testFlags) ([]exam.Item, error) {
-			return batteryItems(fl.files, fl.battery, versionString(), fl.seed)
+			return batteryItems(fl.files, fl.battery, fl.seed)
 		},
 		report: report.Protocol{Name: "battery", Complexity: "bits", Strata: report.ByComplexity},
 		settings: func(fl testFlags) string {
@@ -202,8 +202,8 @@ func checkProtocolFlags(fl testFlags, changed func(string) bool, files int) erro
 	if !ok {
 		return usage(fmt.Errorf("--protocol: no protocol %q (the protocols: %s)", fl.protocol, protocolList()))
 	}
-	for n, other := range protocols {
-		for _, name := range other.flags {
+	for _, n := range protocolNames() { // in order: the same command names the same flag
+		for _, name := range protocols[n].flags {
 			if n != fl.protocol && changed(name) && !slices.Contains(p.flags, name) {
 				return refuse(name, "--protocol "+fl.protocol)
 			}
