@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
-	"sync"
 
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
@@ -202,24 +200,7 @@ func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]Adap
 	}
 	out := make([]AdaptiveResult, len(examinees))
 	errs := make([]error, len(examinees))
-	var next int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(examinees)) {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= len(examinees) {
-					return
-				}
-				out[k], errs[k] = takeAdaptive(examinees[k], s, seed)
-			}
-		})
-	}
-	wg.Wait()
+	onCores(len(examinees), func(k int) { out[k], errs[k] = takeAdaptive(examinees[k], s, seed) }, nil)
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -17,13 +17,9 @@ import (
 // builtIns are the examinees of the adaptive tests, weakest first.
 func builtIns(t testing.TB, names ...string) []exam.Examinee {
 	t.Helper()
-	var xs []exam.Examinee
-	for _, n := range names {
-		f, err := agent.Lookup(n, agent.DefaultSettings)
-		if err != nil {
-			t.Fatal(err)
-		}
-		xs = append(xs, exam.Examinee{Name: n, New: f})
+	xs, err := exam.Examinees(names, agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return xs
 }

@@ -42,6 +42,20 @@ type Examinee struct {
 	New  agent.Factory
 }
 
+// Examinees looks up the named agents (agent.Lookup), with s for those that
+// have settings; a name it does not know is an error naming every agent.
+func Examinees(names []string, s agent.Settings) ([]Examinee, error) {
+	xs := make([]Examinee, len(names))
+	for i, name := range names {
+		f, err := agent.Lookup(name, s)
+		if err != nil {
+			return nil, err
+		}
+		xs[i] = Examinee{Name: name, New: f}
+	}
+	return xs, nil
+}
+
 // Score names the payoff of seed 001 that scores an exercise.
 type Score string
 
@@ -245,32 +259,46 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 		return nil, ErrNoItems
 	}
 	out := make([]Outcome, len(items)*len(examinees))
-	var next, done int
+	var finished func(int)
+	if progress != nil {
+		finished = func(done int) { progress(done, len(out)) }
+	}
+	onCores(len(out), func(k int) {
+		out[k] = takeItem(items, k%len(items), examinees[k/len(items)], s)
+	}, finished)
+	return out, nil
+}
+
+// onCores calls do(k) once for each k in 0…n−1, on as many goroutines as
+// the machine has cores, taking the next k as each finishes; done, if not
+// nil, is then given the number finished, one call at a time. Each k
+// writes only its own slot, so a result does not depend on the number of
+// cores or on the order the calls finish in.
+func onCores(n int, do func(k int), done func(finished int)) {
+	var next, finished int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(out)) {
+	for range min(runtime.GOMAXPROCS(0), n) {
 		wg.Go(func() {
 			for {
 				mu.Lock()
 				k := next
 				next++
 				mu.Unlock()
-				if k >= len(out) {
+				if k >= n {
 					return
 				}
-				x := examinees[k/len(items)]
-				out[k] = takeItem(items, k%len(items), x, s)
-				if progress != nil {
+				do(k)
+				if done != nil {
 					mu.Lock()
-					done++
-					progress(done, len(out))
+					finished++
+					done(finished)
 					mu.Unlock()
 				}
 			}
 		})
 	}
 	wg.Wait()
-	return out, nil
 }
 
 // takeItem plays the episodes of one examinee on one item.

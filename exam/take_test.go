@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/google/go-cmp/cmp"
@@ -14,11 +13,7 @@ import (
 
 func examinee(t testing.TB, name string) exam.Examinee {
 	t.Helper()
-	f, err := agent.Lookup(name, agent.DefaultSettings)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return exam.Examinee{Name: name, New: f}
+	return builtIns(t, name)[0]
 }
 
 func lambdaOneItems(t testing.TB, seed uint64, tests int) []exam.Item {

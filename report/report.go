@@ -46,6 +46,16 @@ type Agent struct {
 	QLearning *agent.Settings
 }
 
+// AgentOf names agent name with the settings s when they decide its
+// behaviour (Q-learning's), as the report prints it.
+func AgentOf(name string, s agent.Settings) Agent {
+	a := Agent{Name: name}
+	if name == "qlearning" {
+		a.QLearning = &s
+	}
+	return a
+}
+
 // Input is everything a report is built from: the test (its items, how
 // it was given, its seed) and what the examinees did on it.
 type Input struct {

@@ -29,19 +29,12 @@ func input(t testing.TB, tests int, s exam.Settings, names ...string) report.Inp
 		t.Fatal(err)
 	}
 	in := report.Input{Version: "9.9.9-test", Protocol: lambdaOne, Seed: 7, Tests: tests, Settings: s, Items: items}
-	var xs []exam.Examinee
+	xs, err := exam.Examinees(names, agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, n := range names {
-		f, err := agent.Lookup(n, agent.DefaultSettings)
-		if err != nil {
-			t.Fatal(err)
-		}
-		xs = append(xs, exam.Examinee{Name: n, New: f})
-		a := report.Agent{Name: n}
-		if n == "qlearning" {
-			q := agent.DefaultSettings
-			a.QLearning = &q
-		}
-		in.Agents = append(in.Agents, a)
+		in.Agents = append(in.Agents, report.AgentOf(n, agent.DefaultSettings))
 	}
 	in.Outcomes, err = exam.Take(items, xs, s, nil)
 	if err != nil {

@@ -49,43 +49,45 @@ type adaptiveSettings struct {
 	QLearning *qSettings `json:"qlearning,omitempty"`
 }
 
+// adaptiveHead is what every JSON line of the test carries: what decided
+// it.
+type adaptiveHead struct {
+	Version  string           `json:"version"`
+	Kind     string           `json:"kind"` // "adaptive-step" or "adaptive-result"
+	Agent    string           `json:"agent"`
+	Seed     uint64           `json:"seed"`
+	Settings adaptiveSettings `json:"settings"`
+}
+
 // adaptiveStep is one environment of the trajectory, one JSON line.
 type adaptiveStep struct {
-	Version      string           `json:"version"`
-	Kind         string           `json:"kind"` // "adaptive-step"
-	Agent        string           `json:"agent"`
-	Seed         uint64           `json:"seed"`
-	Settings     adaptiveSettings `json:"settings"`
-	Step         int              `json:"step"`
-	Environment  string           `json:"environment"`
-	Level        int              `json:"level"`
-	Cells        int              `json:"cells"`
-	Actions      int              `json:"actions"`
-	KApprox      int              `json:"k_approx"`
-	Bits         float64          `json:"bits"`
-	Start        float64          `json:"start"`
-	Time         float64          `json:"time"`
-	Interactions int              `json:"interactions"`
-	Stopped      bool             `json:"stopped"`
-	Score        float64          `json:"score"`
-	Estimate     float64          `json:"estimate"`
-	SE           *float64         `json:"se"`
+	adaptiveHead
+	Step         int      `json:"step"`
+	Environment  string   `json:"environment"`
+	Level        int      `json:"level"`
+	Cells        int      `json:"cells"`
+	Actions      int      `json:"actions"`
+	KApprox      int      `json:"k_approx"`
+	Bits         float64  `json:"bits"`
+	Start        float64  `json:"start"`
+	Time         float64  `json:"time"`
+	Interactions int      `json:"interactions"`
+	Stopped      bool     `json:"stopped"`
+	Score        float64  `json:"score"`
+	Estimate     float64  `json:"estimate"`
+	SE           *float64 `json:"se"`
 }
 
 // adaptiveResult is an examinee's final score, one JSON line after its
 // steps.
 type adaptiveResult struct {
-	Version      string           `json:"version"`
-	Kind         string           `json:"kind"` // "adaptive-result"
-	Agent        string           `json:"agent"`
-	Seed         uint64           `json:"seed"`
-	Settings     adaptiveSettings `json:"settings"`
-	Score        float64          `json:"score"`
-	SE           *float64         `json:"se"`
-	Environments int              `json:"environments"`
-	MeanLevel    float64          `json:"mean_level"`
-	TimeUsed     float64          `json:"time_used"`
-	Unused       float64          `json:"unused"`
+	adaptiveHead
+	Score        float64  `json:"score"`
+	SE           *float64 `json:"se"`
+	Environments int      `json:"environments"`
+	MeanLevel    float64  `json:"mean_level"`
+	TimeUsed     float64  `json:"time_used"`
+	Unused       float64  `json:"unused"`
 }
 
 // se is a standard error for JSON: null below two environments, where the
@@ -158,14 +160,14 @@ func seText(v float64, n int) string {
 func writeAdaptiveJSON(io *stdio, results []exam.AdaptiveResult, set adaptiveSettings) error {
 	for _, r := range results {
 		for _, st := range r.Steps {
-			if err := writeJSON(io.out, adaptiveStep{Version: versionString(), Kind: "adaptive-step", Agent: r.Agent, Seed: r.Seed, Settings: set,
+			if err := writeJSON(io.out, adaptiveStep{adaptiveHead: adaptiveHead{versionString(), "adaptive-step", r.Agent, r.Seed, set},
 				Step: st.Number, Environment: st.Name, Level: st.Level, Cells: st.Cells, Actions: st.Actions, KApprox: st.KApprox, Bits: st.Bits,
 				Start: st.Start, Time: st.Time, Interactions: st.Interactions, Stopped: st.Stopped, Score: st.Score,
 				Estimate: st.Estimate, SE: se(st.SE, st.Number)}); err != nil {
 				return &exitError{code: exitIO, err: err}
 			}
 		}
-		if err := writeJSON(io.out, adaptiveResult{Version: versionString(), Kind: "adaptive-result", Agent: r.Agent, Seed: r.Seed, Settings: set,
+		if err := writeJSON(io.out, adaptiveResult{adaptiveHead: adaptiveHead{versionString(), "adaptive-result", r.Agent, r.Seed, set},
 			Score: r.Score, SE: se(r.SE, len(r.Steps)), Environments: len(r.Steps), MeanLevel: r.MeanLevel,
 			TimeUsed: set.TestTime - r.Unused, Unused: r.Unused}); err != nil {
 			return &exitError{code: exitIO, err: err}

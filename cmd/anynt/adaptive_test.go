@@ -14,13 +14,9 @@ import (
 
 func adaptiveExaminees(t *testing.T, names ...string) []exam.Examinee {
 	t.Helper()
-	var xs []exam.Examinee
-	for _, n := range names {
-		f, err := agent.Lookup(n, agent.DefaultSettings)
-		if err != nil {
-			t.Fatal(err)
-		}
-		xs = append(xs, exam.Examinee{Name: n, New: f})
+	xs, err := exam.Examinees(names, agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return xs
 }

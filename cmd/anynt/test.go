@@ -290,23 +290,16 @@ func testSettings(fl testFlags) (exam.Settings, []exam.Examinee, []report.Agent,
 	if len(fl.agents) == 0 {
 		return s, nil, nil, usage(fmt.Errorf("--agent: no agent given"))
 	}
-	var xs []exam.Examinee
 	var as []report.Agent
 	for i, name := range fl.agents {
 		if slices.Contains(fl.agents[:i], name) {
 			return s, nil, nil, usage(fmt.Errorf("--agent: %s is named twice", name))
 		}
-		factory, err := agent.Lookup(name, fl.settings)
-		if err != nil {
-			return s, nil, nil, usage(fmt.Errorf("--agent %s: %w", name, err))
-		}
-		xs = append(xs, exam.Examinee{Name: name, New: factory})
-		a := report.Agent{Name: name}
-		if name == "qlearning" {
-			q := fl.settings
-			a.QLearning = &q
-		}
-		as = append(as, a)
+		as = append(as, report.AgentOf(name, fl.settings))
+	}
+	xs, err := exam.Examinees(fl.agents, fl.settings)
+	if err != nil {
+		return s, nil, nil, usage(fmt.Errorf("--agent: %w", err))
 	}
 	return s, xs, as, nil
 }

@@ -151,7 +151,7 @@ func TestTestUsageErrors(t *testing.T) {
 	}{
 		{[]string{"--tests", "0"}, "--tests is 0; it must be from 1 to 1000"},
 		{[]string{"--tests", "1001"}, "--tests is 1001"},
-		{[]string{"--agent", "nobody"}, "--agent nobody: no such agent"},
+		{[]string{"--agent", "nobody"}, "--agent: no such agent: \"nobody\""},
 		{[]string{"--agent", "random,random"}, "random is named twice"},
 		{[]string{"--agent", "random", "--alpha", "0.1"}, "--alpha is a setting of qlearning"},
 		{[]string{"--agent", "qlearning", "--alpha", "2"}, "alpha"},
