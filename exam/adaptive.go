@@ -99,7 +99,7 @@ func (s AdaptiveSettings) Validate() error {
 		// with the environment's time, a rate with the pace.
 		return fmt.Errorf("the payoff %s is not an average; the adaptive test's thresholds and score are on the scale of one reward: use diminishing, per-cycle or discounted", s.Score)
 	}
-	return fmt.Errorf("no payoff %q (the payoffs: %s)", s.Score, joinScores())
+	return fmt.Errorf("no payoff %q (the payoffs: %s)", s.Score, ScoreNames())
 }
 
 // Environments is the number of environments the test time holds, counted

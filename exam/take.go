@@ -135,10 +135,12 @@ func (s Settings) Validate() error {
 			return s.Pace.validate()
 		}
 	}
-	return fmt.Errorf("no payoff %q (the payoffs: %s)", s.Score, joinScores())
+	return fmt.Errorf("no payoff %q (the payoffs: %s)", s.Score, ScoreNames())
 }
 
-func joinScores() string {
+// ScoreNames lists the payoffs' names, comma-separated, for help and
+// errors.
+func ScoreNames() string {
 	names := make([]string, len(Scores))
 	for i, s := range Scores {
 		names[i] = string(s)

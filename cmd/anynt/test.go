@@ -123,7 +123,7 @@ Agents: ` + strings.Join(agent.Names(), ", ") + `.
 
 An item is played --episodes times (its score is their mean) for --tau
 seconds (0: its interactions × the pace's mean delay) and scored by --score:
-` + scoreList() + `. --lambda is V|γ|τ's discount.
+` + exam.ScoreNames() + `. --lambda is V|γ|τ's discount.
 Q-learning's --alpha, --gamma, --q0 are refused when no agent is qlearning.
 --tests is 1 to ` + fmt.Sprint(maxTests) + `; items × agents × episodes at most ` + fmt.Sprint(maxTestScores) + `.
 
@@ -164,7 +164,7 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 	f.StringVar(&fl.pace, "pace", d.Pace.String(), "the delay before each action: constant:D, uniform:A:B or exponential:MEAN seconds")
 	f.Float64Var(&fl.tau, "tau", d.Tau, "the test time of an item in seconds; 0: its interactions × the pace's mean delay")
 	f.Float64Var(&fl.lambda, "lambda", d.Lambda, "the discount of V|γ|τ, in (0, 1)")
-	f.StringVar(&fl.score, "score", string(d.Score), "the payoff that scores an item: "+scoreList())
+	f.StringVar(&fl.score, "score", string(d.Score), "the payoff that scores an item: "+exam.ScoreNames())
 	f.BoolVar(&fl.json, "json", false, "print JSON lines: one for each agent and item, one summary for each agent")
 	f.BoolVar(&fl.csv, "csv", false, "print CSV: a row for each agent and item")
 	f.StringVar(&fl.html, "html", "", "write a self-contained HTML report with plots to FILE")
@@ -262,14 +262,6 @@ func protocolHelp() string {
 		fmt.Fprintf(&b, "  %s: %s\n", n, protocols[n].about)
 	}
 	return b.String()
-}
-
-func scoreList() string {
-	names := make([]string, len(exam.Scores))
-	for i, s := range exam.Scores {
-		names[i] = string(s)
-	}
-	return strings.Join(names, ", ")
 }
 
 // testSettings checks the flags that do not depend on the protocol and
