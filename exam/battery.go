@@ -63,7 +63,7 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 		if len(srcs) >= MaxPool {
 			return fmt.Errorf("more than %d environment files", MaxPool)
 		}
-		text, err := os.ReadFile(name)
+		text, err := lang.ReadSource(name)
 		if err != nil {
 			return err
 		}

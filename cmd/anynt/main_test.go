@@ -471,3 +471,27 @@ func TestCheckAndExpandAgreeOnTheExpansionLimit(t *testing.T) {
 		}
 	}
 }
+
+// endless is a reader that never ends, as /dev/zero or `yes` on a pipe.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'a'
+	}
+	return len(p), nil
+}
+
+// A file or an input that never ends is refused after lang.MaxSourceSize
+// bytes, instead of read until memory runs out.
+func TestEndlessInputsAreRefused(t *testing.T) {
+	_, errw, code := anynt(t, "", "check", "/dev/zero")
+	if code != exitFile || !strings.Contains(errw, "/dev/zero:1:1: the file is larger than 64 MiB") {
+		t.Errorf("check /dev/zero: status %d, %q; want %d and a positioned error", code, errw, exitFile)
+	}
+	_, err := readInput(endless{}, []string{"f.anynt"})
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitLimit {
+		t.Errorf("an endless standard input: %v, want exit %d", err, exitLimit)
+	}
+}

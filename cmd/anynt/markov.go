@@ -94,9 +94,12 @@ func readInput(in io.Reader, args []string) (string, error) {
 	if len(args) == 2 {
 		return args[1], nil
 	}
-	b, err := io.ReadAll(in)
+	b, err := io.ReadAll(io.LimitReader(in, lang.MaxSourceSize+1))
 	if err != nil {
 		return "", &exitError{code: exitIO, err: fmt.Errorf("reading the input: %w", err)}
+	}
+	if len(b) > lang.MaxSourceSize {
+		return "", &exitError{code: exitLimit, err: fmt.Errorf("the input on standard input is larger than %d MiB", lang.MaxSourceSize>>20)}
 	}
 	s := strings.TrimSuffix(string(b), "\n")
 	return strings.TrimSuffix(s, "\r"), nil

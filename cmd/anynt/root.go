@@ -131,7 +131,7 @@ func sourceLine(p lang.Pos) (string, bool) {
 	if p.File == "" || p.Line < 1 {
 		return "", false
 	}
-	src, err := os.ReadFile(p.File)
+	src, err := lang.ReadSource(p.File)
 	if err != nil {
 		return "", false
 	}
@@ -159,10 +159,15 @@ func caretPad(line string, col int) string {
 	return b.String()
 }
 
-// readSource reads a file named on the command line; a file that cannot
-// be read exits with exitIO.
+// readSource reads a file named on the command line: a file that cannot
+// be read exits with exitIO, one larger than lang.MaxSourceSize is a file
+// error.
 func readSource(name string) ([]byte, error) {
-	src, err := os.ReadFile(name)
+	src, err := lang.ReadSource(name)
+	var list lang.ErrorList
+	if errors.As(err, &list) {
+		return nil, fileErrors(list)
+	}
 	if err != nil {
 		return nil, &exitError{code: exitIO, err: err}
 	}
