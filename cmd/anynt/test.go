@@ -75,7 +75,7 @@ var protocols = map[string]protocol{
 // and prints its own trajectory.
 var (
 	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "up", "down"}
-	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "csv", "html", "weighting", "sample", "steps", "stratum-width"}
+	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "csv", "html", "quiet", "weighting", "sample", "steps", "stratum-width"}
 )
 
 func protocolNames() []string {
@@ -136,7 +136,7 @@ On a terminal a progress line on standard error shows the rate and time left.`,
   anynt test --agent random,qlearning,oracle --tests 20 --html report.html
   anynt test --agent qlearning --pace uniform:0.5:1.5 --score per-cycle --csv > items.csv
   anynt test --protocol battery --agent random,oracle --steps 1000 corpus/paper
-  anynt test --protocol battery --generate 40 --weighting universal --sample 100
+  anynt test --protocol battery --generate 60 --pool 200 --weighting universal --sample 50
   anynt test --adaptive --agent random,follower,oracle --test-time 5000`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changed := cmd.Flags().Changed

@@ -204,12 +204,14 @@ func TestTestHelpExamples(t *testing.T) {
 		!strings.Contains(out, "  lambda-one: seed 002's Λ_one") {
 		t.Fatalf("status %d:\n%s", code, out)
 	}
+	examples := regexp.MustCompile(`(?m)^  anynt (test --.*)$`).FindAllStringSubmatch(out, -1)
+	if len(examples) < 6 {
+		t.Fatalf("%d examples in\n%s", len(examples), out)
+	}
 	dir := t.TempDir()
-	for _, args := range [][]string{
-		{"test", "--protocol", "lambda-one", "--agent", "qlearning", "--tests", "20", "--seed", "1"},
-		{"test", "--agent", "random,qlearning,oracle", "--tests", "20", "--html", filepath.Join(dir, "report.html")},
-		{"test", "--agent", "qlearning", "--pace", "uniform:0.5:1.5", "--score", "per-cycle", "--csv"},
-	} {
+	for _, ex := range examples {
+		line := strings.ReplaceAll(strings.TrimSuffix(ex[1], " > items.csv"), "report.html", filepath.Join(dir, "report.html"))
+		args := strings.Fields(strings.ReplaceAll(line, " corpus/", " "+corpusDir))
 		if _, errw, code := anynt(t, "", args...); code != exitOK {
 			t.Errorf("%v: status %d, %s", args, code, errw)
 		}
