@@ -116,6 +116,11 @@ var DefaultSettings = Settings{Episodes: 1, Pace: Pace{Model: "constant", A: 1},
 const (
 	MaxEpisodes    = 1_000_000
 	MaxCurvePoints = 1000
+	// MaxTau bounds a test time, in seconds (about 31,700 years).
+	MaxTau = 1e12
+	// MinDelay and MaxDelay bound a pace's delays, in seconds: the clock
+	// counts microseconds, and a million steps of MaxDelay fit in MaxTau.
+	MinDelay, MaxDelay = 1e-6, 1e6
 )
 
 // Validate reports a setting out of its range.
@@ -123,8 +128,8 @@ func (s Settings) Validate() error {
 	switch {
 	case s.Episodes < 1 || s.Episodes > MaxEpisodes:
 		return fmt.Errorf("episodes is %d; it must be 1 to %d", s.Episodes, MaxEpisodes)
-	case math.IsNaN(s.Tau) || math.IsInf(s.Tau, 0) || s.Tau < 0:
-		return fmt.Errorf("tau is %v; it must be a finite number of seconds, or 0 for the pace's time", s.Tau)
+	case !(s.Tau >= 0 && s.Tau <= MaxTau):
+		return fmt.Errorf("tau is %v; it must be 0 (the pace's time) to %g seconds", s.Tau, float64(MaxTau))
 	case !(s.Lambda > 0 && s.Lambda < 1):
 		return fmt.Errorf("%w; it is %v", aggregate.ErrLambda, s.Lambda)
 	case s.CurvePoints < 1 || s.CurvePoints > MaxCurvePoints:
@@ -187,12 +192,12 @@ func ParsePace(s string) (Pace, error) {
 }
 
 func (p Pace) validate() error {
-	ok := func(x float64) bool { return x > 0 && x <= 1e9 }
+	ok := func(x float64) bool { return x >= MinDelay && x <= MaxDelay }
 	switch {
 	case p.Model == "uniform" && !(ok(p.A) && ok(p.B) && p.A <= p.B):
-		return fmt.Errorf("pace %s: the bounds must be 0 < A ≤ B ≤ 1e9 seconds", p)
+		return fmt.Errorf("pace %s: the bounds must be %g ≤ A ≤ B ≤ %g seconds", p, MinDelay, MaxDelay)
 	case p.Model != "uniform" && !ok(p.A):
-		return fmt.Errorf("pace %s: the delay must be above 0 and at most 1e9 seconds", p)
+		return fmt.Errorf("pace %s: the delay must be %g to %g seconds", p, MinDelay, MaxDelay)
 	case p.Model != "constant" && p.Model != "uniform" && p.Model != "exponential":
 		return fmt.Errorf("pace %s: no such model", p)
 	}
@@ -306,9 +311,9 @@ func onCores(n int, do func(k int), done func(finished int)) {
 // takeItem plays the episodes of one examinee on one item.
 func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	it := items[i]
-	tau := s.Tau
+	tau := seconds(ticks(s.Tau)) // on the clock's grid
 	if tau == 0 {
-		tau = float64(it.Steps) * s.Pace.Mean()
+		tau = seconds(int64(it.Steps) * ticks(s.Pace.Mean()))
 	}
 	o := Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)}
 	player := env.NewPlayer(it.Env)
@@ -355,13 +360,16 @@ func curveTau(tau float64, k, points int) float64 {
 // episode ended: the last action's time when the steps ran out first,
 // since then the test stopped the agent, tau otherwise, when the agent ran
 // out of time or stopped of its own accord; its payoffs are read at end.
+// The clock counts whole microseconds (ticks), so that times are exact
+// sums and compare with τ exactly (see ticks).
 func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, stopped bool) {
 	ep := p.Episode(a, seed)
 	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
 	paced, _ := a.(agent.Paced)
-	var t clock
+	limit := ticks(tau)
+	var t int64
 	reward := 0.0
-	end = tau
+	end = seconds(limit)
 	for i := range steps {
 		d := pace.draw(rng)
 		if paced != nil {
@@ -371,38 +379,35 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 			stopped = true
 			break
 		}
-		next := t.after(d)
-		if next.hi > tau || next.hi == t.hi { // out of time, or no time would pass
+		if d > MaxTau { // out of time: tau ≤ MaxTau; this keeps ticks(d) in range
 			break
 		}
-		t = next
+		dt := max(ticks(d), 1) // time passes between two actions
+		if t+dt > limit {
+			break
+		}
+		t += dt
 		reward = ep.Interact()
-		run = append(run, aggregate.Interaction{T: t.hi, Reward: reward})
+		run = append(run, aggregate.Interaction{T: seconds(t), Reward: reward})
 		if i == steps-1 {
-			end = t.hi
+			end = seconds(t)
 		}
 	}
 	ep.End()
 	return run, end, stopped
 }
 
-// clock is an episode's simulated time: the sum of the delays so far, kept
-// as the unevaluated sum hi + lo of Knuth's two-sum, so that hi, the time
-// of an action, is the exact sum of its delays rounded once. A running
-// float sum drifts by an ulp a step (ten delays of 0.1 s make
-// 0.9999999999999999 s), which would put an agent at the pace's last
-// action just after the default τ = steps × delay, or just before it and
-// cost it a reward under v̌‖τ.
-type clock struct{ hi, lo float64 }
+// ticksPerSecond is the resolution of simulated time: a delay is rounded
+// to whole microseconds, at least one. Times are then exact integer sums,
+// and seconds(t) is the double nearest to the decimal time, so a test time
+// such as τ = 2.1 s equals the time of three actions 0.7 s apart, which a
+// running sum of floats (2.0999999999999996) would put before it, costing
+// the last reward under v̌‖τ. An int64 of microseconds spans 292,000
+// years, far beyond MaxTau.
+const ticksPerSecond = 1_000_000
 
-// after is the clock a delay d later.
-func (c clock) after(d float64) clock {
-	s := c.hi + d
-	b := s - c.hi
-	e := (c.hi - (s - b)) + (d - b) + c.lo // what s lost, and the old lo
-	hi := s + e
-	return clock{hi, e - (hi - s)}
-}
+func ticks(s float64) int64   { return int64(math.Round(s * ticksPerSecond)) }
+func seconds(t int64) float64 { return float64(t) / ticksPerSecond }
 
 // values reads every payoff of run at tau; Validate checked lambda.
 func values(run aggregate.Run, tau, lambda float64) aggregate.Values {

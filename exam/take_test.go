@@ -59,8 +59,8 @@ func TestPerCycleIsTheLambdaOneScore(t *testing.T) {
 // default τ = steps × delay, whatever the delay: all its steps count and
 // v̌‖τ is v‖τ. The curve's last point is τ itself, so it reads the
 // payoffs at τ. Delays such as 0.1 s, summed step by step in floating
-// point, drift by an ulp (ten of them make 0.9999999999999999), which put
-// the last action after τ or just before it.
+// point, would drift by an ulp (ten of them make 0.9999999999999999) and
+// put the last action after τ or just before it.
 func TestAnAgentAtThePaceActsUntilTau(t *testing.T) {
 	items := lambdaOneItems(t, 1, 2)
 	for _, delay := range []float64{0.1, 0.3, 0.7, 1.1, 1.0 / 3} {
@@ -78,6 +78,32 @@ func TestAnAgentAtThePaceActsUntilTau(t *testing.T) {
 			}
 			if last := o.Curve[len(o.Curve)-1]; last != o.Values {
 				t.Errorf("pace %v on %s: the curve ends at %+v, not at τ's payoffs %+v", delay, it.Name, last, o.Values)
+			}
+		}
+	}
+}
+
+// A test time written in decimals meets the actions it should: with
+// actions 0.7 s apart and τ = 2.1 s, the third action comes at τ and is
+// kept, by v̌‖τ too, although 0.7 + 0.7 + 0.7 is 2.0999999999999996 in
+// floating point and n·t/τ would then floor to 2. The clock counts
+// microseconds, so times are exact.
+func TestDecimalTestTimes(t *testing.T) {
+	items := lambdaOneItems(t, 3, 1)
+	for _, c := range []struct {
+		delay, tau float64
+		count      int
+	}{{0.7, 2.1, 3}, {0.1, 0.3, 3}, {0.1, 1, 10}, {0.3, 0.9, 3}, {1.1, 3.3, 3}} {
+		s := exam.DefaultSettings
+		s.Pace, s.Tau = exam.Pace{Model: "constant", A: c.delay}, c.tau
+		out, err := exam.Take(items, []exam.Examinee{examinee(t, "random")}, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range out {
+			if o.Values.Count != c.count || o.Values.Diminishing != o.Values.PerCycle {
+				t.Errorf("pace %v, τ %v, %s: %d interactions (want %d), v̌‖τ %v, v‖τ %v",
+					c.delay, c.tau, items[o.Item].Name, o.Values.Count, c.count, o.Values.Diminishing, o.Values.PerCycle)
 			}
 		}
 	}
