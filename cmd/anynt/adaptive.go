@@ -1,8 +1,10 @@
 package main
 
 import (
+	"encoding/csv"
 	"errors"
 	"fmt"
+	"strconv"
 	"text/tabwriter"
 
 	"github.com/anynt/anynt/exam"
@@ -99,9 +101,18 @@ func se(v float64, n int) *float64 {
 	return &v
 }
 
+// adaptiveForm is how runAdaptive prints.
+type adaptiveForm int
+
+const (
+	adaptiveText adaptiveForm = iota
+	adaptiveJSONLines
+	adaptiveCSV
+)
+
 // runAdaptive gives the adaptive test of seed to the examinees and prints
-// each one's trajectory and final score, as a table or as JSON lines.
-func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed uint64, asJSON bool) error {
+// each one's trajectory and final score, as a table, JSON lines or CSV.
+func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed uint64, form adaptiveForm) error {
 	s := fl.settings
 	if err := s.Validate(); err != nil {
 		return usage(fmt.Errorf("--adaptive: %w", err))
@@ -119,8 +130,11 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	}
 	levels := ladder.Levels()
 	set := adaptiveSettings{s.Tau, s.First, s.Growth, s.Up, s.Down, ladder.String(), levels, s.Pace.String(), string(s.Score), s.Lambda, fl.qlearning}
-	if asJSON {
+	switch form {
+	case adaptiveJSONLines:
 		return writeAdaptiveJSON(io, results, set)
+	case adaptiveCSV:
+		return writeAdaptiveCSV(io, results, set, seed)
 	}
 	fmt.Fprintf(io.out, "adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each, up at %g, down below %g, ladder %s, pace %s, payoff %s, lambda %g\n",
 		versionString(), seed, s.Tau, s.First, s.Growth, s.Up, s.Down, ladder, s.Pace, s.Score, s.Lambda)
@@ -155,6 +169,54 @@ func seText(v float64, n int) string {
 		return "n/a"
 	}
 	return fmt.Sprintf("%.4f", v)
+}
+
+// adaptiveCSVHeader names the columns of the adaptive test's CSV: what
+// decided the test, then one step of one agent's trajectory.
+var adaptiveCSVHeader = []string{"version", "seed", "test_time", "first_time", "time_step", "up", "down", "ladder", "max_level",
+	"pace", "score_payoff", "lambda", "alpha", "gamma", "q0", "agent", "step", "environment", "level", "cells", "actions",
+	"k_approx", "bits", "start", "time", "interactions", "stopped", "score", "estimate", "se"}
+
+// writeAdaptiveCSV writes a row for each step of each agent, the version
+// and the settings in every row as the test report's CSV does
+// (docs/reports.md); a standard error of fewer than two environments is
+// an empty field.
+func writeAdaptiveCSV(io *stdio, results []exam.AdaptiveResult, set adaptiveSettings, seed uint64) error {
+	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	d := strconv.Itoa
+	q := []string{"", "", ""}
+	if set.QLearning != nil {
+		q = []string{g(set.QLearning.Alpha), g(set.QLearning.Gamma), g(set.QLearning.Q0)}
+	}
+	cw := csv.NewWriter(io.out)
+	ioErr := func(err error) error { return &exitError{code: exitIO, err: err} }
+	if err := cw.Write(adaptiveCSVHeader); err != nil {
+		return ioErr(err)
+	}
+	for _, r := range results {
+		agentQ := []string{"", "", ""}
+		if r.Agent == "qlearning" {
+			agentQ = q
+		}
+		for _, st := range r.Steps {
+			se := ""
+			if st.Number >= 2 {
+				se = g(st.SE)
+			}
+			row := []string{versionString(), strconv.FormatUint(seed, 10), g(set.TestTime), g(set.FirstTime), g(set.TimeStep),
+				g(set.Up), g(set.Down), set.Ladder, d(set.MaxLevel), set.Pace, set.Score, g(set.Lambda), agentQ[0], agentQ[1], agentQ[2],
+				r.Agent, d(st.Number), st.Name, d(st.Level), d(st.Cells), d(st.Actions), d(st.KApprox), g(st.Bits), g(st.Start),
+				g(st.Time), d(st.Interactions), strconv.FormatBool(st.Stopped), g(st.Score), g(st.Estimate), se}
+			if err := cw.Write(row); err != nil {
+				return ioErr(err)
+			}
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return ioErr(err)
+	}
+	return nil
 }
 
 func writeAdaptiveJSON(io *stdio, results []exam.AdaptiveResult, set adaptiveSettings) error {

@@ -36,7 +36,11 @@ func adaptiveFlagsOf(t *testing.T, args ...string) adaptiveFlags {
 func runAdaptiveTo(t *testing.T, fl adaptiveFlags, seed uint64, asJSON bool, names ...string) (string, error) {
 	t.Helper()
 	var out, errw bytes.Buffer
-	err := runAdaptive(&stdio{out: &out, err: &errw}, adaptiveExaminees(t, names...), fl, seed, asJSON)
+	form := adaptiveText
+	if asJSON {
+		form = adaptiveJSONLines
+	}
+	err := runAdaptive(&stdio{out: &out, err: &errw}, adaptiveExaminees(t, names...), fl, seed, form)
 	return out.String(), err
 }
 

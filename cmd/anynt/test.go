@@ -75,7 +75,7 @@ var protocols = map[string]protocol{
 // and prints its own trajectory.
 var (
 	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "up", "down"}
-	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "csv", "html", "quiet", "weighting", "sample", "steps", "stratum-width"}
+	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "html", "quiet", "weighting", "sample", "steps", "stratum-width"}
 )
 
 func protocolNames() []string {
@@ -248,7 +248,16 @@ func runAdaptiveTest(io *stdio, fl testFlags) error {
 			}
 		}
 	}
-	return runAdaptive(io, examinees, a, fl.seed, fl.json)
+	form := adaptiveText
+	switch {
+	case fl.json && fl.csv:
+		return usage(fmt.Errorf("--json and --csv both print the trajectories; choose one"))
+	case fl.json:
+		form = adaptiveJSONLines
+	case fl.csv:
+		form = adaptiveCSV
+	}
+	return runAdaptive(io, examinees, a, fl.seed, form)
 }
 
 func usage(err error) error { return &exitError{code: exitUsage, err: err} }

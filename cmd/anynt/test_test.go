@@ -260,7 +260,18 @@ func TestTestAdaptive(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, `"qlearning":{"alpha":0.1,"gamma":0.35,"q0":2}`) {
 		t.Errorf("--adaptive --json with Q-learning: status %d (%s), its settings missing from\n%s", code, errw, out)
 	}
+	out, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "random,oracle", "--test-time", "200", "--csv")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != exitOK || err != nil || len(rows) < 3 || rows[0][0] != "version" || rows[1][0] != versionString() || rows[len(rows)-1][15] != "oracle" {
+		t.Errorf("--adaptive --csv: status %d (%s), %v:\n%s", code, errw, err, out)
+	}
+	for _, row := range rows[1:] {
+		if len(row) != len(rows[0]) {
+			t.Errorf("a row of %d fields under a header of %d: %v", len(row), len(rows[0]), row)
+		}
+	}
 	for _, args := range [][]string{
+		{"--adaptive", "--json", "--csv"},
 		{"--adaptive", "--tests", "3"},
 		{"--adaptive", "--html", "x.html"},
 		{"--adaptive", "--steps", "10"},
