@@ -50,6 +50,10 @@
 // The page is well-formed XHTML, so an XML parser can check it, and the
 // tests check that every plot draws every agent.
 //
+// Adaptive writes the adaptive anytime test (exam.TakeAdaptive) as a page of
+// the same form: its scores, the plot of each agent's estimate over the
+// test time with ± one standard error, and the plot of its level.
+//
 // Everything is deterministic: the same input gives the same bytes in
 // every form.
 package report

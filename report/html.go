@@ -44,8 +44,8 @@ figcaption { font-size: 0.85em; max-width: 40em; }
 <figcaption>{{.Caption}}</figcaption>
 </figure>
 {{end}}
-{{with .Items}}<h2>Items</h2>
-<details><summary>every item and each agent's score</summary>
+{{with .Items}}<h2>{{$.ItemsHeading}}</h2>
+<details><summary>{{$.ItemsSummary}}</summary>
 <table>
 <tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
@@ -93,6 +93,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if err := page.Execute(bw, map[string]any{
 		"Title": r.Title(), "Protocol": r.Protocol.Name, "Seed": r.Seed, "Settings": r.SettingsText(), "Score": r.scoreText(),
 		"Agents": agents, "Tables": tables[1:], "Figures": hf, "Items": tables[0],
+		"ItemsHeading": "Items", "ItemsSummary": "every item and each agent's score",
 	}); err != nil {
 		return err
 	}

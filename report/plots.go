@@ -80,7 +80,7 @@ const (
 	short  = 7 * vg.Centimeter
 )
 
-func (r *Report) newPlot(title, x, y string) *plot.Plot {
+func newPlot(title, x, y string) *plot.Plot {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = x
@@ -96,7 +96,7 @@ func (r *Report) scoreLabel() string {
 }
 
 func (r *Report) complexityFigure() (Figure, error) {
-	p := r.newPlot("Score against complexity (seed 002, Fig. 4 right)", "complexity ("+r.Protocol.Complexity+")", r.scoreLabel())
+	p := newPlot("Score against complexity (seed 002, Fig. 4 right)", "complexity ("+r.Protocol.Complexity+")", r.scoreLabel())
 	xs := r.complexities()
 	lo, hi := slices.Min(xs), slices.Max(xs)
 	for a, s := range r.Summaries {
@@ -162,7 +162,7 @@ func (r *Report) strataFigure() (Figure, error) {
 	if r.Protocol.Strata == ByCells {
 		x = "number of cells (n_c)"
 	}
-	p := r.newPlot("Scores by "+r.strataName()+" (seed 002, Fig. 4 left)", x, r.scoreLabel())
+	p := newPlot("Scores by "+r.strataName()+" (seed 002, Fig. 4 left)", x, r.scoreLabel())
 	n := len(r.Agents)
 	slot := 0.8 / float64(n)                                     // of a stratum's unit width
 	boxWidth := vg.Length(0.7*slot) * (wide - 2*vg.Centimeter) / // in points, about
@@ -225,7 +225,7 @@ func histogramBins(all []float64) []plotter.HistogramBin {
 }
 
 func (r *Report) distributionFigure() (Figure, error) {
-	p := r.newPlot("Score distributions (seed 002, Fig. 3)", r.scoreLabel(), "density")
+	p := newPlot("Score distributions (seed 002, Fig. 3)", r.scoreLabel(), "density")
 	p.Legend.Left = false
 	var all []float64
 	for a := range r.Agents {
@@ -253,7 +253,7 @@ func (r *Report) curveFigure(j int) (Figure, error) {
 	if r.Settings.Tau > 0 {
 		x = fmt.Sprintf("fraction of τ = %s s", g(r.Settings.Tau))
 	}
-	p := r.newPlot("Anytime curve of "+payoffNames[j], x, payoffNames[j])
+	p := newPlot("Anytime curve of "+payoffNames[j], x, payoffNames[j])
 	p.X.Min, p.X.Max = 0, 1
 	for a, s := range r.Summaries {
 		pts := make(plotter.XYs, len(s.Curve))

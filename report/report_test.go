@@ -515,3 +515,40 @@ func TestHTMLOfADegenerateTest(t *testing.T) {
 		}
 	}
 }
+
+// The adaptive test's page is well-formed, names its settings, and both
+// of its plots draw every agent.
+func TestAdaptiveHTMLCarriesEverySeries(t *testing.T) {
+	names := []string{"random", "follower", "oracle"}
+	xs, err := exam.Examinees(names, agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := exam.DefaultAdaptive
+	s.Tau = 600
+	results, err := exam.TakeAdaptive(xs, s, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := &report.Adaptive{Title: "adaptive anytime test (anynt 9.9.9-test), seed 4", Seed: 4, Results: results}
+	for _, n := range names {
+		a.Agents = append(a.Agents, report.AgentOf(n, agent.DefaultSettings))
+	}
+	var b bytes.Buffer
+	if err := a.WriteHTML(&b); err != nil {
+		t.Fatal(err)
+	}
+	page := parsePage(t, b.Bytes())
+	if !strings.Contains(b.String(), "anynt 9.9.9-test), seed 4") || !strings.Contains(b.String(), "adaptive:4/1/1") {
+		t.Errorf("the page lacks its header or its steps")
+	}
+	got := seriesOf(page, names)
+	for _, id := range []string{"estimate", "level"} {
+		if strings.Join(got[id], ",") != strings.Join(names, ",") {
+			t.Errorf("figure %s draws %v, want %v", id, got[id], names)
+		}
+	}
+	if len(got) != 2 {
+		t.Errorf("%d figures, want 2: %v", len(got), got)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/report"
 	"github.com/spf13/pflag"
 )
 
@@ -21,6 +23,10 @@ type adaptiveFlags struct {
 	// qlearning holds Q-learning's settings when an examinee is
 	// Q-learning, for the output to name them; the command sets it.
 	qlearning *qSettings
+	// html names the file of the HTML page, if any, and agents the
+	// examinees with their settings for it; the command sets them.
+	html   string
+	agents []report.Agent
 }
 
 // newAdaptiveFlags gives the defaults of exam.DefaultAdaptive.
@@ -130,16 +136,31 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	}
 	levels := ladder.Levels()
 	set := adaptiveSettings{s.Tau, s.First, s.Growth, s.Up, s.Down, ladder.String(), levels, s.Pace.String(), string(s.Score), s.Lambda, fl.qlearning}
+	header := fmt.Sprintf("adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each, up at %g, down below %g, ladder %s, pace %s, payoff %s, lambda %g",
+		versionString(), seed, s.Tau, s.First, s.Growth, s.Up, s.Down, ladder, s.Pace, s.Score, s.Lambda)
+	var qline string
+	if q := fl.qlearning; q != nil {
+		qline = fmt.Sprintf("qlearning: alpha %g, gamma %g, q0 %g", q.Alpha, q.Gamma, q.Q0)
+	}
+	if fl.html != "" {
+		page := &report.Adaptive{Title: header, Settings: qline, Seed: seed, Agents: fl.agents, Results: results}
+		var b bytes.Buffer
+		if err := page.WriteHTML(&b); err != nil {
+			return err
+		}
+		if err := writeSource(fl.html, b.Bytes()); err != nil {
+			return err
+		}
+	}
 	switch form {
 	case adaptiveJSONLines:
 		return writeAdaptiveJSON(io, results, set)
 	case adaptiveCSV:
 		return writeAdaptiveCSV(io, results, set, seed)
 	}
-	fmt.Fprintf(io.out, "adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each, up at %g, down below %g, ladder %s, pace %s, payoff %s, lambda %g\n",
-		versionString(), seed, s.Tau, s.First, s.Growth, s.Up, s.Down, ladder, s.Pace, s.Score, s.Lambda)
-	if q := fl.qlearning; q != nil {
-		fmt.Fprintf(io.out, "qlearning: alpha %g, gamma %g, q0 %g\n", q.Alpha, q.Gamma, q.Q0)
+	fmt.Fprintln(io.out, header)
+	if qline != "" {
+		fmt.Fprintln(io.out, qline)
 	}
 	for _, r := range results {
 		fmt.Fprintf(io.out, "\n%s\n", r.Agent)

@@ -75,7 +75,7 @@ var protocols = map[string]protocol{
 // and prints its own trajectory.
 var (
 	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "up", "down"}
-	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "html", "quiet", "weighting", "sample", "steps", "stratum-width"}
+	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "quiet", "weighting", "sample", "steps", "stratum-width"}
 )
 
 func protocolNames() []string {
@@ -224,10 +224,11 @@ func runAdaptiveTest(io *stdio, fl testFlags) error {
 	}
 	a := fl.adaptiveTest
 	a.settings.Pace, a.settings.Score, a.settings.Lambda = pace, exam.Score(fl.score), fl.lambda
-	_, examinees, _, err := testSettings(fl)
+	_, examinees, agents, err := testSettings(fl)
 	if err != nil {
 		return err
 	}
+	a.html, a.agents = fl.html, agents
 	if slices.Contains(fl.agents, "qlearning") {
 		a.qlearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
 	}

@@ -270,10 +270,17 @@ func TestTestAdaptive(t *testing.T) {
 			t.Errorf("a row of %d fields under a header of %d: %v", len(row), len(rows[0]), row)
 		}
 	}
+	page := filepath.Join(t.TempDir(), "adaptive.html")
+	if _, errw, code := anynt(t, "", "test", "--adaptive", "--agent", "random,oracle", "--test-time", "200", "--html", page); code != exitOK {
+		t.Errorf("--adaptive --html: status %d (%s)", code, errw)
+	}
+	if b, err := os.ReadFile(page); err != nil || !strings.Contains(string(b), `<figure id="estimate">`) {
+		t.Errorf("--adaptive --html wrote no page with the estimate's plot: %v", err)
+	}
 	for _, args := range [][]string{
 		{"--adaptive", "--json", "--csv"},
 		{"--adaptive", "--tests", "3"},
-		{"--adaptive", "--html", "x.html"},
+		{"--adaptive", "--quiet"},
 		{"--adaptive", "--steps", "10"},
 		{"--adaptive", "--pool", "5"},
 		{"--adaptive", writeFile(t, "one.anynt", "actions s l r\nspace table {\n\t1 3 2\n\t2 1 3\n\t3 2 1\n}\ngoodevil pattern l\n")},
