@@ -346,10 +346,22 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 }
 
 // curveTau is the test time of point k (from 0) of a curve of points
-// points up to tau: the fraction first, so that the last point is tau
-// exactly.
+// points up to tau, tau·(k+1)/points, computed on the clock's grid: its
+// whole ticks are exact integers, so a point that falls on an action's
+// time equals that time (seconds of the same ticks) and counts the action,
+// which tau·((k+1)/points) in floating point can miss by an ulp
+// (0.003 × 1/3 = 0.0029999999999999996); the fraction of a tick left over
+// keeps the points increasing, and the last point is tau exactly. The
+// product is split into quotient and remainder so that it cannot overflow
+// (limit ≤ 10¹⁸ ticks, points ≤ MaxCurvePoints).
 func curveTau(tau float64, k, points int) float64 {
-	return tau * (float64(k+1) / float64(points))
+	limit, p, n := ticks(tau), int64(points), int64(k+1)
+	q, r := limit/p, limit%p
+	whole, rest := q*n+r*n/p, r*n%p
+	if rest == 0 {
+		return seconds(whole)
+	}
+	return (float64(whole) + float64(rest)/float64(p)) / ticksPerSecond
 }
 
 // play runs one episode in simulated physical time: before each action
