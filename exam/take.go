@@ -128,8 +128,10 @@ func (s Settings) Validate() error {
 	switch {
 	case s.Episodes < 1 || s.Episodes > MaxEpisodes:
 		return fmt.Errorf("episodes is %d; it must be 1 to %d", s.Episodes, MaxEpisodes)
-	case !(s.Tau >= 0 && s.Tau <= MaxTau):
-		return fmt.Errorf("tau is %v; it must be 0 (the pace's time) to %g seconds", s.Tau, float64(MaxTau))
+	case !(s.Tau == 0 || s.Tau >= MinDelay && s.Tau <= MaxTau):
+		// Below a microsecond, the clock's tick, τ would round to 0 and
+		// silently become the pace's time.
+		return fmt.Errorf("tau is %v; it must be 0 (the pace's time) or %g to %g seconds", s.Tau, MinDelay, float64(MaxTau))
 	case !(s.Lambda > 0 && s.Lambda < 1):
 		return fmt.Errorf("%w; it is %v", aggregate.ErrLambda, s.Lambda)
 	case s.CurvePoints < 1 || s.CurvePoints > MaxCurvePoints:

@@ -316,11 +316,14 @@ func TestSettingsRefused(t *testing.T) {
 		"too many episodes": func(s *exam.Settings) { s.Episodes = exam.MaxEpisodes + 1 },
 		"negative tau":      func(s *exam.Settings) { s.Tau = -1 },
 		"infinite tau":      func(s *exam.Settings) { s.Tau = math.Inf(1) },
-		"lambda 1":          func(s *exam.Settings) { s.Lambda = 1 },
-		"unknown payoff":    func(s *exam.Settings) { s.Score = "median" },
-		"no curve":          func(s *exam.Settings) { s.CurvePoints = 0 },
-		"zero pace":         func(s *exam.Settings) { s.Pace = exam.Pace{Model: "constant"} },
-		"unknown pace":      func(s *exam.Settings) { s.Pace = exam.Pace{Model: "poisson", A: 1} },
+		// The clock counts microseconds: 0.4 µs would round to 0, which
+		// is not "no time" but the pace's time.
+		"tau below the clock": func(s *exam.Settings) { s.Tau = 4e-7 },
+		"lambda 1":            func(s *exam.Settings) { s.Lambda = 1 },
+		"unknown payoff":      func(s *exam.Settings) { s.Score = "median" },
+		"no curve":            func(s *exam.Settings) { s.CurvePoints = 0 },
+		"zero pace":           func(s *exam.Settings) { s.Pace = exam.Pace{Model: "constant"} },
+		"unknown pace":        func(s *exam.Settings) { s.Pace = exam.Pace{Model: "poisson", A: 1} },
 	} {
 		s := ok
 		change(&s)
