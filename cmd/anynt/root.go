@@ -105,37 +105,47 @@ func collectFileErrors(err error, all *lang.ErrorList) bool {
 func printError(w io.Writer, err error) {
 	var list lang.ErrorList
 	if errors.As(err, &list) {
+		src := sources{}
 		for _, e := range list {
-			printPositioned(w, e)
+			src.printPositioned(w, e)
 		}
 		return
 	}
 	var one *lang.Error
 	if errors.As(err, &one) {
-		printPositioned(w, one)
+		sources{}.printPositioned(w, one)
 		return
 	}
 	fmt.Fprintf(w, "anynt: %v\n", err)
 }
 
-func printPositioned(w io.Writer, e *lang.Error) {
+// sources holds the lines of the files that errors point into, each file
+// read once: a file of n errors is read once, not n times, which for a
+// large file of many errors (a file may be 64 MiB) would be quadratic.
+// A file that cannot be read is held as nil, and its errors print alone.
+type sources map[string][]string
+
+func (src sources) printPositioned(w io.Writer, e *lang.Error) {
 	fmt.Fprintln(w, e.Error())
-	line, ok := sourceLine(e.Pos)
+	line, ok := src.line(e.Pos)
 	if !ok {
 		return
 	}
 	fmt.Fprintf(w, "\t%s\n\t%s^\n", line, caretPad(line, e.Pos.Col))
 }
 
-func sourceLine(p lang.Pos) (string, bool) {
+// line is line p.Line of file p.File, reading the file the first time.
+func (src sources) line(p lang.Pos) (string, bool) {
 	if p.File == "" || p.Line < 1 {
 		return "", false
 	}
-	src, err := lang.ReadSource(p.File)
-	if err != nil {
-		return "", false
+	lines, read := src[p.File]
+	if !read {
+		if text, err := lang.ReadSource(p.File); err == nil {
+			lines = strings.Split(strings.TrimPrefix(string(text), "\uFEFF"), "\n")
+		}
+		src[p.File] = lines
 	}
-	lines := strings.Split(strings.TrimPrefix(string(src), "\uFEFF"), "\n")
 	if p.Line > len(lines) {
 		return "", false
 	}
