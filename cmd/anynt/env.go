@@ -95,7 +95,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 			}
 			var all lang.ErrorList
 			rejected, warned := 0, 0
-			src := sources{}
+			var src sources // each file's warnings come together
 			for _, name := range args {
 				isEnv, warns, err := checkFile(name, classic)
 				if err != nil {

@@ -136,12 +136,13 @@ func TestErrorsArePositioned(t *testing.T) {
 }
 
 // The lines shown under errors come from one reading of each file: a
-// file of n errors is read once, not once an error, which for a large file
-// of many errors would be quadratic. A second file is read on its own.
+// file of n errors (together in a sorted list) is read once, not once an
+// error, which for a large file of many errors would be quadratic. The
+// next file is read on its own.
 func TestErrorLinesReadEachFileOnce(t *testing.T) {
 	one := writeFile(t, "one.anynt", "a -> b\nc -> d\n")
 	two := writeFile(t, "two.anynt", "x -> y\n")
-	src := sources{}
+	var src sources
 	if line, ok := src.line(lang.Pos{File: one, Line: 1, Col: 1}); !ok || line != "a -> b" {
 		t.Fatalf("line 1 of one: %q, %t", line, ok)
 	}

@@ -105,7 +105,7 @@ func collectFileErrors(err error, all *lang.ErrorList) bool {
 func printError(w io.Writer, err error) {
 	var list lang.ErrorList
 	if errors.As(err, &list) {
-		src := sources{}
+		var src sources
 		for _, e := range list {
 			src.printPositioned(w, e)
 		}
@@ -113,19 +113,25 @@ func printError(w io.Writer, err error) {
 	}
 	var one *lang.Error
 	if errors.As(err, &one) {
-		sources{}.printPositioned(w, one)
+		new(sources).printPositioned(w, one)
 		return
 	}
 	fmt.Fprintf(w, "anynt: %v\n", err)
 }
 
-// sources holds the lines of the files that errors point into, each file
-// read once: a file of n errors is read once, not n times, which for a
-// large file of many errors (a file may be 64 MiB) would be quadratic.
-// A file that cannot be read is held as nil, and its errors print alone.
-type sources map[string][]string
+// sources holds the lines of the file the last error pointed into, so
+// that a file of n errors, which come together in a sorted list, is read
+// once, not n times: for a large file of many errors (a file may be 64
+// MiB) that would be quadratic. Holding one file, not every file met,
+// keeps the memory of one. A file that cannot be read has no lines, and
+// its errors print alone.
+type sources struct {
+	file  string
+	lines []string
+	read  bool
+}
 
-func (src sources) printPositioned(w io.Writer, e *lang.Error) {
+func (src *sources) printPositioned(w io.Writer, e *lang.Error) {
 	fmt.Fprintln(w, e.Error())
 	line, ok := src.line(e.Pos)
 	if !ok {
@@ -135,21 +141,20 @@ func (src sources) printPositioned(w io.Writer, e *lang.Error) {
 }
 
 // line is line p.Line of file p.File, reading the file the first time.
-func (src sources) line(p lang.Pos) (string, bool) {
+func (src *sources) line(p lang.Pos) (string, bool) {
 	if p.File == "" || p.Line < 1 {
 		return "", false
 	}
-	lines, read := src[p.File]
-	if !read {
+	if !src.read || src.file != p.File {
+		src.file, src.lines, src.read = p.File, nil, true
 		if text, err := lang.ReadSource(p.File); err == nil {
-			lines = strings.Split(strings.TrimPrefix(string(text), "\uFEFF"), "\n")
+			src.lines = strings.Split(strings.TrimPrefix(string(text), "\uFEFF"), "\n")
 		}
-		src[p.File] = lines
 	}
-	if p.Line > len(lines) {
+	if p.Line > len(src.lines) {
 		return "", false
 	}
-	return strings.TrimRight(lines[p.Line-1], "\r"), true
+	return strings.TrimRight(src.lines[p.Line-1], "\r"), true
 }
 
 // caretPad is the white space that puts a caret under column col, keeping
