@@ -267,6 +267,13 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 	if len(items) == 0 || len(examinees) == 0 {
 		return nil, ErrNoItems
 	}
+	for _, it := range items {
+		// Steps bounds the work, and the default τ, steps × the pace's
+		// mean in ticks, stays below MaxTau only up to MaxSteps.
+		if it.Env == nil || it.Steps < 1 || it.Steps > MaxSteps {
+			return nil, fmt.Errorf("item %s: %d steps; an item needs an environment and 1 to %d steps", it.Name, it.Steps, MaxSteps)
+		}
+	}
 	out := make([]Outcome, len(items)*len(examinees))
 	var finished func(int)
 	if progress != nil {

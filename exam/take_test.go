@@ -334,6 +334,13 @@ func TestSettingsRefused(t *testing.T) {
 	if _, err := exam.Take(items, []exam.Examinee{examinee(t, "random")}, ok, nil); err != nil {
 		t.Errorf("the default settings: %v", err)
 	}
+	for _, steps := range []int{0, -1, exam.MaxSteps + 1} {
+		bad := append([]exam.Item(nil), items...)
+		bad[1].Steps = steps
+		if _, err := exam.Take(bad, []exam.Examinee{examinee(t, "random")}, ok, nil); err == nil {
+			t.Errorf("an item of %d steps was taken", steps)
+		}
+	}
 	if _, err := exam.Take(nil, []exam.Examinee{examinee(t, "random")}, ok, nil); !errors.Is(err, exam.ErrNoItems) {
 		t.Errorf("no items: %v, want ErrNoItems", err)
 	}
