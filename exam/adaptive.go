@@ -105,10 +105,10 @@ func (s AdaptiveSettings) Validate() error {
 // Environments is the number of environments the test time holds, counted
 // up to MaxAdaptiveEnvironments + 1.
 func (s AdaptiveSettings) Environments() int {
-	n, t := 0, 0.0
+	n, t := 0, int64(0)
 	for n <= MaxAdaptiveEnvironments {
-		d := s.time(n)
-		if !(d > 0) || t+d > s.Tau {
+		d, ok := s.time(n, t)
+		if !ok {
 			break
 		}
 		t += d
@@ -117,8 +117,19 @@ func (s AdaptiveSettings) Environments() int {
 	return n
 }
 
-// time is the time environment k (from 0) is given.
-func (s AdaptiveSettings) time(k int) float64 { return s.First + float64(k)*s.Growth }
+// time is the time environment k (from 0) is given, First + k·Growth, in
+// the clock's ticks (take.go), and whether it fits in the test time after
+// t ticks. The schedule counts ticks as play does, so that its sums are
+// exact: three environments of 0.1 s fill a test time of 0.3 s, where the
+// float sum 0.30000000000000004 would leave the third out.
+func (s AdaptiveSettings) time(k int, t int64) (int64, bool) {
+	f := s.First + float64(k)*s.Growth
+	if !(f > 0) || f > s.Tau { // before ticks, so that it cannot overflow
+		return 0, false
+	}
+	d := max(ticks(f), 1)
+	return d, t+d <= ticks(s.Tau)
+}
 
 // AdaptiveStep is one environment of an adaptive test, as the examinee met
 // it, and the test's estimate once it was done.
@@ -131,7 +142,8 @@ type AdaptiveStep struct {
 	KApprox int     // zlib length of Good and Evil's pattern
 	Bits    float64 // description length (docs/complexity.md)
 	// Start is the test time at which the environment began, Time the time
-	// it was given; it ended at Start + Time.
+	// it was given, both on the clock's grid (whole microseconds); it ended
+	// at Start + Time (End).
 	Start, Time  float64
 	Interactions int
 	Stopped      bool    // the agent stopped acting before its time was up
@@ -142,7 +154,9 @@ type AdaptiveStep struct {
 }
 
 // End is the test time at which the step ended.
-func (st AdaptiveStep) End() float64 { return st.Start + st.Time }
+// The sum is taken in ticks, so that a step of 0.2 s from 0.1 s ends at
+// 0.3 s, not at 0.30000000000000004, and At(0.3) counts it.
+func (st AdaptiveStep) End() float64 { return seconds(ticks(st.Start) + ticks(st.Time)) }
 
 // AdaptiveResult is one examinee's adaptive test.
 type AdaptiveResult struct {
@@ -217,10 +231,10 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 	var run aggregate.Run
 	ladder := s.ladder()
 	levels := ladder.Levels()
-	level, t := 1, 0.0
+	level, t := 1, int64(0)
 	for k := 0; ; k++ {
-		d := s.time(k)
-		if t+d > s.Tau { // Validate bounded the environments
+		d, ok := s.time(k, t)
+		if !ok { // Validate bounded the environments
 			break
 		}
 		number := k + 1
@@ -230,18 +244,18 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		}
 		var end float64
 		var stopped bool
-		run, end, stopped = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, d, s.Pace, run[:0])
+		run, end, stopped = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
 		score := s.Score.Of(values(run, end, s.Lambda))
 		est.add(float64(level) / float64(levels) * score)
 		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
-			Bits: rung.Bits, Start: t, Time: d, Interactions: len(run), Stopped: stopped, Score: score}
+			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: stopped, Score: score}
 		st.Estimate, st.SE = est.value()
 		r.Steps = append(r.Steps, st)
 		r.MeanLevel += float64(level)
 		t += d
 		level = nextLevel(level, levels, score, s)
 	}
-	r.Unused = s.Tau - t
+	r.Unused = s.Tau - seconds(t)
 	r.MeanLevel /= float64(len(r.Steps)) // Validate: the first fits
 	r.Score, r.SE = est.value()
 	return r, nil

@@ -235,6 +235,36 @@ func TestAdaptiveFollowsItsRules(t *testing.T) {
 	}
 }
 
+// The adaptive test's schedule is on the clock's grid, as an item's time
+// is: environments of 0.1 s fill a test time of 0.3 s (three of them, the
+// last ending at 0.3, which At(0.3) counts), and 0.1 s + 0.2 s + 0.3 s
+// fill 0.6 s, although 0.1 + 0.1 + 0.1 and 0.1 + 0.2 + 0.3 are a little
+// more than 0.3 and 0.6 in floating point.
+func TestAdaptiveScheduleIsExact(t *testing.T) {
+	for _, c := range []struct {
+		tau, first, growth float64
+		want               int
+	}{{0.3, 0.1, 0, 3}, {0.6, 0.1, 0.1, 3}, {0.7, 0.1, 0, 7}, {2.1, 0.7, 0, 3}} {
+		s := exam.DefaultAdaptive
+		s.Tau, s.First, s.Growth, s.Pace = c.tau, c.first, c.growth, exam.Pace{Model: "constant", A: 0.1}
+		if n := s.Environments(); n != c.want {
+			t.Errorf("test time %v, first %v, step %v: Environments %d, want %d", c.tau, c.first, c.growth, n, c.want)
+		}
+		rs, err := exam.TakeAdaptive(builtIns(t, "random"), s, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := rs[0]
+		if len(r.Steps) != c.want || r.Unused != 0 {
+			t.Errorf("test time %v, first %v, step %v: %d environments, %v s unused; want %d, 0", c.tau, c.first, c.growth, len(r.Steps), r.Unused, c.want)
+			continue
+		}
+		if _, _, done := r.At(c.tau); done != c.want {
+			t.Errorf("test time %v: At(τ) rests on %d environments, want %d (the last ends at %v)", c.tau, done, c.want, r.Steps[c.want-1].End())
+		}
+	}
+}
+
 // quitter acts at random and stops for good after its first action.
 type quitter struct {
 	agent.Random

@@ -56,14 +56,22 @@ var ErrEmptyPool = errors.New("the battery has no environment to draw from")
 // ReadPool reads the environments of paths: a file is read whatever its
 // name, a folder gives every *.anynt file under it, recursively, in sorted
 // order. A file that cannot be read stops it at once (the error wraps the
-// *fs.PathError); otherwise every file is loaded, as LoadPool does.
+// *fs.PathError); otherwise every file is loaded, as LoadPool does, and a
+// file too large to read (lang.MaxSourceSize) is one more of the errors of
+// every file.
 func ReadPool(paths []string) ([]PoolEnv, error) {
 	var srcs []Source
+	var large lang.ErrorList
 	add := func(name string, inFolder bool) error {
-		if len(srcs) >= MaxPool {
+		if len(srcs)+len(large) >= MaxPool {
 			return fmt.Errorf("more than %d environment files", MaxPool)
 		}
 		text, err := lang.ReadSource(name)
+		var list lang.ErrorList
+		if errors.As(err, &list) {
+			large = append(large, list...)
+			return nil
+		}
 		if err != nil {
 			return err
 		}
@@ -81,7 +89,7 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 			}
 			continue
 		}
-		before := len(srcs)
+		before := len(srcs) + len(large)
 		// WalkDir visits a folder's entries in lexical order.
 		err = filepath.WalkDir(p, func(name string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -95,11 +103,19 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 		if err != nil {
 			return nil, err
 		}
-		if len(srcs) == before {
+		if len(srcs)+len(large) == before {
 			return nil, fmt.Errorf("%s: no *.anynt file in this folder", p)
 		}
 	}
-	return LoadPool(srcs)
+	pool, err := LoadPool(srcs)
+	if len(large) == 0 {
+		return pool, err
+	}
+	var list lang.ErrorList
+	if errors.As(err, &list) {
+		large = append(large, list...)
+	}
+	return nil, large.Err()
 }
 
 // LoadPool parses and loads every source as an environment. If any fails,

@@ -95,6 +95,31 @@ func TestReadPoolRefusesMissingFilesAndEmptyFolders(t *testing.T) {
 	}
 }
 
+// A file too large to read is one of the errors of every file, not the
+// only one: the other files are still loaded and their errors reported.
+func TestReadPoolReportsALargeFileWithTheOthers(t *testing.T) {
+	dir := t.TempDir()
+	large := filepath.Join(dir, "a-large.anynt")
+	writeFile(t, large, "")
+	if err := os.Truncate(large, lang.MaxSourceSize+1); err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "b-syntax.anynt"), "actions s l r\nspace table {\n\t1 3 2\n}\ngoodevil pattern (\n")
+	writeFile(t, filepath.Join(dir, "c-good.anynt"), ring)
+	pool, err := exam.ReadPool([]string{dir})
+	var list lang.ErrorList
+	if pool != nil || !errors.As(err, &list) {
+		t.Fatalf("ReadPool gave a pool of %d and %v; want a lang.ErrorList", len(pool), err)
+	}
+	files := map[string]bool{}
+	for _, e := range list {
+		files[filepath.Base(e.Pos.File)] = true
+	}
+	if !files["a-large.anynt"] || !files["b-syntax.anynt"] || files["c-good.anynt"] || len(files) != 2 {
+		t.Errorf("errors of %v; want those of the large file and the syntax error:\n%v", files, err)
+	}
+}
+
 // If any file fails, the battery does not start, and the error holds every
 // error of every file, positioned: syntax, loading (an invalid space) and a
 // rule file given as an environment.

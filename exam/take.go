@@ -128,8 +128,10 @@ func (s Settings) Validate() error {
 	switch {
 	case s.Episodes < 1 || s.Episodes > MaxEpisodes:
 		return fmt.Errorf("episodes is %d; it must be 1 to %d", s.Episodes, MaxEpisodes)
-	case !(s.Tau >= 0 && s.Tau <= MaxTau):
-		return fmt.Errorf("tau is %v; it must be 0 (the pace's time) to %g seconds", s.Tau, float64(MaxTau))
+	case !(s.Tau == 0 || s.Tau >= MinDelay && s.Tau <= MaxTau):
+		// Below a microsecond, the clock's tick, τ would round to 0 and
+		// silently become the pace's time.
+		return fmt.Errorf("tau is %v; it must be 0 (the pace's time) or %g to %g seconds", s.Tau, MinDelay, float64(MaxTau))
 	case !(s.Lambda > 0 && s.Lambda < 1):
 		return fmt.Errorf("%w; it is %v", aggregate.ErrLambda, s.Lambda)
 	case s.CurvePoints < 1 || s.CurvePoints > MaxCurvePoints:
@@ -265,6 +267,13 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 	if len(items) == 0 || len(examinees) == 0 {
 		return nil, ErrNoItems
 	}
+	for _, it := range items {
+		// Steps bounds the work, and the default τ, steps × the pace's
+		// mean in ticks, stays below MaxTau only up to MaxSteps.
+		if it.Env == nil || it.Steps < 1 || it.Steps > MaxSteps {
+			return nil, fmt.Errorf("item %s: %d steps; an item needs an environment and 1 to %d steps", it.Name, it.Steps, MaxSteps)
+		}
+	}
 	out := make([]Outcome, len(items)*len(examinees))
 	var finished func(int)
 	if progress != nil {
@@ -346,10 +355,22 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 }
 
 // curveTau is the test time of point k (from 0) of a curve of points
-// points up to tau: the fraction first, so that the last point is tau
-// exactly.
+// points up to tau, tau·(k+1)/points, computed on the clock's grid: its
+// whole ticks are exact integers, so a point that falls on an action's
+// time equals that time (seconds of the same ticks) and counts the action,
+// which tau·((k+1)/points) in floating point can miss by an ulp
+// (0.003 × 1/3 = 0.0029999999999999996); the fraction of a tick left over
+// keeps the points increasing, and the last point is tau exactly. The
+// product is split into quotient and remainder so that it cannot overflow
+// (limit ≤ 10¹⁸ ticks, points ≤ MaxCurvePoints).
 func curveTau(tau float64, k, points int) float64 {
-	return tau * (float64(k+1) / float64(points))
+	limit, p, n := ticks(tau), int64(points), int64(k+1)
+	q, r := limit/p, limit%p
+	whole, rest := q*n+r*n/p, r*n%p
+	if rest == 0 {
+		return seconds(whole)
+	}
+	return (float64(whole) + float64(rest)/float64(p)) / ticksPerSecond
 }
 
 // play runs one episode in simulated physical time: before each action

@@ -109,6 +109,30 @@ func TestDecimalTestTimes(t *testing.T) {
 	}
 }
 
+// The anytime curve meets the actions on the clock's grid as τ does: a
+// point that falls on an action's time counts that action. With one point
+// an action, point k of an agent at the pace has k + 1 interactions; read
+// at τ·(k+1)/points in floating point, 0.003 × 1/3 is
+// 0.0029999999999999996 and would miss the action at 0.003 s.
+func TestCurvePointsMeetTheActions(t *testing.T) {
+	items := lambdaOneItems(t, 1, 1)
+	for _, delay := range []float64{0.003, 0.005, 0.1, 0.7, 1.0 / 3} {
+		for _, it := range items {
+			s := exam.DefaultSettings
+			s.Pace, s.CurvePoints = exam.Pace{Model: "constant", A: delay}, it.Steps
+			out, err := exam.Take([]exam.Item{it}, []exam.Examinee{examinee(t, "random")}, s, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, v := range out[0].Curve {
+				if v.Count != k+1 {
+					t.Errorf("pace %v on %s: curve point %d at %v s has %d interactions, want %d", delay, it.Name, k, v.Tau, v.Count, k+1)
+				}
+			}
+		}
+	}
+}
+
 // An item ends after its steps or at τ, whichever comes first, and is read
 // when it ended: a τ longer than the steps need does not count the time
 // after the last step against an agent that did them all, since the test
@@ -292,11 +316,14 @@ func TestSettingsRefused(t *testing.T) {
 		"too many episodes": func(s *exam.Settings) { s.Episodes = exam.MaxEpisodes + 1 },
 		"negative tau":      func(s *exam.Settings) { s.Tau = -1 },
 		"infinite tau":      func(s *exam.Settings) { s.Tau = math.Inf(1) },
-		"lambda 1":          func(s *exam.Settings) { s.Lambda = 1 },
-		"unknown payoff":    func(s *exam.Settings) { s.Score = "median" },
-		"no curve":          func(s *exam.Settings) { s.CurvePoints = 0 },
-		"zero pace":         func(s *exam.Settings) { s.Pace = exam.Pace{Model: "constant"} },
-		"unknown pace":      func(s *exam.Settings) { s.Pace = exam.Pace{Model: "poisson", A: 1} },
+		// The clock counts microseconds: 0.4 µs would round to 0, which
+		// is not "no time" but the pace's time.
+		"tau below the clock": func(s *exam.Settings) { s.Tau = 4e-7 },
+		"lambda 1":            func(s *exam.Settings) { s.Lambda = 1 },
+		"unknown payoff":      func(s *exam.Settings) { s.Score = "median" },
+		"no curve":            func(s *exam.Settings) { s.CurvePoints = 0 },
+		"zero pace":           func(s *exam.Settings) { s.Pace = exam.Pace{Model: "constant"} },
+		"unknown pace":        func(s *exam.Settings) { s.Pace = exam.Pace{Model: "poisson", A: 1} },
 	} {
 		s := ok
 		change(&s)
@@ -306,6 +333,13 @@ func TestSettingsRefused(t *testing.T) {
 	}
 	if _, err := exam.Take(items, []exam.Examinee{examinee(t, "random")}, ok, nil); err != nil {
 		t.Errorf("the default settings: %v", err)
+	}
+	for _, steps := range []int{0, -1, exam.MaxSteps + 1} {
+		bad := append([]exam.Item(nil), items...)
+		bad[1].Steps = steps
+		if _, err := exam.Take(bad, []exam.Examinee{examinee(t, "random")}, ok, nil); err == nil {
+			t.Errorf("an item of %d steps was taken", steps)
+		}
 	}
 	if _, err := exam.Take(nil, []exam.Examinee{examinee(t, "random")}, ok, nil); !errors.Is(err, exam.ErrNoItems) {
 		t.Errorf("no items: %v, want ErrNoItems", err)

@@ -43,7 +43,7 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 func (e *Error) Unwrap() error { return e.Cause }
 
 // ErrorList collects every error found in a file. It is itself an error;
-// its text is one positioned message per line, sorted by position.
+// its text is one positioned message per line, sorted by file and position.
 type ErrorList []*Error
 
 // Add appends a formatted error at pos. The format may wrap an error with
@@ -53,9 +53,18 @@ func (l *ErrorList) Add(pos Pos, format string, args ...any) {
 	*l = append(*l, &Error{Pos: pos, Msg: err.Error(), Cause: errors.Unwrap(err)})
 }
 
-// Sort orders the errors by position and drops exact duplicates.
+// Sort orders the errors by file name, then by position, and drops exact
+// duplicates. A list of several files (a battery's, check's) so keeps each
+// file's errors together: ordered by line alone, the files would
+// interleave.
 func (l *ErrorList) Sort() {
-	sort.SliceStable(*l, func(i, j int) bool { return (*l)[i].Pos.Before((*l)[j].Pos) })
+	sort.SliceStable(*l, func(i, j int) bool {
+		a, b := (*l)[i].Pos, (*l)[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Before(b)
+	})
 	out := (*l)[:0]
 	for _, e := range *l {
 		// Compared by position and text: a cause need not be comparable.

@@ -26,3 +26,18 @@ func TestErrorListKeepsCauses(t *testing.T) {
 		t.Errorf("errors.As did not find the cause through the list")
 	}
 }
+
+// A list of several files keeps each file's errors together, the files by
+// name, each file's errors by position: by line alone, the files' errors
+// would interleave.
+func TestErrorListKeepsFilesTogether(t *testing.T) {
+	var l ErrorList
+	l.Add(Pos{File: "z.anynt", Line: 3, Col: 1}, "z3")
+	l.Add(Pos{File: "a.anynt", Line: 1, Col: 1}, "a1")
+	l.Add(Pos{File: "z.anynt", Line: 1, Col: 1}, "z1")
+	l.Add(Pos{File: "a.anynt", Line: 2, Col: 1}, "a2")
+	want := "a.anynt:1:1: a1\na.anynt:2:1: a2\nz.anynt:1:1: z1\nz.anynt:3:1: z3"
+	if got := l.Err().Error(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}

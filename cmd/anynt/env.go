@@ -95,6 +95,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 			}
 			var all lang.ErrorList
 			rejected, warned := 0, 0
+			var src sources // each file's warnings come together
 			for _, name := range args {
 				isEnv, warns, err := checkFile(name, classic)
 				if err != nil {
@@ -107,7 +108,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 					fmt.Fprintf(io.out, "%s: %s\n", name, fileKind(isEnv))
 				}
 				for _, w := range warns {
-					printPositioned(io.err, &lang.Error{Pos: w.Pos, Msg: "warning: " + w.Msg})
+					src.printPositioned(io.err, &lang.Error{Pos: w.Pos, Msg: "warning: " + w.Msg})
 				}
 				warned += len(warns)
 				if !runFilters {

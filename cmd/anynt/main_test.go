@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/anynt/anynt/lang"
 )
 
 // anynt runs the command line in process and returns its outputs and exit
@@ -130,6 +132,31 @@ func TestErrorsArePositioned(t *testing.T) {
 		if !strings.Contains(errw, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errw)
 		}
+	}
+}
+
+// The lines shown under errors come from one reading of each file: a
+// file of n errors (together in a sorted list) is read once, not once an
+// error, which for a large file of many errors would be quadratic. The
+// next file is read on its own.
+func TestErrorLinesReadEachFileOnce(t *testing.T) {
+	one := writeFile(t, "one.anynt", "a -> b\nc -> d\n")
+	two := writeFile(t, "two.anynt", "x -> y\n")
+	var src sources
+	if line, ok := src.line(lang.Pos{File: one, Line: 1, Col: 1}); !ok || line != "a -> b" {
+		t.Fatalf("line 1 of one: %q, %t", line, ok)
+	}
+	if err := os.WriteFile(one, []byte("changed\nagain\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if line, ok := src.line(lang.Pos{File: one, Line: 2, Col: 1}); !ok || line != "c -> d" {
+		t.Errorf("line 2 of one: %q, %t; want the first reading's \"c -> d\"", line, ok)
+	}
+	if line, ok := src.line(lang.Pos{File: two, Line: 1, Col: 1}); !ok || line != "x -> y" {
+		t.Errorf("line 1 of two: %q, %t", line, ok)
+	}
+	if _, ok := src.line(lang.Pos{File: filepath.Join(t.TempDir(), "none"), Line: 1, Col: 1}); ok {
+		t.Error("a file that cannot be read gave a line")
 	}
 }
 

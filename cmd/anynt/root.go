@@ -105,41 +105,56 @@ func collectFileErrors(err error, all *lang.ErrorList) bool {
 func printError(w io.Writer, err error) {
 	var list lang.ErrorList
 	if errors.As(err, &list) {
+		var src sources
 		for _, e := range list {
-			printPositioned(w, e)
+			src.printPositioned(w, e)
 		}
 		return
 	}
 	var one *lang.Error
 	if errors.As(err, &one) {
-		printPositioned(w, one)
+		new(sources).printPositioned(w, one)
 		return
 	}
 	fmt.Fprintf(w, "anynt: %v\n", err)
 }
 
-func printPositioned(w io.Writer, e *lang.Error) {
+// sources holds the lines of the file the last error pointed into, so
+// that a file of n errors, which come together in a sorted list, is read
+// once, not n times: for a large file of many errors (a file may be 64
+// MiB) that would be quadratic. Holding one file, not every file met,
+// keeps the memory of one. A file that cannot be read has no lines, and
+// its errors print alone.
+type sources struct {
+	file  string
+	lines []string
+	read  bool
+}
+
+func (src *sources) printPositioned(w io.Writer, e *lang.Error) {
 	fmt.Fprintln(w, e.Error())
-	line, ok := sourceLine(e.Pos)
+	line, ok := src.line(e.Pos)
 	if !ok {
 		return
 	}
 	fmt.Fprintf(w, "\t%s\n\t%s^\n", line, caretPad(line, e.Pos.Col))
 }
 
-func sourceLine(p lang.Pos) (string, bool) {
+// line is line p.Line of file p.File, reading the file the first time.
+func (src *sources) line(p lang.Pos) (string, bool) {
 	if p.File == "" || p.Line < 1 {
 		return "", false
 	}
-	src, err := lang.ReadSource(p.File)
-	if err != nil {
+	if !src.read || src.file != p.File {
+		src.file, src.lines, src.read = p.File, nil, true
+		if text, err := lang.ReadSource(p.File); err == nil {
+			src.lines = strings.Split(strings.TrimPrefix(string(text), "\uFEFF"), "\n")
+		}
+	}
+	if p.Line > len(src.lines) {
 		return "", false
 	}
-	lines := strings.Split(strings.TrimPrefix(string(src), "\uFEFF"), "\n")
-	if p.Line > len(lines) {
-		return "", false
-	}
-	return strings.TrimRight(lines[p.Line-1], "\r"), true
+	return strings.TrimRight(src.lines[p.Line-1], "\r"), true
 }
 
 // caretPad is the white space that puts a caret under column col, keeping
