@@ -32,6 +32,21 @@ func (t *Times) Add(d time.Duration) {
 	t.Max = max(t.Max, d)
 }
 
+// Merge counts the times of u too.
+func (t *Times) Merge(u Times) {
+	t.Actions += u.Actions
+	t.Total += u.Total
+	t.Max = max(t.Max, u.Max)
+}
+
+// Mean is the mean response time, 0 for no action.
+func (t Times) Mean() time.Duration {
+	if t.Actions == 0 {
+		return 0
+	}
+	return t.Total / time.Duration(t.Actions)
+}
+
 // Episode is an env.Agent that plays one episode through the process: it
 // sends start, an observe for each action and end, reads each act, and
 // times each answer. A fault does not panic: it is kept (Fault), the

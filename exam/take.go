@@ -440,9 +440,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 			curve[k].Add(values(run, min(curveTau(tau, k, s.CurvePoints), end), s.Lambda))
 		}
 		if timed != nil {
-			o.Times.Actions += timed.Times.Actions
-			o.Times.Total += timed.Times.Total
-			o.Times.Max = max(o.Times.Max, timed.Times.Max)
+			o.Times.Merge(timed.Times)
 			if o.Fault = timed.Fault(); o.Fault != nil {
 				o.Scores = o.Scores[:e+1]
 				break
