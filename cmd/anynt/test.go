@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,6 +31,7 @@ type testFlags struct {
 	json, csv, quiet, adaptive  bool
 	settings                    agent.Settings
 	files                       []string // a battery's files and folders
+	outside                     outsideFlags
 	battery                     batteryFlags
 	adaptiveTest                adaptiveFlags
 }
@@ -148,6 +150,12 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 			if err := checkProtocolFlags(fl, changed, len(args)); err != nil {
 				return err
 			}
+			if err := fl.outside.check(changed, fl.adaptive); err != nil {
+				return err
+			}
+			if fl.outside.command != "" && !changed("agent") {
+				fl.agents = nil // the agent outside anynt alone, unless built-in ones are named
+			}
 			fl.files = args
 			if fl.adaptive {
 				return runAdaptiveTest(io, fl)
@@ -173,6 +181,7 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
 	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
 	fl.battery.register(f)
+	fl.outside.register(f)
 	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
 	fl.adaptiveTest = newAdaptiveFlags()
 	fl.adaptiveTest.register(f)
@@ -289,9 +298,10 @@ func testSettings(fl testFlags) (exam.Settings, []exam.Examinee, []report.Agent,
 	if err := checkBound("--tests", fl.tests, 1, maxTests); err != nil {
 		return s, nil, nil, err
 	}
-	if len(fl.agents) == 0 {
+	if len(fl.agents) == 0 && fl.outside.command == "" {
 		return s, nil, nil, usage(fmt.Errorf("--agent: no agent given"))
 	}
+	s.ContinueAfterFault = fl.outside.onFault == "continue"
 	var as []report.Agent
 	for i, name := range fl.agents {
 		if slices.Contains(fl.agents[:i], name) {
@@ -338,16 +348,36 @@ func runTest(io *stdio, fl testFlags) error {
 	if fl.protocol != "lambda-one" {
 		fl.tests = 1
 	}
-	if err := checkTestSize(items, len(examinees), s); err != nil {
+	outside := 0
+	if fl.outside.command != "" {
+		outside = 1
+	}
+	if err := checkTestSize(items, len(examinees)+outside, s); err != nil {
 		return err
+	}
+	if fl.outside.command != "" {
+		x, a, err := fl.outside.start(io, fl.agents)
+		if err != nil {
+			return err
+		}
+		defer x.Process.Close()
+		examinees, agents = append(examinees, x), append(agents, a)
 	}
 	var bar *progress
 	if !fl.quiet {
 		bar = newProgress(io.err, "items", len(items)*len(examinees))
 	}
-	outcomes, err := exam.Take(items, examinees, s, func(done, _ int) { bar.update(done) })
+	outcomes, err := exam.Take(items, examinees, s, func(done, total int) {
+		if bar != nil {
+			bar.total = total // smaller when an agent's fault stops the test
+		}
+		bar.update(done)
+	})
 	bar.clear()
-	if err != nil {
+	var failed *exam.AgentError
+	if errors.As(err, &failed) {
+		items = items[:failed.Items] // what every examinee took
+	} else if err != nil {
 		return usage(err)
 	}
 	if p.settings != nil {
@@ -358,7 +388,13 @@ func runTest(io *stdio, fl testFlags) error {
 	if err != nil {
 		return err
 	}
-	return writeTestReport(io, rep, fl)
+	if err := writeTestReport(io, rep, fl); err != nil {
+		return err
+	}
+	if failed != nil {
+		return &exitError{code: exitAgent, err: failed}
+	}
+	return nil
 }
 
 // writeTestReport writes the report in the forms the flags ask for; a file
