@@ -235,7 +235,7 @@ func TestFaults(t *testing.T) {
 		kind  error
 		quote string // in the error
 	}{
-		{"hang", agentproto.ErrTimeout, "no answer within 1s; the agent was killed"},
+		{"hang", agentproto.ErrTimeout, "no answer in time: 1s a message; the agent was killed"},
 		{"crash", agentproto.ErrCrash, "exit status 3"},
 		{"garbage", agentproto.ErrMalformed, `"this is not JSON"`},
 		{"range", agentproto.ErrIllegal, `the action 7 is out of range: there are 2 actions, 0 to 1; the line: "{\"type\": \"act\", \"action\": 7}"`},
@@ -312,7 +312,7 @@ for line in sys.stdin:
 		t.Fatal(err)
 	}
 	ep := playEpisode(p, exercise(t, 1), 0)
-	if !errors.Is(ep.Fault(), agentproto.ErrTestTimeout) || !strings.Contains(ep.Fault().Error(), "the test's 400ms are over") {
+	if !errors.Is(ep.Fault(), agentproto.ErrTestTimeout) || !strings.Contains(ep.Fault().Error(), "the test's time for the agent is over: 400ms in all") {
 		t.Errorf("fault %v; want the test's time to be over", ep.Fault())
 	}
 	if ep.Times.Actions < 2 {

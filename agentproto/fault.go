@@ -35,6 +35,15 @@ type Fault struct {
 const maxQuoted = 200
 
 func (f *Fault) Error() string {
+	s := f.Short()
+	if len(f.Stderr) > 0 {
+		s += "; its standard error ended with:\n\t" + strings.Join(f.Stderr, "\n\t")
+	}
+	return s
+}
+
+// Short is the error on one line, without the agent's standard error.
+func (f *Fault) Short() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "agent %q", f.Command)
 	if f.Exercise == "" {
@@ -52,9 +61,6 @@ func (f *Fault) Error() string {
 			line = line[:maxQuoted] + "…"
 		}
 		fmt.Fprintf(&b, "; the line: %q", line)
-	}
-	if len(f.Stderr) > 0 {
-		b.WriteString("; its standard error ended with:\n\t" + strings.Join(f.Stderr, "\n\t"))
 	}
 	return b.String()
 }

@@ -247,9 +247,9 @@ func (p *Process) deadline() (time.Time, error) {
 
 func (p *Process) late(kind error) string {
 	if kind == ErrTestTimeout {
-		return fmt.Sprintf("the test's %v are over; the agent was killed", p.opts.TestTimeout)
+		return fmt.Sprintf("%v in all; the agent was killed", p.opts.TestTimeout)
 	}
-	return fmt.Sprintf("no answer within %v; the agent was killed", p.opts.Timeout)
+	return fmt.Sprintf("%v a message; the agent was killed", p.opts.Timeout)
 }
 
 // crashed is the fault of an agent whose output ended: it gets a second to

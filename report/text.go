@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -11,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/exam"
 )
@@ -231,6 +233,10 @@ func (r *Report) faultsTable() (Table, bool) {
 		for i, it := range r.Items {
 			if o := r.Outcomes[a*len(r.Items)+i]; o.Fault != nil {
 				msg, _, _ := strings.Cut(o.Fault.Error(), "\n")
+				var f *agentproto.Fault
+				if errors.As(o.Fault, &f) {
+					msg = f.Short()
+				}
 				t.Rows = append(t.Rows, []string{ag.Name, it.Name, msg})
 			}
 		}

@@ -26,10 +26,10 @@ class QLearning:
 
     def act(self, observation: list[int], reward: float) -> int:
         values = self.q.setdefault(tuple(observation), [Q0] * self.actions)
-        best = max(values)
         if self.previous is not None:  # learn from the previous action
             old = self.previous[self.previous_action]
-            self.previous[self.previous_action] = old + ALPHA * (reward + 1 + GAMMA * best - old)
+            self.previous[self.previous_action] = old + ALPHA * (reward + 1 + GAMMA * max(values) - old)
+        best = max(values)  # after learning: the state may be the previous one
         ties = [a for a, v in enumerate(values) if v == best]
         self.previous, self.previous_action = values, self.rng.choice(ties)
         return self.previous_action
