@@ -307,12 +307,12 @@ for line in sys.stdin:
     time.sleep(0.05)
     if m["type"] == "hello": print(json.dumps({"type": "hello", "protocol": "anynt/1"}), flush=True)
     if m["type"] == "observe": print(json.dumps({"type": "act", "action": 0}), flush=True)'`
-	p, err := agentproto.Start(cmd, agentproto.Options{Timeout: 5 * time.Second, TestTimeout: 400 * time.Millisecond})
+	p, err := agentproto.Start(cmd, agentproto.Options{Timeout: 5 * time.Second, TestTimeout: 1500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep := playEpisode(p, exercise(t, 1), 0)
-	if !errors.Is(ep.Fault(), agentproto.ErrTestTimeout) || !strings.Contains(ep.Fault().Error(), "the test's time for the agent is over: 400ms in all") {
+	ep := playEpisode(p, exercise(t, 7), 0) // 80 steps of at least 50 ms
+	if !errors.Is(ep.Fault(), agentproto.ErrTestTimeout) || !strings.Contains(ep.Fault().Error(), "the test's time for the agent is over: 1.5s in all") {
 		t.Errorf("fault %v; want the test's time to be over", ep.Fault())
 	}
 	if ep.Times.Actions < 2 {
