@@ -2,6 +2,7 @@ package agentproto_test
 
 import (
 	"bufio"
+	"os"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -235,7 +236,7 @@ func TestFaults(t *testing.T) {
 		kind  error
 		quote string // in the error
 	}{
-		{"hang", agentproto.ErrTimeout, "no answer in time: 1s a message; the agent was killed"},
+		{"hang", agentproto.ErrTimeout, "no answer in time: 2s a message; the agent was killed"},
 		{"crash", agentproto.ErrCrash, "exit status 3"},
 		{"garbage", agentproto.ErrMalformed, `"this is not JSON"`},
 		{"range", agentproto.ErrIllegal, `the action 7 is out of range: there are 2 actions, 0 to 1; the line: "{\"type\": \"act\", \"action\": 7}"`},
@@ -250,7 +251,7 @@ func TestFaults(t *testing.T) {
 			cmd := python(t) + " testdata/faulty.py " + tt.fault + " 1 3"
 			timeout := 10 * time.Second // a loaded machine may start Python slowly
 			if tt.fault == "hang" {
-				timeout = time.Second
+				timeout = 2 * time.Second
 			}
 			p, err := agentproto.Start(cmd, agentproto.Options{Timeout: timeout})
 			if err != nil {
@@ -307,12 +308,12 @@ for line in sys.stdin:
     time.sleep(0.05)
     if m["type"] == "hello": print(json.dumps({"type": "hello", "protocol": "anynt/1"}), flush=True)
     if m["type"] == "observe": print(json.dumps({"type": "act", "action": 0}), flush=True)'`
-	p, err := agentproto.Start(cmd, agentproto.Options{Timeout: 5 * time.Second, TestTimeout: 1500 * time.Millisecond})
+	p, err := agentproto.Start(cmd, agentproto.Options{Timeout: 5 * time.Second, TestTimeout: 3 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	ep := playEpisode(p, exercise(t, 7), 0) // 80 steps of at least 50 ms
-	if !errors.Is(ep.Fault(), agentproto.ErrTestTimeout) || !strings.Contains(ep.Fault().Error(), "the test's time for the agent is over: 1.5s in all") {
+	ep := playEpisode(p, exercise(t, 7), 0) // 80 steps of at least 50 ms: 4 s
+	if !errors.Is(ep.Fault(), agentproto.ErrTestTimeout) || !strings.Contains(ep.Fault().Error(), "the test's time for the agent is over: 3s in all") {
 		t.Errorf("fault %v; want the test's time to be over", ep.Fault())
 	}
 	if ep.Times.Actions < 2 {
@@ -345,4 +346,20 @@ func BenchmarkRoundTrip(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "interactions/s")
 	run.End()
+}
+
+// The complete agent of docs/protocol.md is the random agent the tests
+// run, word for word.
+func TestDocsHoldTheRandomAgent(t *testing.T) {
+	agent, err := os.ReadFile("testdata/random_agent.py")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := os.ReadFile("../docs/protocol.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(doc), "```python\n"+string(agent)+"```") {
+		t.Error("docs/protocol.md does not hold testdata/random_agent.py as it is")
+	}
 }
