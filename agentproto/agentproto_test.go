@@ -2,10 +2,10 @@ package agentproto_test
 
 import (
 	"bufio"
-	"os"
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"slices"
 	"strings"
