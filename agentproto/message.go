@@ -100,3 +100,36 @@ func compatible(v string) bool {
 	major, _, _ := strings.Cut(v, ".")
 	return major == Version
 }
+
+// The act lines that json.dumps and a compact encoder write, read without
+// the JSON decoder: an act is most of what an agent writes.
+var (
+	actSpaced  = []byte(`{"type": "act", "action": `)
+	actCompact = []byte(`{"type":"act","action":`)
+)
+
+// quickAct reads an act of exactly one of those forms with a small
+// non-negative integer; anything else (other fields, other spacing, an
+// error) is left to parseReply.
+func quickAct(line []byte) (int, bool) {
+	var rest []byte
+	switch {
+	case bytes.HasPrefix(line, actSpaced):
+		rest = line[len(actSpaced):]
+	case bytes.HasPrefix(line, actCompact):
+		rest = line[len(actCompact):]
+	default:
+		return 0, false
+	}
+	if len(rest) < 2 || len(rest) > 7 || rest[len(rest)-1] != '}' || (rest[0] == '0' && len(rest) > 2) {
+		return 0, false
+	}
+	a := 0
+	for _, c := range rest[:len(rest)-1] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		a = a*10 + int(c-'0')
+	}
+	return a, true
+}
