@@ -123,6 +123,17 @@ the plots of its score and its level over the test time).
 
 Agents: ` + strings.Join(agent.Names(), ", ") + `.
 
+--agent-cmd "CMD" examines a program outside anynt, in any language, that
+speaks the protocol of docs/protocol.md on its standard input and output:
+it takes the items one after another on one process, and its measured
+response time replaces the pace. Alone unless --agent names built-in agents
+too. A fault (no answer within --agent-timeout, the test past
+--agent-test-timeout, a crash, a malformed line, an illegal action, an
+error message, another protocol version) is quoted with its exercise and
+step; what was measured is kept and reported; --on-fault stop ends the test
+at that item for every agent, continue restarts the agent for the next
+item; either way anynt then exits with status 5.
+
 An item is played --episodes times (its score is their mean) for --tau
 seconds (0: its interactions × the pace's mean delay) and scored by --score:
 ` + exam.ScoreNames() + `. --lambda is V|γ|τ's discount.
@@ -139,7 +150,8 @@ On a terminal a progress line on standard error shows the rate and time left.`,
   anynt test --agent qlearning --pace uniform:0.5:1.5 --score per-cycle --csv > items.csv
   anynt test --protocol battery --agent random,oracle --steps 1000 corpus/paper
   anynt test --protocol battery --generate 60 --pool 200 --weighting universal --sample 50
-  anynt test --adaptive --agent random,follower,oracle --test-time 5000`,
+  anynt test --adaptive --agent random,follower,oracle --test-time 5000
+  anynt test --agent random,qlearning --agent-cmd "python3 my_agent.py" --tests 20`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changed := cmd.Flags().Changed
 			for _, name := range []string{"alpha", "gamma", "q0"} {
