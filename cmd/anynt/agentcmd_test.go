@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"os/exec"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -246,5 +247,34 @@ func TestAgentCmdUsage(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errw, tt.says) {
 			t.Errorf("%v: status %d, %q; want %d saying %q", tt.args, code, errw, exitUsage, tt.says)
 		}
+	}
+}
+
+// run --agent-cmd plays the episodes through the agent: the same seed
+// gives the same scores, the answers are timed, and a fault ends the run
+// with status 5 after the output, the faulted episode scored over all its
+// interactions.
+func TestRunAgentCmd(t *testing.T) {
+	file := corpusDir + "thesis/omega1-blocker.anynt"
+	runOnce := func(cmd string) (runOutcome, string, int) {
+		out, errw, code := anynt(t, "", "run", file, "--agent-cmd", cmd, "--episodes", "3", "--steps", "50", "--seed", "4", "--json")
+		var o runOutcome
+		if err := json.Unmarshal([]byte(out), &o); err != nil {
+			t.Fatalf("%v: %q, %s", err, out, errw)
+		}
+		return o, errw, code
+	}
+	cmd := python(t) + agents + "qlearning_agent.py"
+	a, errw, code := runOnce(cmd)
+	if code != exitOK || a.Agent != "qlearning.py" || a.Command != cmd || len(a.Scores) != 3 || a.Times == nil || a.Times.Actions != 150 || a.Faults != nil {
+		t.Fatalf("status %d, %+v: %s", code, a, errw)
+	}
+	if b, _, _ := runOnce(cmd); !reflect.DeepEqual(a.Scores, b.Scores) {
+		t.Errorf("one seed, two sets of scores: %v and %v", a.Scores, b.Scores)
+	}
+	f, errw, code := runOnce(python(t) + agents + "faulty.py crash 2 10")
+	if code != exitAgent || len(f.Scores) != 2 || f.Times.Actions != 59 || len(f.Faults) != 1 ||
+		!strings.Contains(errw, "omega1-blocker.anynt, episode 1, step 10: the agent exited or closed its output: exit status 3") {
+		t.Errorf("status %d, %+v: %s", code, f, errw)
 	}
 }
