@@ -1,9 +1,13 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -111,12 +115,31 @@ func TestAgentCmdTakesTheWholeTest(t *testing.T) {
 }
 
 // The text report names the agent's command and gives its response times
-// in a table of its own.
+// in a table of its own, which the HTML page holds too; the CSV gives them
+// in every row of the agent, empty for the built-in one.
 func TestAgentCmdText(t *testing.T) {
 	cmd := python(t) + agents + "random_agent.py"
-	out, errw, code := anynt(t, "", "test", "--agent", "random", "--agent-cmd", cmd, "--tests", "1")
+	page := filepath.Join(t.TempDir(), "report.html")
+	out, errw, code := anynt(t, "", "test", "--agent", "random", "--agent-cmd", cmd, "--tests", "1", "--html", page)
 	if code != exitOK {
 		t.Fatalf("status %d: %s", code, errw)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil || !strings.Contains(string(html), "agents outside anynt: response times") || !strings.Contains(string(html), "random.py") {
+		t.Errorf("the page lacks the agent's response times (%v)", err)
+	}
+	csvOut, errw, code := anynt(t, "", "test", "--agent", "random", "--agent-cmd", cmd, "--tests", "1", "--csv")
+	rows, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+	if code != exitOK || err != nil || len(rows) != 15 {
+		t.Fatalf("status %d, %d rows, %v: %s", code, len(rows), err, errw)
+	}
+	head := rows[0]
+	col := func(name string) int { return slices.Index(head, name) }
+	for _, row := range rows[1:] {
+		outside := row[col("agent")] == "random.py"
+		if (row[col("agent_cmd")] == cmd) != outside || (row[col("response_mean_seconds")] != "") != outside || row[col("fault")] != "" {
+			t.Errorf("row %v", row)
+		}
 	}
 	for _, want := range []string{
 		`agents random, random.py (--agent-cmd "` + cmd + `")`,
