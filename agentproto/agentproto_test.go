@@ -322,30 +322,35 @@ for line in sys.stdin:
 }
 
 // BenchmarkRoundTrip measures interactions a second across the protocol
-// with a trivial Python agent (the random agent): anynt writes observe,
-// the agent reads it, answers act, anynt reads it, and the environment
-// moves.
+// with trivial Python agents: anynt writes observe, the agent reads it and
+// answers act, anynt reads it, and the environment moves. random is the
+// agent of docs/protocol.md (json.loads and json.dumps a step); constant
+// parses nothing, the floor of two pipe transfers and Python's line I/O.
 func BenchmarkRoundTrip(b *testing.B) {
-	it := exercise(b, 7)
-	p, err := agentproto.Start(python(b)+" testdata/random_agent.py", agentproto.Options{Timeout: 10 * time.Second})
-	if err != nil {
-		b.Fatal(err)
+	for _, agent := range []string{"random", "constant"} {
+		b.Run(agent, func(b *testing.B) {
+			it := exercise(b, 7)
+			p, err := agentproto.Start(python(b)+" testdata/"+agent+"_agent.py", agentproto.Options{Timeout: 10 * time.Second})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer p.Close()
+			b.ReportAllocs()
+			ep := p.Episode(agentproto.Exercise{Name: it.Name, Steps: b.N, Seed: it.Seed})
+			run := env.NewPlayer(it.Env).Episode(ep, 1)
+			start := time.Now()
+			b.ResetTimer()
+			for range b.N {
+				run.Interact()
+			}
+			b.StopTimer()
+			if ep.Fault() != nil {
+				b.Fatal(ep.Fault())
+			}
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "interactions/s")
+			run.End()
+		})
 	}
-	defer p.Close()
-	b.ReportAllocs()
-	ep := p.Episode(agentproto.Exercise{Name: it.Name, Steps: b.N, Seed: it.Seed})
-	run := env.NewPlayer(it.Env).Episode(ep, 1)
-	start := time.Now()
-	b.ResetTimer()
-	for range b.N {
-		run.Interact()
-	}
-	b.StopTimer()
-	if ep.Fault() != nil {
-		b.Fatal(ep.Fault())
-	}
-	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "interactions/s")
-	run.End()
 }
 
 // The complete agent of docs/protocol.md is the random agent the tests
