@@ -293,9 +293,10 @@ var ErrNoItems = errors.New("the test has no items")
 
 // Take gives every item to every examinee, Settings.Episodes times each,
 // and returns the outcomes examinee by examinee, item by item. The result
-// depends only on the arguments: every episode has its own seed, the same
-// for every examinee (a paired design), and its own slot. progress, if not
-// nil, is called after each outcome.
+// depends only on the arguments (and, for an agent outside anynt, on its
+// real response times): every episode has its own seed, the same for every
+// examinee (a paired design), and its own slot. progress, if not nil, is
+// called after each outcome.
 //
 // Agents outside anynt go first, each alone on the machine (so that the
 // test's own load does not slow their answers), taking the items in order
