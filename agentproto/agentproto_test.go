@@ -290,9 +290,15 @@ func TestHandshake(t *testing.T) {
 		{py + " -c 'import sys; sys.exit(4)'", agentproto.ErrCrash, "exit status 4"},
 		{py + ` -c 'print("hello there", flush=True)'`, agentproto.ErrMalformed, `"hello there"`},
 		{"./no-such-agent", agentproto.ErrStart, "no-such-agent"},
+		{py + ` -c 'import os, time; out = os.fdopen(1, "w", buffering=8192); out.write("{\"type\": \"hello\", \"protocol\": \"anynt/1\"}\n"); time.sleep(9)'`, agentproto.ErrTimeout,
+			"1s a message; the agent was killed (does it flush its standard output after each line?)"},
 	}
 	for _, tt := range tests {
-		_, err := agentproto.Start(tt.cmd, agentproto.Options{Timeout: 5 * time.Second})
+		timeout := 5 * time.Second
+		if tt.kind == agentproto.ErrTimeout {
+			timeout = time.Second
+		}
+		_, err := agentproto.Start(tt.cmd, agentproto.Options{Timeout: timeout})
 		if !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), "at the handshake") || !strings.Contains(err.Error(), tt.quote) {
 			t.Errorf("Start(%q): %v; want %v at the handshake, saying %q", tt.cmd, err, tt.kind, tt.quote)
 		}

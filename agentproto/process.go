@@ -249,6 +249,9 @@ func (p *Process) late(kind error) string {
 	if kind == ErrTestTimeout {
 		return fmt.Sprintf("%v in all; the agent was killed", p.opts.TestTimeout)
 	}
+	if p.at.exercise == "" { // the usual cause: an answer left in a buffer
+		return fmt.Sprintf("%v a message; the agent was killed (does it flush its standard output after each line?)", p.opts.Timeout)
+	}
 	return fmt.Sprintf("%v a message; the agent was killed", p.opts.Timeout)
 }
 
