@@ -86,6 +86,9 @@ func (e *Episode) Start(en *env.Env, rng *rand.Rand) {
 	symbols := len(en.BaseSymbols())
 	e.perm = Alphabet(symbols, e.x.Seed)
 	e.p.at = location{exercise: e.x.Name, episode: e.x.Episode}
+	if e.p.opts.TestTimeout > 0 && e.p.end.IsZero() { // the test's time begins
+		e.p.end = time.Now().Add(e.p.opts.TestTimeout)
+	}
 	e.fault = e.p.send(start{Type: "start", Exercise: e.x.Name, Episode: e.x.Episode, Actions: e.actions,
 		Symbols: symbols, Steps: e.x.Steps, Seed: rng.Uint64()})
 }

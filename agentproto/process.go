@@ -24,7 +24,8 @@ type Options struct {
 	// Timeout bounds the wait for each answer (and for each line anynt
 	// writes to be taken); past it the agent is killed. 0 waits forever.
 	Timeout time.Duration
-	// TestTimeout bounds the whole test, from Start; 0 for no bound.
+	// TestTimeout bounds the whole test, from the first episode's start
+	// (several agents may wait their turn); 0 for no bound.
 	TestTimeout time.Duration
 	// Stderr receives the agent's standard error as it comes (nil:
 	// nowhere); its last lines are kept for the errors either way.
@@ -42,7 +43,7 @@ type Process struct {
 	Name    string // the name the agent gave in its hello
 	argv    []string
 	opts    Options
-	end     time.Time // of the test's time, zero for none
+	end     time.Time // of the test's time, zero for none or not yet begun
 
 	cmd    *exec.Cmd
 	in     *os.File // the child's standard input
@@ -72,9 +73,6 @@ func Start(command string, opts Options) (*Process, error) {
 		return nil, err
 	}
 	p := &Process{Command: command, argv: argv, opts: opts}
-	if opts.TestTimeout > 0 {
-		p.end = time.Now().Add(opts.TestTimeout)
-	}
 	if f := p.launch(); f != nil {
 		return nil, f
 	}

@@ -301,3 +301,31 @@ func TestRunAgentCmd(t *testing.T) {
 		t.Errorf("status %d, %+v: %s", code, f, errw)
 	}
 }
+
+// --agent-cmd repeated compares several agents outside anynt on the same
+// items: the same program twice gets the same scores under two names (it
+// seeds itself from start's seed), and a paired difference of 0.
+func TestSeveralAgentCmds(t *testing.T) {
+	cmd := python(t) + agents + "random_agent.py"
+	out, errw, code := anynt(t, "", "test", "--agent-cmd", cmd, "--agent-cmd", cmd, "--tests", "2", "--json")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	scores := map[string][]float64{}
+	var paired bool
+	for _, r := range readRows(t, out) {
+		if r.Kind == "item" {
+			scores[r.Agent] = append(scores[r.Agent], r.Score)
+		}
+		if r.Kind == "summary" && r.Agent == "agent-cmd:random.py" {
+			paired = strings.Contains(out, `"paired":{"against":"random.py","n":14,"mean_difference":0`)
+		}
+	}
+	if len(scores) != 2 || len(scores["random.py"]) != 14 || !reflect.DeepEqual(scores["random.py"], scores["agent-cmd:random.py"]) || !paired {
+		t.Errorf("scores %v, paired %v:\n%s", scores, paired, out)
+	}
+	_, errw, code = anynt(t, "", "run", corpusDir+"thesis/omega1-blocker.anynt", "--agent-cmd", cmd, "--agent-cmd", cmd)
+	if code != exitUsage || !strings.Contains(errw, "run takes one agent") {
+		t.Errorf("run with two agents: status %d, %s", code, errw)
+	}
+}

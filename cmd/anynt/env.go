@@ -365,7 +365,10 @@ with status 5 after the output.`,
 			if err := fl.outside.check(cmd.Flags().Changed, false); err != nil {
 				return err
 			}
-			if fl.outside.command != "" {
+			if len(fl.outside.commands) > 1 {
+				return usage(fmt.Errorf("--agent-cmd: run takes one agent; test compares several"))
+			}
+			if len(fl.outside.commands) == 1 {
 				return runOutside(io, args[0], fl)
 			}
 			return runEnv(io, args[0], fl)

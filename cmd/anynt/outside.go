@@ -17,13 +17,13 @@ const maxAgentTimeout = 7 * 24 * time.Hour
 
 // outsideFlags are the flags of an agent outside anynt (docs/protocol.md).
 type outsideFlags struct {
-	command              string
+	commands             []string
 	timeout, testTimeout time.Duration
 	onFault              string
 }
 
 func (o *outsideFlags) register(f *pflag.FlagSet) {
-	f.StringVar(&o.command, "agent-cmd", "", `an agent outside anynt: the command that runs it (split as a shell would, not run by one), spoken to by the protocol of docs/protocol.md`)
+	f.StringArrayVar(&o.commands, "agent-cmd", nil, `an agent outside anynt: the command that runs it (split as a shell would, not run by one), spoken to by the protocol of docs/protocol.md; repeat it for several agents (test)`)
 	f.DurationVar(&o.timeout, "agent-timeout", agentproto.DefaultTimeout, "the time --agent-cmd has to answer each message; past it, it is killed (a fault)")
 	f.DurationVar(&o.testTimeout, "agent-test-timeout", 0, "the time --agent-cmd has for the whole test; 0: no limit")
 	f.StringVar(&o.onFault, "on-fault", "stop", "after a fault of --agent-cmd: stop (the report covers the items up to it) or continue (a new process for the next item)")
@@ -32,7 +32,7 @@ func (o *outsideFlags) register(f *pflag.FlagSet) {
 // check refuses the agent's flags without the agent, and values out of
 // range.
 func (o *outsideFlags) check(changed func(string) bool, adaptive bool) error {
-	if o.command == "" || adaptive {
+	if len(o.commands) == 0 || adaptive {
 		for _, name := range []string{"agent-cmd", "agent-timeout", "agent-test-timeout", "on-fault"} {
 			if changed(name) && (adaptive || name != "agent-cmd") {
 				if adaptive {
@@ -42,7 +42,7 @@ func (o *outsideFlags) check(changed func(string) bool, adaptive bool) error {
 			}
 		}
 	}
-	if changed("agent-cmd") && o.command == "" {
+	if slices.Contains(o.commands, "") {
 		return usage(errors.New("--agent-cmd: the command is empty"))
 	}
 	switch {
@@ -56,12 +56,12 @@ func (o *outsideFlags) check(changed func(string) bool, adaptive bool) error {
 	return nil
 }
 
-// start starts the agent and shakes hands with it; it is named as it
-// names itself, unless a built-in agent of the test has that name. A
+// start starts an agent and shakes hands with it; it is named as it names
+// itself, unless another agent of the test (taken) has that name. A
 // command that cannot be split is a usage error, an agent that cannot
 // start or fails the handshake exits with exitAgent.
-func (o *outsideFlags) start(io *stdio, builtIn []string) (exam.Examinee, report.Agent, error) {
-	p, err := agentproto.Start(o.command, agentproto.Options{Timeout: o.timeout, TestTimeout: o.testTimeout, Stderr: io.err,
+func (o *outsideFlags) start(io *stdio, command string, taken []string) (exam.Examinee, report.Agent, error) {
+	p, err := agentproto.Start(command, agentproto.Options{Timeout: o.timeout, TestTimeout: o.testTimeout, Stderr: io.err,
 		Tool: "anynt " + versionString()})
 	if errors.Is(err, agentproto.ErrCommand) {
 		return exam.Examinee{}, report.Agent{}, usage(fmt.Errorf("--agent-cmd: %w", err))
@@ -73,8 +73,11 @@ func (o *outsideFlags) start(io *stdio, builtIn []string) (exam.Examinee, report
 	if name == "" {
 		name = "agent-cmd"
 	}
-	if slices.Contains(builtIn, name) {
+	if slices.Contains(taken, name) {
 		name = "agent-cmd:" + name
 	}
-	return exam.Examinee{Name: name, Process: p}, report.Agent{Name: name, Command: o.command}, nil
+	for k := 2; slices.Contains(taken, name); k++ {
+		name = fmt.Sprintf("agent-cmd%d:%s", k, p.Name)
+	}
+	return exam.Examinee{Name: name, Process: p}, report.Agent{Name: name, Command: command}, nil
 }

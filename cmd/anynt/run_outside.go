@@ -30,7 +30,8 @@ func runOutside(io *stdio, file string, fl runFlags) error {
 	if err != nil {
 		return err
 	}
-	x, _, err := fl.outside.start(io, nil)
+	command := fl.outside.commands[0]
+	x, _, err := fl.outside.start(io, command, nil)
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func runOutside(io *stdio, file string, fl runFlags) error {
 	if fl.json {
 		o := runOutcome{Version: versionString(), File: file, Agent: name, Episodes: len(scores), Steps: fl.steps, Seed: fl.seed,
 			Mean: mean, CI95: ci(ci95[0], ci95[1], len(scores)), MaxSteps: maxSteps, Scores: scores, Bounds: []boundHit{},
-			Command: fl.outside.command, Times: &jsonTimes{times.Actions, times.Mean().Seconds(), times.Max.Seconds()}}
+			Command: command, Times: &jsonTimes{times.Actions, times.Mean().Seconds(), times.Max.Seconds()}}
 		for _, f := range faults {
 			o.Faults = append(o.Faults, f.Error())
 		}
@@ -84,7 +85,7 @@ func runOutside(io *stdio, file string, fl runFlags) error {
 	} else {
 		ms := func(d time.Duration) float64 { return d.Seconds() * 1000 }
 		fmt.Fprintf(io.out, "%s: agent %s (--agent-cmd %q), %s of %s, seed %d\nmean %+.4f, 95%% CI %s\n%s\nresponse times: %d answers, mean %.3f ms, max %.3f ms\n",
-			file, name, fl.outside.command, count(len(scores), "episode"), count(fl.steps, "interaction"), fl.seed, mean,
+			file, name, command, count(len(scores), "episode"), count(fl.steps, "interaction"), fl.seed, mean,
 			ciText(ci95[0], ci95[1], len(scores)), scoreMeaning, times.Actions, ms(times.Mean()), ms(times.Max))
 	}
 	if len(faults) > 0 {

@@ -127,7 +127,7 @@ Agents: ` + strings.Join(agent.Names(), ", ") + `.
 speaks the protocol of docs/protocol.md on its standard input and output:
 it takes the items one after another on one process, and its measured
 response time replaces the pace. Alone unless --agent names built-in agents
-too. A fault (no answer within --agent-timeout, the test past
+too; repeat --agent-cmd to compare several (each takes the test in turn). A fault (no answer within --agent-timeout, the test past
 --agent-test-timeout, a crash, a malformed line, an illegal action, an
 error message, another protocol version) is quoted with its exercise and
 step; what was measured is kept and reported; --on-fault stop ends the test
@@ -165,7 +165,7 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 			if err := fl.outside.check(changed, fl.adaptive); err != nil {
 				return err
 			}
-			if fl.outside.command != "" && !changed("agent") {
+			if len(fl.outside.commands) > 0 && !changed("agent") {
 				fl.agents = nil // the agent outside anynt alone, unless built-in ones are named
 			}
 			fl.files = args
@@ -310,7 +310,7 @@ func testSettings(fl testFlags) (exam.Settings, []exam.Examinee, []report.Agent,
 	if err := checkBound("--tests", fl.tests, 1, maxTests); err != nil {
 		return s, nil, nil, err
 	}
-	if len(fl.agents) == 0 && fl.outside.command == "" {
+	if len(fl.agents) == 0 && len(fl.outside.commands) == 0 {
 		return s, nil, nil, usage(fmt.Errorf("--agent: no agent given"))
 	}
 	s.ContinueAfterFault = fl.outside.onFault == "continue"
@@ -360,20 +360,17 @@ func runTest(io *stdio, fl testFlags) error {
 	if fl.protocol != "lambda-one" {
 		fl.tests = 1
 	}
-	outside := 0
-	if fl.outside.command != "" {
-		outside = 1
-	}
-	if err := checkTestSize(items, len(examinees)+outside, s); err != nil {
+	if err := checkTestSize(items, len(examinees)+len(fl.outside.commands), s); err != nil {
 		return err
 	}
-	if fl.outside.command != "" {
-		x, a, err := fl.outside.start(io, fl.agents)
+	names := slices.Clone(fl.agents)
+	for _, command := range fl.outside.commands {
+		x, a, err := fl.outside.start(io, command, names)
 		if err != nil {
 			return err
 		}
 		defer x.Process.Close()
-		examinees, agents = append(examinees, x), append(agents, a)
+		examinees, agents, names = append(examinees, x), append(agents, a), append(names, x.Name)
 	}
 	var bar *progress
 	if !fl.quiet {
