@@ -290,6 +290,7 @@ func TestHandshake(t *testing.T) {
 		{py + " -c 'import sys; sys.exit(4)'", agentproto.ErrCrash, "exit status 4"},
 		{py + ` -c 'print("hello there", flush=True)'`, agentproto.ErrMalformed, `"hello there"`},
 		{"./no-such-agent", agentproto.ErrStart, "no-such-agent"},
+		{py + ` -c 'print("{\"type\": \"hel", end="", flush=True)'`, agentproto.ErrCrash, `exit status 0; the line: "{\"type\": \"hel"`},
 		{py + ` -c 'import os, time; out = os.fdopen(1, "w", buffering=8192); out.write("{\"type\": \"hello\", \"protocol\": \"anynt/1\"}\n"); time.sleep(9)'`, agentproto.ErrTimeout,
 			"1s a message; the agent was killed (does it flush its standard output after each line?)"},
 	}

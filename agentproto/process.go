@@ -179,7 +179,7 @@ func (p *Process) write(line []byte) *Fault {
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return p.fault(kind, p.late(kind)+" (it did not read its input)", "")
 		}
-		return p.crashed()
+		return p.crashed("")
 	}
 	return nil
 }
@@ -201,7 +201,7 @@ func (p *Process) read() ([]byte, *Fault) {
 	case errors.Is(err, errLong):
 		return nil, p.fault(ErrMalformed, fmt.Sprintf("a line longer than %d bytes", MaxLine), string(line))
 	}
-	return nil, p.crashed()
+	return nil, p.crashed(string(line)) // a last line without its newline
 }
 
 var errLong = errors.New("line too long")
@@ -255,12 +255,12 @@ func (p *Process) late(kind error) string {
 
 // crashed is the fault of an agent whose output ended: it gets a second to
 // exit, so that its exit status can be told.
-func (p *Process) crashed() *Fault {
+func (p *Process) crashed(line string) *Fault {
 	select {
 	case <-p.exited:
-		return p.fault(ErrCrash, p.cmd.ProcessState.String(), "")
+		return p.fault(ErrCrash, p.cmd.ProcessState.String(), line)
 	case <-time.After(time.Second):
-		return p.fault(ErrCrash, "it closed its standard output and went on running; it was killed", "")
+		return p.fault(ErrCrash, "it closed its standard output and went on running; it was killed", line)
 	}
 }
 
