@@ -51,6 +51,19 @@
 // A Ladder gives the environments of each level: LambdaOneLadder by
 // default, or a PoolLadder cut from a battery's pool by description length.
 // Each examinee's test is a sequence; examinees run on all cores.
+//
+// An examinee may be an agent outside anynt (Examinee.Process, package
+// agentproto): a program that takes the test on one process, its items in
+// the test's order, never in parallel, so that it may learn across them and
+// its results do not depend on scheduling. Take gives it the items first,
+// alone on the machine, then gives the built-in agents the same items on
+// all cores. Its delay before each action is its measured response time,
+// not the pace's: known only once it has answered, so an answer that comes
+// after τ has moved the environment but counts for nothing. A fault ends
+// its episode with what it did (read at τ, as for an agent that stopped);
+// the test then stops at that item for every examinee, so that the
+// comparison stays paired, or goes on with a new process
+// (Settings.ContinueAfterFault), and Take's error is an *AgentError.
 // docs/tests.md gives every rule's reasons.
 //
 // A battery (item 2 of issue 10) draws its environments from a pool: files

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
 )
@@ -36,10 +37,16 @@ type Item struct {
 	Cells   int
 }
 
-// Examinee is an agent under test: its name and how to make a fresh one.
+// Examinee is an agent under test: its name and how to make a fresh one,
+// or the process of an agent outside anynt.
 type Examinee struct {
 	Name string
 	New  agent.Factory
+	// Process, when not nil, is an agent outside anynt (package
+	// agentproto), which takes the items one after another on its one
+	// process and is timed for real: its measured response times replace
+	// the pace. New is then unused.
+	Process *agentproto.Process
 }
 
 // Examinees looks up the named agents (agent.Lookup), with s for those that
@@ -105,6 +112,10 @@ type Settings struct {
 	// CurvePoints is the number of test times, evenly spaced up to τ, at
 	// which the anytime curves are read.
 	CurvePoints int
+	// ContinueAfterFault goes on to the next item, on a new process, after
+	// the fault of an agent outside anynt; false stops the test at the
+	// faulted item.
+	ContinueAfterFault bool
 }
 
 // DefaultSettings give one episode an item at one action a second, scored
@@ -250,16 +261,51 @@ type Outcome struct {
 	// episodes; an episode over before a point is read at its end.
 	Curve   []aggregate.Values
 	Stopped int // episodes in which the agent stopped before its steps
+	// Fault is the fault of an agent outside anynt (an *agentproto.Fault),
+	// nil when it behaved. The faulted episode is the last one played and
+	// Scores holds the episodes played; its run ended with the fault, and
+	// its payoffs are read at τ, as for an agent that stopped acting.
+	Fault error
+	// Times are the measured response times of an agent outside anynt,
+	// over the item's episodes; zero for a built-in agent.
+	Times agentproto.Times
 }
+
+// AgentError is Take's error when an agent outside anynt faulted: the
+// outcomes are still given, for the items played (the first Items of the
+// test, for every examinee).
+type AgentError struct {
+	Faults []error
+	Items  int // the items played before the test stopped, or all
+}
+
+func (e *AgentError) Error() string {
+	msgs := make([]string, len(e.Faults))
+	for i, f := range e.Faults {
+		msgs[i] = f.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap gives the faults, for errors.Is and errors.As.
+func (e *AgentError) Unwrap() []error { return e.Faults }
 
 // ErrNoItems is Take's error for a test with nothing to take.
 var ErrNoItems = errors.New("the test has no items")
 
 // Take gives every item to every examinee, Settings.Episodes times each,
-// spread over the machine's cores, and returns the outcomes examinee by
-// examinee, item by item. The result depends only on the arguments: every
-// episode has its own seed, the same for every examinee (a paired design),
-// and its own slot. progress, if not nil, is called after each outcome.
+// and returns the outcomes examinee by examinee, item by item. The result
+// depends only on the arguments (and, for an agent outside anynt, on its
+// real response times): every episode has its own seed, the same for every
+// examinee (a paired design), and its own slot. progress, if not nil, is
+// called after each outcome.
+//
+// Agents outside anynt go first, each alone on the machine (so that the
+// test's own load does not slow their answers), taking the items in order
+// on their process; then the built-in agents take the items on all cores.
+// When an agent outside anynt faults, the error is an *AgentError and the
+// outcomes are still given: under ContinueAfterFault for every item, else
+// for the items up to the faulted one, which every examinee then takes.
 func Take(items []Item, examinees []Examinee, s Settings, progress func(done, total int)) ([]Outcome, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -274,15 +320,67 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 			return nil, fmt.Errorf("item %s: %d steps; an item needs an environment and 1 to %d steps", it.Name, it.Steps, MaxSteps)
 		}
 	}
+	n := len(items) // the items every examinee takes
 	out := make([]Outcome, len(items)*len(examinees))
-	var finished func(int)
-	if progress != nil {
-		finished = func(done int) { progress(done, len(out)) }
+	done := 0
+	report := func() {
+		done++
+		if progress != nil {
+			progress(done, n*len(examinees))
+		}
 	}
-	onCores(len(out), func(k int) {
-		out[k] = takeItem(items, k%len(items), examinees[k/len(items)], s)
-	}, finished)
+	var faults []error
+	var inside []int
+	for a, x := range examinees {
+		if x.Process == nil {
+			inside = append(inside, a)
+			continue
+		}
+		var fs []error
+		n, fs = takeInOrder(items[:n], x, s, out[a*len(items):], report)
+		faults = append(faults, fs...)
+	}
+	onCores(len(inside)*n, func(k int) {
+		a := inside[k/n]
+		out[a*len(items)+k%n] = takeItem(items, k%n, examinees[a], s)
+	}, func(int) { report() }) // one call at a time
+	if n < len(items) {
+		kept := make([]Outcome, 0, n*len(examinees))
+		for a := range examinees {
+			kept = append(kept, out[a*len(items):a*len(items)+n]...)
+		}
+		out = kept
+	}
+	if len(faults) > 0 {
+		return out, &AgentError{Faults: faults, Items: n}
+	}
 	return out, nil
+}
+
+// takeInOrder gives the items to an agent outside anynt one after another
+// and returns how many it took and its faults. After a fault it stops,
+// unless the settings say to go on with a new process; the end of the
+// test's time for the agent stops it in any case.
+func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done func()) (int, []error) {
+	var faults []error
+	for i := range items {
+		slots[i] = takeItem(items, i, x, s)
+		done()
+		f := slots[i].Fault
+		if f == nil {
+			continue
+		}
+		faults = append(faults, f)
+		if !s.ContinueAfterFault || errors.Is(f, agentproto.ErrTestTimeout) {
+			return i + 1, faults
+		}
+		if i+1 < len(items) {
+			if err := x.Process.Restart(); err != nil {
+				return i + 1, append(faults, err)
+			}
+		}
+	}
+	return len(items), faults
 }
 
 // onCores calls do(k) once for each k in 0…n−1, on as many goroutines as
@@ -331,9 +429,17 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	curve := make([]aggregate.Average, s.CurvePoints)
 	for e := range s.Episodes {
 		seed := env.EpisodeSeed(it.Seed, e)
+		var a env.Agent
+		var timed *agentproto.Episode
+		if x.Process != nil {
+			timed = x.Process.Episode(agentproto.Exercise{Name: it.Name, Episode: e, Steps: it.Steps, Seed: it.Seed})
+			a = timed
+		} else {
+			a = x.New()
+		}
 		var end float64
 		var stopped bool
-		run, end, stopped = play(player, x.New(), seed, it.Steps, tau, s.Pace, run[:0])
+		run, end, stopped = play(player, a, seed, it.Steps, tau, s.Pace, run[:0])
 		if stopped {
 			o.Stopped++
 		}
@@ -342,6 +448,13 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 		atTau.Add(v)
 		for k := range curve {
 			curve[k].Add(values(run, min(curveTau(tau, k, s.CurvePoints), end), s.Lambda))
+		}
+		if timed != nil {
+			o.Times.Merge(timed.Times)
+			if o.Fault = timed.Fault(); o.Fault != nil {
+				o.Scores = o.Scores[:e+1]
+				break
+			}
 		}
 	}
 	o.Values = atTau.Values()
@@ -374,8 +487,11 @@ func curveTau(tau float64, k, points int) float64 {
 }
 
 // play runs one episode in simulated physical time: before each action
-// the pace draws a delay, which a Paced agent may change; the episode
-// stops after steps actions or when the next action would come after tau.
+// the pace draws a delay, which a Paced agent may change; the delay of an
+// agent outside anynt is its measured response time instead, known only
+// once it has answered, so an answer that comes after tau has moved the
+// environment but counts for nothing. The episode stops after steps
+// actions, when the next action would come after tau, or at a fault.
 // The reward of an action is counted with it, at its time, since the
 // environment answers at once (docs/aggregation.md). end is when the
 // episode ended: the last action's time when the steps ran out first,
@@ -387,28 +503,39 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 	ep := p.Episode(a, seed)
 	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
 	paced, _ := a.(agent.Paced)
+	timed, _ := a.(*agentproto.Episode)
 	limit := ticks(tau)
 	var t int64
 	reward := 0.0
 	end = seconds(limit)
 	for i := range steps {
-		d := pace.draw(rng)
-		if paced != nil {
-			d = paced.Delay(d, reward)
-		}
-		if !(d > 0) || math.IsInf(d, 1) {
-			stopped = true
-			break
-		}
-		if d > MaxTau { // out of time: tau ≤ MaxTau; this keeps ticks(d) in range
-			break
-		}
-		dt := max(ticks(d), 1) // time passes between two actions
-		if t+dt > limit {
-			break
+		var dt int64 // time passes between two actions: at least a tick
+		if timed != nil {
+			reward = ep.Interact()
+			if timed.Fault() != nil || timed.Took() > MaxTau {
+				break
+			}
+			if dt = max(ticks(timed.Took()), 1); t+dt > limit {
+				break
+			}
+		} else {
+			d := pace.draw(rng)
+			if paced != nil {
+				d = paced.Delay(d, reward)
+			}
+			if !(d > 0) || math.IsInf(d, 1) {
+				stopped = true
+				break
+			}
+			if d > MaxTau { // out of time: tau ≤ MaxTau; this keeps ticks(d) in range
+				break
+			}
+			if dt = max(ticks(d), 1); t+dt > limit {
+				break
+			}
+			reward = ep.Interact()
 		}
 		t += dt
-		reward = ep.Interact()
 		run = append(run, aggregate.Interaction{T: seconds(t), Reward: reward})
 		if i == steps-1 {
 			end = seconds(t)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 )
 
@@ -44,6 +45,7 @@ type jsonHead struct {
 	Settings   jsonSettings `json:"settings"`
 	Agent      string       `json:"agent"`
 	QLearning  *jsonQ       `json:"qlearning,omitempty"`
+	Command    string       `json:"agent_cmd,omitempty"`
 	Complexity string       `json:"complexity_measure"`
 }
 
@@ -71,6 +73,32 @@ type jsonItem struct {
 	Values       aggregate.Values   `json:"values"`
 	Curve        []aggregate.Values `json:"curve"`
 	Stopped      int                `json:"stopped"`
+	Times        *jsonTimes         `json:"response_times,omitempty"`
+	Fault        string             `json:"fault,omitempty"`
+}
+
+// jsonTimes are the measured response times of an agent outside anynt.
+type jsonTimes struct {
+	Actions int     `json:"actions"`
+	Mean    float64 `json:"mean_seconds"`
+	Max     float64 `json:"max_seconds"`
+}
+
+// timesOf gives the response times of an agent outside anynt for JSON,
+// nil for a built-in agent (which is not timed).
+func timesOf(a Agent, t agentproto.Times) *jsonTimes {
+	if a.Command == "" {
+		return nil
+	}
+	return &jsonTimes{t.Actions, t.Mean().Seconds(), t.Max.Seconds()}
+}
+
+// faultText is a fault's message, empty for none.
+func faultText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 type jsonSummary struct {
@@ -88,6 +116,8 @@ type jsonSummary struct {
 	Payoffs   aggregate.Values   `json:"payoffs"`
 	Curve     []aggregate.Values `json:"curve"`
 	Stopped   int                `json:"stopped"`
+	Times     *jsonTimes         `json:"response_times,omitempty"`
+	Faults    *int               `json:"faults,omitempty"`
 	Paired    *jsonPaired        `json:"paired,omitempty"`
 	Published *PaperFigures      `json:"published,omitempty"`
 }
@@ -129,6 +159,7 @@ func (r *Report) head(kind string, a Agent) jsonHead {
 	if q := a.QLearning; q != nil {
 		h.QLearning = &jsonQ{q.Alpha, q.Gamma, q.Q0}
 	}
+	h.Command = a.Command
 	return h
 }
 
@@ -146,7 +177,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if err := enc.Encode(jsonItem{jsonHead: r.head("item", ag), Test: it.Test, Exercise: it.Number, Name: it.Name,
 				Cells: it.Cells, KApprox: it.KApprox, Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
 				ItemSeed: it.Seed, Tau: o.Tau, Score: o.Score, CI95: interval(o.CI95, len(o.Scores)), Scores: o.Scores,
-				Values: o.Values, Curve: o.Curve, Stopped: o.Stopped}); err != nil {
+				Values: o.Values, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times), Fault: faultText(o.Fault)}); err != nil {
 				return err
 			}
 		}
@@ -162,7 +193,11 @@ func (r *Report) WriteJSON(w io.Writer) error {
 func (r *Report) jsonSummary(s Summary) jsonSummary {
 	js := jsonSummary{jsonHead: r.head("summary", s.Agent), N: s.N, Mean: number(s.Mean), SD: number(s.SD),
 		TestSD: number(s.TestSD), CI95: interval(s.CI95, s.N), R: number(s.Corr.R), P: number(s.Corr.P), POne: number(s.Corr.POne),
-		StrataBy: string(r.Protocol.Strata), Payoffs: s.Payoffs, Curve: s.Curve, Stopped: s.Stopped, Published: s.Paper}
+		StrataBy: string(r.Protocol.Strata), Payoffs: s.Payoffs, Curve: s.Curve, Stopped: s.Stopped, Published: s.Paper,
+		Times: timesOf(s.Agent, s.Times)}
+	if s.Agent.Command != "" {
+		js.Faults = &s.Faults
+	}
 	for k, f := range s.Strata {
 		js.Strata = append(js.Strata, jsonStratum{Label: r.Strata[k].Label, N: f.N, Mean: number(f.Mean), SD: number(f.SD),
 			CI95: interval(f.CI95, f.N), R: number(f.Corr.R), P: number(f.Corr.P), POne: number(f.Corr.POne)})
@@ -180,6 +215,7 @@ var csvHeader = []string{
 	"protocol_settings", "agent", "alpha", "gamma", "q0",
 	"test", "exercise", "name", "cells", "k_approx", "bits", "complexity", "interactions", "item_seed",
 	"tau", "score", "ci95_low", "ci95_high", "count", "sum", "per_second", "per_cycle", "discounted", "diminishing", "stopped",
+	"agent_cmd", "response_actions", "response_mean_seconds", "response_max_seconds", "fault",
 }
 
 // WriteCSV writes a header row and one row for each agent and item. The
@@ -213,7 +249,13 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			for _, v := range payoffsOf(o.Values) {
 				row = append(row, g(v))
 			}
-			if err := cw.Write(append(row, d(o.Stopped))); err != nil {
+			row = append(row, d(o.Stopped), ag.Command)
+			if t := timesOf(ag, o.Times); t != nil {
+				row = append(row, d(t.Actions), g(t.Mean), g(t.Max))
+			} else {
+				row = append(row, "", "", "")
+			}
+			if err := cw.Write(append(row, faultText(o.Fault))); err != nil {
 				return err
 			}
 		}

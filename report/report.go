@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/exam"
 )
@@ -44,6 +45,9 @@ type Agent struct {
 	// QLearning holds the settings of a Q-learning agent; nil for an agent
 	// that has none.
 	QLearning *agent.Settings
+	// Command is the command line of an agent outside anynt (anynt test
+	// --agent-cmd), empty for a built-in agent.
+	Command string
 }
 
 // AgentOf names agent name with the settings s when they decide its
@@ -108,6 +112,10 @@ type Summary struct {
 	Curve []aggregate.Values
 	// Stopped counts the episodes the agent stopped before its steps.
 	Stopped int
+	// Times sums the measured response times of an agent outside anynt,
+	// zero for a built-in one; Faults counts the items it faulted in.
+	Times  agentproto.Times
+	Faults int
 	// Paired compares the agent with the first one, item by item; nil for
 	// the first agent.
 	Paired *Paired
@@ -142,6 +150,12 @@ func New(in Input) (*Report, error) {
 		s.TestSD = testSD(in.Items, scores)
 		outs := in.Outcomes[a*len(in.Items) : (a+1)*len(in.Items)]
 		s.Payoffs, s.Curve, s.Stopped = meanValues(outs)
+		for _, o := range outs {
+			s.Times.Merge(o.Times)
+			if o.Fault != nil {
+				s.Faults++
+			}
+		}
 		if a > 0 {
 			s.Paired = pair(in.Agents[0].Name, base, scores)
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -9,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/exam"
 )
@@ -30,6 +33,9 @@ var scoreNotation = map[exam.Score]string{
 
 // agentText names an agent with its settings.
 func agentText(a Agent) string {
+	if a.Command != "" {
+		return fmt.Sprintf("%s (--agent-cmd %q)", a.Name, a.Command)
+	}
 	if a.QLearning == nil {
 		return a.Name
 	}
@@ -104,6 +110,12 @@ func (r *Report) Tables() []Table {
 	if len(r.Summaries) > 1 {
 		ts = append(ts, r.pairedTable())
 	}
+	if t, ok := r.outsideTable(); ok {
+		ts = append(ts, t)
+	}
+	if t, ok := r.faultsTable(); ok {
+		ts = append(ts, t)
+	}
 	return ts
 }
 
@@ -117,7 +129,11 @@ func (r *Report) itemsTable() Table {
 			fmt.Sprintf("%.1f", it.Bits), fmt.Sprint(it.Steps)}
 		for a := range r.Agents {
 			o := r.Outcomes[a*len(r.Items)+i]
-			row = append(row, signed(o.Score), ciText(o.CI95, len(o.Scores)))
+			ci := ciText(o.CI95, len(o.Scores))
+			if o.Fault != nil {
+				ci = "fault"
+			}
+			row = append(row, signed(o.Score), ci)
 		}
 		t.Rows = append(t.Rows, row)
 	}
@@ -190,6 +206,42 @@ func (r *Report) pairedTable() Table {
 		t.Rows = append(t.Rows, []string{s.Agent.Name, fmt.Sprint(p.N), signed(p.Mean), ciText(p.CI95, p.N), pText(p.P)})
 	}
 	return t
+}
+
+// outsideTable gives the response times of the agents outside anynt,
+// which were measured, and their faults; none when every agent is
+// built in.
+func (r *Report) outsideTable() (Table, bool) {
+	t := Table{Title: "agents outside anynt: response times, from writing observe to reading act (they replace the pace)",
+		Head: []string{"agent", "command", "actions", "mean (ms)", "max (ms)", "faulted items"}}
+	for _, s := range r.Summaries {
+		if s.Agent.Command == "" {
+			continue
+		}
+		ms := func(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()*1000) }
+		t.Rows = append(t.Rows, []string{s.Agent.Name, s.Agent.Command, fmt.Sprint(s.Times.Actions), ms(s.Times.Mean()), ms(s.Times.Max),
+			fmt.Sprint(s.Faults)})
+	}
+	return t, len(t.Rows) > 0
+}
+
+// faultsTable quotes each fault with its item: the scores of a faulted
+// item count the interactions done before the fault.
+func (r *Report) faultsTable() (Table, bool) {
+	t := Table{Title: "faults (a faulted item keeps the interactions done before its fault)", Head: []string{"agent", "item", "fault"}}
+	for a, ag := range r.Agents {
+		for i, it := range r.Items {
+			if o := r.Outcomes[a*len(r.Items)+i]; o.Fault != nil {
+				msg, _, _ := strings.Cut(o.Fault.Error(), "\n")
+				var f *agentproto.Fault
+				if errors.As(o.Fault, &f) {
+					msg = f.Short()
+				}
+				t.Rows = append(t.Rows, []string{ag.Name, it.Name, msg})
+			}
+		}
+	}
+	return t, len(t.Rows) > 0
 }
 
 // ciText prints an interval of n values, "n/a" when n < 2.

@@ -257,6 +257,7 @@ type runFlags struct {
 	seed            uint64
 	trace, json     bool
 	settings        agent.Settings
+	outside         outsideFlags
 }
 
 // runOutcome is the --json output of run (docs/output.md).
@@ -275,6 +276,10 @@ type runOutcome struct {
 	MaxSteps int         `json:"max_vm_steps"`
 	Scores   []float64   `json:"scores"`
 	Bounds   []boundHit  `json:"bounds"`
+	// Command, Times and Faults are an agent outside anynt's (--agent-cmd).
+	Command string     `json:"agent_cmd,omitempty"`
+	Times   *jsonTimes `json:"response_times,omitempty"`
+	Faults  []string   `json:"faults,omitempty"`
 }
 
 // boundHit is a behaviour's runs and those a bound stopped, in --json.
@@ -338,7 +343,15 @@ alpha (0, 1], gamma [0, 1) and q0 finite. --episodes is at most ` + fmt.Sprint(m
 a header naming the columns: the interaction, π's observation, its action,
 its reward, and every object's cell after the moves (π, ⊕, ⊖, ω1…). On a
 terminal, a progress line on standard error shows the episodes done, the rate
-and the time left. --json prints one JSON object (docs/output.md).`,
+and the time left. --json prints one JSON object (docs/output.md).
+
+--agent-cmd "CMD" runs a program outside anynt instead of --agent, spoken
+to by the protocol of docs/protocol.md, its episodes one after another on
+one process; the output adds its response times. A fault is quoted with its
+episode and step; the faulted episode scores the rewards it got over all
+its interactions; --on-fault stop (the default) ends the run there,
+continue restarts the agent for the next episode; either way anynt exits
+with status 5 after the output.`,
 		Example: `  anynt run corpus/thesis/omega1-blocker.anynt --agent random --episodes 1000
   anynt run corpus/lambda-one/fixture-b.anynt --agent qlearning --steps 10000 --json`,
 		Args: cobra.ExactArgs(1),
@@ -349,6 +362,15 @@ and the time left. --json prints one JSON object (docs/output.md).`,
 				if cmd.Flags().Changed(name) && fl.agent != "qlearning" {
 					return &exitError{code: exitUsage, err: fmt.Errorf("--%s is a setting of qlearning; agent %s has none", name, fl.agent)}
 				}
+			}
+			if err := fl.outside.check(cmd.Flags().Changed, false); err != nil {
+				return err
+			}
+			if len(fl.outside.commands) > 1 {
+				return usage(fmt.Errorf("--agent-cmd: run takes one agent; test compares several"))
+			}
+			if len(fl.outside.commands) == 1 {
+				return runOutside(io, args[0], fl)
 			}
 			return runEnv(io, args[0], fl)
 		},
@@ -363,6 +385,7 @@ and the time left. --json prints one JSON object (docs/output.md).`,
 	f.Float64Var(&fl.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate, in (0, 1]")
 	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
 	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
+	fl.outside.register(f)
 	return cmd
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -30,6 +31,7 @@ type testFlags struct {
 	json, csv, quiet, adaptive  bool
 	settings                    agent.Settings
 	files                       []string // a battery's files and folders
+	outside                     outsideFlags
 	battery                     batteryFlags
 	adaptiveTest                adaptiveFlags
 }
@@ -121,6 +123,17 @@ the plots of its score and its level over the test time).
 
 Agents: ` + strings.Join(agent.Names(), ", ") + `.
 
+--agent-cmd "CMD" examines a program outside anynt, in any language, that
+speaks the protocol of docs/protocol.md on its standard input and output:
+it takes the items one after another on one process, and its measured
+response time replaces the pace. Alone unless --agent names built-in agents
+too; repeat --agent-cmd to compare several (each takes the test in turn). A fault (no answer within --agent-timeout, the test past
+--agent-test-timeout, a crash, a malformed line, an illegal action, an
+error message, another protocol version) is quoted with its exercise and
+step; what was measured is kept and reported; --on-fault stop ends the test
+at that item for every agent, continue restarts the agent for the next
+item; either way anynt then exits with status 5.
+
 An item is played --episodes times (its score is their mean) for --tau
 seconds (0: its interactions × the pace's mean delay) and scored by --score:
 ` + exam.ScoreNames() + `. --lambda is V|γ|τ's discount.
@@ -137,7 +150,8 @@ On a terminal a progress line on standard error shows the rate and time left.`,
   anynt test --agent qlearning --pace uniform:0.5:1.5 --score per-cycle --csv > items.csv
   anynt test --protocol battery --agent random,oracle --steps 1000 corpus/paper
   anynt test --protocol battery --generate 60 --pool 200 --weighting universal --sample 50
-  anynt test --adaptive --agent random,follower,oracle --test-time 5000`,
+  anynt test --adaptive --agent random,follower,oracle --test-time 5000
+  anynt test --agent random,qlearning --agent-cmd "python3 my_agent.py" --tests 20`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changed := cmd.Flags().Changed
 			for _, name := range []string{"alpha", "gamma", "q0"} {
@@ -147,6 +161,12 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 			}
 			if err := checkProtocolFlags(fl, changed, len(args)); err != nil {
 				return err
+			}
+			if err := fl.outside.check(changed, fl.adaptive); err != nil {
+				return err
+			}
+			if len(fl.outside.commands) > 0 && !changed("agent") {
+				fl.agents = nil // the agent outside anynt alone, unless built-in ones are named
 			}
 			fl.files = args
 			if fl.adaptive {
@@ -173,6 +193,7 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
 	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
 	fl.battery.register(f)
+	fl.outside.register(f)
 	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
 	fl.adaptiveTest = newAdaptiveFlags()
 	fl.adaptiveTest.register(f)
@@ -289,9 +310,10 @@ func testSettings(fl testFlags) (exam.Settings, []exam.Examinee, []report.Agent,
 	if err := checkBound("--tests", fl.tests, 1, maxTests); err != nil {
 		return s, nil, nil, err
 	}
-	if len(fl.agents) == 0 {
+	if len(fl.agents) == 0 && len(fl.outside.commands) == 0 {
 		return s, nil, nil, usage(fmt.Errorf("--agent: no agent given"))
 	}
+	s.ContinueAfterFault = fl.outside.onFault == "continue"
 	var as []report.Agent
 	for i, name := range fl.agents {
 		if slices.Contains(fl.agents[:i], name) {
@@ -338,16 +360,33 @@ func runTest(io *stdio, fl testFlags) error {
 	if fl.protocol != "lambda-one" {
 		fl.tests = 1
 	}
-	if err := checkTestSize(items, len(examinees), s); err != nil {
+	if err := checkTestSize(items, len(examinees)+len(fl.outside.commands), s); err != nil {
 		return err
+	}
+	names := slices.Clone(fl.agents)
+	for _, command := range fl.outside.commands {
+		x, a, err := fl.outside.start(io, command, names)
+		if err != nil {
+			return err
+		}
+		defer x.Process.Close()
+		examinees, agents, names = append(examinees, x), append(agents, a), append(names, x.Name)
 	}
 	var bar *progress
 	if !fl.quiet {
 		bar = newProgress(io.err, "items", len(items)*len(examinees))
 	}
-	outcomes, err := exam.Take(items, examinees, s, func(done, _ int) { bar.update(done) })
+	outcomes, err := exam.Take(items, examinees, s, func(done, total int) {
+		if bar != nil {
+			bar.total = total // smaller when an agent's fault stops the test
+		}
+		bar.update(done)
+	})
 	bar.clear()
-	if err != nil {
+	var failed *exam.AgentError
+	if errors.As(err, &failed) {
+		items = items[:failed.Items] // what every examinee took
+	} else if err != nil {
 		return usage(err)
 	}
 	if p.settings != nil {
@@ -358,7 +397,13 @@ func runTest(io *stdio, fl testFlags) error {
 	if err != nil {
 		return err
 	}
-	return writeTestReport(io, rep, fl)
+	if err := writeTestReport(io, rep, fl); err != nil {
+		return err
+	}
+	if failed != nil {
+		return &exitError{code: exitAgent, err: failed}
+	}
+	return nil
 }
 
 // writeTestReport writes the report in the forms the flags ask for; a file

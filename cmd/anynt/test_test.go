@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/anynt/anynt/agentproto"
 )
 
 // The command prints the header, a row for each exercise, the
@@ -211,7 +213,15 @@ func TestTestHelpExamples(t *testing.T) {
 	dir := t.TempDir()
 	for _, ex := range examples {
 		line := strings.ReplaceAll(strings.TrimSuffix(ex[1], " > items.csv"), "report.html", filepath.Join(dir, "report.html"))
-		args := strings.Fields(strings.ReplaceAll(line, " corpus/", " "+corpusDir))
+		args, err := agentproto.Split(strings.ReplaceAll(line, " corpus/", " "+corpusDir)) // as a shell would
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, a := range args {
+			if a == "python3 my_agent.py" {
+				args[i] = python(t) + agents + "random_agent.py"
+			}
+		}
 		if _, errw, code := anynt(t, "", args...); code != exitOK {
 			t.Errorf("%v: status %d, %s", args, code, errw)
 		}

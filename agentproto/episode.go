@@ -1,0 +1,165 @@
+package agentproto
+
+import (
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/anynt/anynt/env"
+)
+
+// Exercise is what an episode belongs to, as the agent is told.
+type Exercise struct {
+	Name    string // lambda-one:1/3, or a file's name
+	Episode int    // from 0
+	Steps   int
+	// Seed is the exercise's seed, which draws the permutation of its
+	// alphabet: the same for every episode of the exercise.
+	Seed uint64
+}
+
+// Times sums the response times of an episode's actions, measured on the
+// monotonic clock from writing an observe to reading its act.
+type Times struct {
+	Actions    int
+	Total, Max time.Duration
+}
+
+// Add counts one more response time.
+func (t *Times) Add(d time.Duration) {
+	t.Actions++
+	t.Total += d
+	t.Max = max(t.Max, d)
+}
+
+// Merge counts the times of u too.
+func (t *Times) Merge(u Times) {
+	t.Actions += u.Actions
+	t.Total += u.Total
+	t.Max = max(t.Max, u.Max)
+}
+
+// Mean is the mean response time, 0 for no action.
+func (t Times) Mean() time.Duration {
+	if t.Actions == 0 {
+		return 0
+	}
+	return t.Total / time.Duration(t.Actions)
+}
+
+// Episode is an env.Agent that plays one episode through the process: it
+// sends start, an observe for each action and end, reads each act, and
+// times each answer. A fault does not panic: it is kept (Fault), the
+// process is killed, and every later action is 0 and counts for nothing.
+type Episode struct {
+	p       *Process
+	x       Exercise
+	actions int
+	perm    []int // observation code → the index the agent sees
+	step    int
+	rewards float64 // every reward the agent was given, for end's score
+	took    time.Duration
+	Times   Times
+	fault   *Fault
+}
+
+// permStream is the PCG stream of the alphabet's permutations.
+const permStream = 0xa1fa_be7
+
+// Alphabet is the permutation of an exercise's alphabet of symbols
+// symbols drawn from its seed: the agent sees symbol code c as index
+// Alphabet(…)[c]. Both directions of the protocol use it, so that one
+// seed shows one exercise alike in both.
+func Alphabet(symbols int, seed uint64) []int {
+	return rand.New(rand.NewPCG(seed, permStream)).Perm(symbols)
+}
+
+// Episode readies episode x.Episode of exercise x; the env.Player starts
+// it (Start).
+func (p *Process) Episode(x Exercise) *Episode { return &Episode{p: p, x: x} }
+
+// Start sends start: the number of actions, the size of the alphabet (the
+// environment's base symbols, permuted by the exercise's seed), the steps
+// and a seed for the agent's own random choices, drawn from its stream.
+func (e *Episode) Start(en *env.Env, rng *rand.Rand) {
+	e.actions = len(en.Actions)
+	symbols := len(en.BaseSymbols())
+	e.perm = Alphabet(symbols, e.x.Seed)
+	e.p.at = location{exercise: e.x.Name, episode: e.x.Episode}
+	if e.p.opts.TestTimeout > 0 && e.p.end.IsZero() { // the test's time begins
+		e.p.end = time.Now().Add(e.p.opts.TestTimeout)
+	}
+	e.fault = e.p.send(start{Type: "start", Exercise: e.x.Name, Episode: e.x.Episode, Actions: e.actions,
+		Symbols: symbols, Steps: e.x.Steps, Seed: rng.Uint64()})
+}
+
+// Act sends observe and returns the agent's action; after a fault, 0.
+func (e *Episode) Act(v *env.View) int {
+	if e.fault != nil {
+		return 0
+	}
+	e.step++
+	e.p.at.step = e.step
+	e.rewards += v.Reward
+	b := append(e.p.buf[:0], `{"type":"observe","step":`...)
+	b = strconv.AppendInt(b, int64(e.step), 10)
+	b = append(b, `,"observation":[`...)
+	for i, c := range v.Observation() {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, int64(e.perm[c]), 10)
+	}
+	b = append(b, `],"reward":`...)
+	b = strconv.AppendFloat(b, v.Reward, 'g', -1, 64)
+	b = append(b, "}\n"...)
+	e.p.buf = b
+	sent := time.Now()
+	if e.fault = e.p.write(b); e.fault != nil {
+		return 0
+	}
+	line, f := e.p.read()
+	e.took = time.Since(sent)
+	if e.fault = f; f != nil {
+		return 0
+	}
+	if a, ok := quickAct(line); ok && a < e.actions {
+		e.Times.Add(e.took)
+		return a
+	}
+	r, pr := parseReply(line, "act")
+	if pr == nil {
+		var a int
+		if a, pr = r.action(e.actions); pr == nil {
+			e.Times.Add(e.took)
+			return a
+		}
+	}
+	e.fault = e.p.fault(pr.kind, pr.detail, string(line))
+	return 0
+}
+
+// End sends end: the last action's reward and the mean reward of the
+// episode's actions.
+func (e *Episode) End(reward float64) {
+	if e.fault != nil {
+		return
+	}
+	e.rewards += reward
+	score := 0.0
+	if e.step > 0 {
+		score = e.rewards / float64(e.step)
+	}
+	e.fault = e.p.send(end{Type: "end", Reward: reward, Score: score})
+}
+
+// Took is the time the agent took to answer the last observe, in seconds.
+func (e *Episode) Took() float64 { return e.took.Seconds() }
+
+// Fault is the agent's fault in this episode, nil while it behaves.
+func (e *Episode) Fault() error {
+	if e.fault == nil {
+		return nil
+	}
+	return e.fault
+}

@@ -1,0 +1,135 @@
+package agentproto
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Version is the protocol's version string; its major number, after the
+// slash, must match the peer's.
+const Version = "anynt/1"
+
+// MaxLine bounds a line in either direction, newline excluded.
+const MaxLine = 1 << 20
+
+// hello, start, end and bye are the messages anynt sends besides observe,
+// which is written by hand on the hot path (Episode.observe).
+type hello struct {
+	Type     string `json:"type"`
+	Protocol string `json:"protocol"`
+	Tool     string `json:"tool"`
+}
+
+type start struct {
+	Type     string `json:"type"`
+	Exercise string `json:"exercise"`
+	Episode  int    `json:"episode"`
+	Actions  int    `json:"actions"`
+	Symbols  int    `json:"symbols"`
+	Steps    int    `json:"steps"`
+	Seed     uint64 `json:"seed"`
+}
+
+type end struct {
+	Type   string  `json:"type"`
+	Reward float64 `json:"reward"`
+	Score  float64 `json:"score"`
+}
+
+// reply is any line an agent writes: hello, act or error. Fields of
+// other types are ignored, as are unknown fields.
+type reply struct {
+	Type     string          `json:"type"`
+	Protocol string          `json:"protocol"`
+	Name     string          `json:"name"`
+	Action   json.RawMessage `json:"action"`
+	Message  string          `json:"message"`
+}
+
+// problem is what is wrong with a line: the kind of fault and the detail.
+type problem struct {
+	kind   error
+	detail string
+}
+
+// parseReply reads an agent's line and checks that it is of type want (or
+// error, the agent giving up).
+func parseReply(line []byte, want string) (reply, *problem) {
+	var r reply
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 || trimmed[0] != '{' {
+		return r, &problem{ErrMalformed, "not a JSON object"}
+	}
+	if err := json.Unmarshal(trimmed, &r); err != nil {
+		return r, &problem{ErrMalformed, "not a JSON object: " + err.Error()}
+	}
+	switch r.Type {
+	case want:
+		return r, nil
+	case "error":
+		return r, &problem{ErrGaveUp, strconv.Quote(r.Message)}
+	case "":
+		return r, &problem{ErrMalformed, fmt.Sprintf(`no "type"; expected %q`, want)}
+	}
+	return r, &problem{ErrMalformed, fmt.Sprintf("type %q; expected %q", r.Type, want)}
+}
+
+// action reads an act's action: an integer literal (no fraction, no
+// exponent, no quotes) from 0 to actions−1.
+func (r reply) action(actions int) (int, *problem) {
+	text := string(r.Action)
+	if text == "" || text == "null" {
+		return 0, &problem{ErrMalformed, `an act without an "action"`}
+	}
+	a, err := strconv.Atoi(text)
+	if err != nil {
+		return 0, &problem{ErrIllegal, fmt.Sprintf("the action %s is not an integer", text)}
+	}
+	if a < 0 || a >= actions {
+		return 0, &problem{ErrIllegal, fmt.Sprintf("the action %d is out of range: there are %d actions, 0 to %d", a, actions, actions-1)}
+	}
+	return a, nil
+}
+
+// compatible reports whether a peer's version string has our major
+// version: anynt/1 and anynt/1.3 are, anynt/2 is not.
+func compatible(v string) bool {
+	major, _, _ := strings.Cut(v, ".")
+	return major == Version
+}
+
+// The act lines that json.dumps and a compact encoder write, read without
+// the JSON decoder: an act is most of what an agent writes.
+var (
+	actSpaced  = []byte(`{"type": "act", "action": `)
+	actCompact = []byte(`{"type":"act","action":`)
+)
+
+// quickAct reads an act of exactly one of those forms with a small
+// non-negative integer; anything else (other fields, other spacing, an
+// error) is left to parseReply.
+func quickAct(line []byte) (int, bool) {
+	var rest []byte
+	switch {
+	case bytes.HasPrefix(line, actSpaced):
+		rest = line[len(actSpaced):]
+	case bytes.HasPrefix(line, actCompact):
+		rest = line[len(actCompact):]
+	default:
+		return 0, false
+	}
+	if len(rest) < 2 || len(rest) > 7 || rest[len(rest)-1] != '}' || (rest[0] == '0' && len(rest) > 2) {
+		return 0, false
+	}
+	a := 0
+	for _, c := range rest[:len(rest)-1] {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		a = a*10 + int(c-'0')
+	}
+	return a, true
+}

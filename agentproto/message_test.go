@@ -1,0 +1,77 @@
+package agentproto
+
+import (
+	"errors"
+	"testing"
+)
+
+// quickAct reads exactly the act lines it claims, with the action
+// parseReply reads from them, and leaves every other line to parseReply.
+func TestQuickActAgreesWithTheDecoder(t *testing.T) {
+	tests := []struct {
+		line string
+		want int
+		ok   bool
+	}{
+		{`{"type": "act", "action": 2}`, 2, true},
+		{`{"type":"act","action":0}`, 0, true},
+		{`{"type":"act","action":12345}`, 12345, true},
+		{`{"type": "act", "action": 07}`, 0, false},  // not JSON
+		{`{"type": "act", "action": -1}`, 0, false},  // illegal
+		{`{"type": "act", "action": 1.5}`, 0, false}, // illegal
+		{`{"type": "act", "action": "1"}`, 0, false}, // illegal
+		{`{"type": "act", "action": 1, "x": 2}`, 0, false},
+		{`{"type": "act", "action": }`, 0, false},
+		{`{"type": "act", "action": 1} `, 0, false},
+		{`{"action": 1, "type": "act"}`, 0, false},
+	}
+	for _, tt := range tests {
+		a, ok := quickAct([]byte(tt.line))
+		if a != tt.want || ok != tt.ok {
+			t.Errorf("quickAct(%s) = %d, %v; want %d, %v", tt.line, a, ok, tt.want, tt.ok)
+		}
+		if !ok {
+			continue
+		}
+		r, pr := parseReply([]byte(tt.line), "act")
+		if pr != nil {
+			t.Fatalf("%s: parseReply: %v", tt.line, pr.kind)
+		}
+		if b, pr := r.action(1 << 20); pr != nil || b != a {
+			t.Errorf("%s: quickAct reads %d, the decoder %d (%v)", tt.line, a, b, pr)
+		}
+	}
+}
+
+func TestParseReply(t *testing.T) {
+	tests := []struct {
+		line   string
+		kind   error
+		detail string
+	}{
+		{`this is not JSON`, ErrMalformed, "not a JSON object"},
+		{`[1, 2]`, ErrMalformed, "not a JSON object"},
+		{`{"type": "act", "action": 1`, ErrMalformed, "not a JSON object: unexpected end of JSON input"},
+		{`{"action": 1}`, ErrMalformed, `no "type"; expected "act"`},
+		{`{"type": "bye"}`, ErrMalformed, `type "bye"; expected "act"`},
+		{`{"type": "error", "message": "tired"}`, ErrGaveUp, `"tired"`},
+		{`{"type": "act"}`, ErrMalformed, `an act without an "action"`},
+		{`{"type": "act", "action": null}`, ErrMalformed, `an act without an "action"`},
+		{`{"type": "act", "action": 1e0}`, ErrIllegal, "the action 1e0 is not an integer"},
+		{`{"type": "act", "action": true}`, ErrIllegal, "the action true is not an integer"},
+		{`{"type": "act", "action": 3}`, ErrIllegal, "the action 3 is out of range: there are 3 actions, 0 to 2"},
+		{`{"type": "act", "action": 2, "why": "unknown fields are ignored"}`, nil, ""},
+	}
+	for _, tt := range tests {
+		r, pr := parseReply([]byte(tt.line), "act")
+		if pr == nil {
+			_, pr = r.action(3)
+		}
+		switch {
+		case tt.kind == nil && pr != nil:
+			t.Errorf("%s: %v: %s", tt.line, pr.kind, pr.detail)
+		case tt.kind != nil && (pr == nil || !errors.Is(pr.kind, tt.kind) || pr.detail != tt.detail):
+			t.Errorf("%s: %+v; want %v: %s", tt.line, pr, tt.kind, tt.detail)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package exam_test
+
+import (
+	"errors"
+	"os/exec"
+	"testing"
+	"time"
+
+	"github.com/anynt/anynt/agentproto"
+	"github.com/anynt/anynt/exam"
+)
+
+// outside starts a Python agent of agentproto's tests; the tests need
+// python3 and fail, rather than skip, without it (CI installs it).
+func outside(t *testing.T, script string) exam.Examinee {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Fatal("python3 is not on the PATH: the tests of agents outside anynt run real Python agents (install CPython 3)")
+	}
+	p, err := agentproto.Start("python3 ../agentproto/testdata/"+script, agentproto.Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return exam.Examinee{Name: script, Process: p}
+}
+
+// A Python agent that always stays scores on every item exactly as the
+// built-in stay agent does: the same environments and episodes, and its
+// real (fast) times change nothing when it does all its steps before τ.
+func TestAnAgentOutsideScoresAsTheSameAgentInside(t *testing.T) {
+	items := lambdaOneItems(t, 3, 2)
+	s := exam.DefaultSettings
+	s.Episodes = 2
+	out, err := exam.Take(items, []exam.Examinee{examinee(t, "stay"), outside(t, "echo_agent.py")}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, it := range items {
+		in, ex := out[i], out[len(items)+i]
+		if in.Score != ex.Score || in.Values.PerCycle != ex.Values.PerCycle || in.Values.Count != ex.Values.Count {
+			t.Errorf("%s: stay inside %v (%d actions), outside %v (%d actions)", it.Name, in.Score, in.Values.Count, ex.Score, ex.Values.Count)
+		}
+		if ex.Times.Actions != 2*it.Steps || ex.Times.Max <= 0 || in.Times.Actions != 0 {
+			t.Errorf("%s: times outside %+v, inside %+v", it.Name, ex.Times, in.Times)
+		}
+		if ex.Values.Tau != in.Values.Tau {
+			t.Errorf("%s: τ %v outside, %v inside", it.Name, ex.Values.Tau, in.Values.Tau)
+		}
+	}
+}
+
+// An answer that comes after τ moves the environment but does not count:
+// with τ of a microsecond no answer of a real process is in time.
+func TestAnAnswerAfterTauDoesNotCount(t *testing.T) {
+	items := lambdaOneItems(t, 1, 1)[:2]
+	s := exam.DefaultSettings
+	s.Tau = 1e-6
+	out, err := exam.Take(items, []exam.Examinee{outside(t, "random_agent.py")}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range out {
+		if o.Values.Count != 0 || o.Score != 0 || o.Times.Actions != 1 {
+			t.Errorf("%s: %d interactions counted, score %v, %d answers; want 0, 0 and the one late answer", items[o.Item].Name, o.Values.Count, o.Score, o.Times.Actions)
+		}
+	}
+}
+
+// A fault stops the test at the faulted item for every examinee, the
+// item keeping what was done before the fault; with ContinueAfterFault
+// every item is taken, each on a new process.
+func TestAFaultStopsOrGoesOn(t *testing.T) {
+	items := lambdaOneItems(t, 1, 1)
+	s := exam.DefaultSettings
+	out, err := exam.Take(items, []exam.Examinee{examinee(t, "random"), outside(t, "faulty.py garbage 2 4")}, s, nil)
+	var ae *exam.AgentError
+	if !errors.As(err, &ae) || ae.Items != 2 || len(out) != 4 || !errors.Is(err, agentproto.ErrMalformed) {
+		t.Fatalf("%d outcomes, %v", len(out), err)
+	}
+	if out[0].Item != 0 || out[1].Item != 1 || out[0].Fault != nil || out[2].Fault != nil || out[3].Fault == nil || out[3].Times.Actions != 3 || out[3].Values.Count != 3 {
+		t.Errorf("outcomes %+v", out)
+	}
+	s.ContinueAfterFault = true
+	out, err = exam.Take(items, []exam.Examinee{outside(t, "faulty.py crash 1 2")}, s, nil)
+	if !errors.As(err, &ae) || ae.Items != len(items) || len(ae.Faults) != len(items) || len(out) != len(items) {
+		t.Fatalf("%d outcomes, %v", len(out), err)
+	}
+	for _, o := range out {
+		if !errors.Is(o.Fault, agentproto.ErrCrash) || o.Values.Count != 1 {
+			t.Errorf("%s: fault %v, %d interactions", items[o.Item].Name, o.Fault, o.Values.Count)
+		}
+	}
+}
