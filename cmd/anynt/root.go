@@ -19,6 +19,7 @@ const (
 	exitUsage = 2 // the command line is wrong
 	exitLimit = 3 // a run stopped at a limit (steps, length, work, tries)
 	exitIO    = 4 // a file could not be read or written
+	exitAgent = 5 // the agent failed (serve-env: a protocol version mismatch)
 )
 
 // exitError carries an exit status out of a command.
@@ -76,14 +77,14 @@ papers (optional groups, alternatives, the wildcard χ, bound subscripts and
 Exit status: 0 success; 1 errors in an input file; 2 usage errors;
 3 a run stopped at a limit (steps, length, matcher work; an input longer
 than the length limit is not run); 4 a file could not be read
-or written.`,
+or written; 5 the agent failed (serve-env: a protocol version mismatch).`,
 		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
 	root.AddCommand(newMarkovCmd(io), newExpandCmd(io), newFmtCmd(io), newDisasmCmd(io),
 		newCheckCmd(io), newSpaceCmd(io), newRunCmd(io), newDotCmd(io), newComplexityCmd(io),
-		newEnumerateCmd(io), newEvolveCmd(io), newTestCmd(io))
+		newEnumerateCmd(io), newEvolveCmd(io), newTestCmd(io), newServeEnvCmd(io))
 	return root
 }
 
