@@ -541,3 +541,23 @@ func BenchmarkServeEnvSteps(b *testing.B) {
 		})
 	}
 }
+
+// brokenPipe fails every read or write, as a pipe whose other end is
+// closed does.
+type brokenPipe struct{}
+
+func (brokenPipe) Read([]byte) (int, error)  { return 0, io.ErrClosedPipe }
+func (brokenPipe) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+// A client that closes its end early ends serve-env with status 4, the
+// I/O failure named.
+func TestServeEnvIOFailure(t *testing.T) {
+	var errw strings.Builder
+	if code := run([]string{"serve-env"}, strings.NewReader(hello+"\n"), brokenPipe{}, &errw); code != exitIO || !strings.Contains(errw.String(), "writing answers") {
+		t.Errorf("output closed: status %d, stderr %q", code, errw.String())
+	}
+	errw.Reset()
+	if code := run([]string{"serve-env"}, brokenPipe{}, io.Discard, &errw); code != exitIO || !strings.Contains(errw.String(), "reading requests") {
+		t.Errorf("input failed: status %d, stderr %q", code, errw.String())
+	}
+}
