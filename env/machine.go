@@ -255,7 +255,8 @@ var ErrInteraction = errors.New("an interaction is begun and finished in turn")
 // Finish split Interact for an agent outside the process, which is given
 // the view and answers later (anynt serve-env, a Gymnasium step); the
 // episode's Agent is not asked to act. Begin while an interaction is under
-// way returns ErrInteraction and changes nothing.
+// way returns ErrInteraction and changes nothing; Interact and Run, which
+// cannot fail, must not be called then.
 func (ep *Episode) Begin() (*View, error) {
 	if ep.begun {
 		return nil, fmt.Errorf("begin: the interaction under way is not finished: %w", ErrInteraction)

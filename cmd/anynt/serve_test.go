@@ -286,7 +286,9 @@ func TestServeEnvPythonClient(t *testing.T) {
 		actions []int
 	}{
 		{[]string{"--file", blocker, "--seed", "7", "--steps", "40", "--actions", "2,1,1,0,2"}, loadFor(t, blocker), env.EpisodeSeed(7, 0), 40, []int{2, 1, 1, 0, 2}},
-		{[]string{"--lambda-one", "2:1", "--actions", "1,0,2"}, items[0].Env, env.EpisodeSeed(items[0].Seed, 0), items[0].Steps, []int{1, 0, 2}},
+		// --bench plays on, four environments at a time, requests sent
+		// ahead of the answers, and prints its rate last.
+		{[]string{"--lambda-one", "2:1", "--actions", "1,0,2", "--bench", "200", "--batch", "4"}, items[0].Env, env.EpisodeSeed(items[0].Seed, 0), items[0].Steps, []int{1, 0, 2}},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -316,7 +318,15 @@ func TestServeEnvPythonClient(t *testing.T) {
 			for i, p := range runTrajectory(e, tt.seed, tt.steps, tt.actions) {
 				fmt.Fprintf(&want, "%d\t%s\t%s\t%+.4g\n", i+1, p.Observation, e.Actions[p.Action], p.Reward)
 			}
-			if diff := cmp.Diff(want.String(), trajectory.String()); diff != "" {
+			got := trajectory.String()
+			if slices.Contains(tt.args, "--bench") {
+				lines := strings.SplitAfter(strings.TrimSuffix(got, "\n"), "\n")
+				if rate := lines[len(lines)-1]; !strings.HasPrefix(rate, "200 steps in ") || !strings.Contains(rate, "4 environment(s) at a time") {
+					t.Errorf("the bench's last line %q", rate)
+				}
+				got = strings.Join(lines[:len(lines)-1], "")
+			}
+			if diff := cmp.Diff(want.String(), got); diff != "" {
 				t.Errorf("the Python client's trajectory differs (-run +client):\n%s", diff)
 			}
 		})
@@ -492,6 +502,28 @@ func TestServeEnvOpenEnvironmentsAreBounded(t *testing.T) {
 	if last := answers[len(answers)-1]; last["type"] != "made" || last["env"] != float64(maxOpenEnvs+1) {
 		t.Errorf("make after a close: %v, want environment %d", last, maxOpenEnvs+1)
 	}
+}
+
+// BenchmarkServeEnvRequestsAhead measures serve-env's own cost per step:
+// every request is written ahead, so no step waits for a client, as with
+// a client that steps many environments at once:
+//
+//	go test ./cmd/anynt -run '^$' -bench ServeEnv -benchmem
+func BenchmarkServeEnvRequestsAhead(b *testing.B) {
+	const steps = 100_000
+	var in strings.Builder
+	in.WriteString(hello + "\n" + `{"type":"make","file":"` + blocker + `","steps":10000000}` + "\n" + `{"type":"reset","env":1,"seed":1}` + "\n")
+	for i := range steps {
+		fmt.Fprintf(&in, "{\"type\": \"step\", \"env\": 1, \"action\": %d}\n", i%3)
+	}
+	requests := in.String()
+	b.ReportAllocs()
+	for b.Loop() {
+		if code := run([]string{"serve-env"}, strings.NewReader(requests), io.Discard, io.Discard); code != exitOK {
+			b.Fatalf("status %d", code)
+		}
+	}
+	b.ReportMetric(float64(b.N*steps)/b.Elapsed().Seconds(), "steps/s")
 }
 
 // BenchmarkServeEnvSteps measures steps a second through serve-env with a

@@ -14,7 +14,10 @@ answer.
 With CMD (for example `anynt serve-env`) the client starts the server;
 without, it speaks over its own standard input and output, and prints the
 trajectory on standard error. --bench N plays N steps after the trajectory,
-resetting at each truncation, and prints the steps a second.
+resetting at each truncation, and prints the steps a second: one step, then
+its answer, as a Gymnasium loop does; with --batch K, K environments are
+made and stepped together, K requests sent before their K answers are read,
+as a vector of environments can be.
 """
 
 import argparse
@@ -31,15 +34,22 @@ class Server:
         self.writer, self.reader = writer, reader
 
     def ask(self, request):
-        self.writer.write(json.dumps(request, ensure_ascii=False) + "\n")
+        return self.ask_all([request])[0]
+
+    def ask_all(self, requests):
+        """Sends the requests, then reads their answers, in order."""
+        self.writer.write("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in requests))
         self.writer.flush()
-        line = self.reader.readline()
-        if not line:
-            raise SystemExit("serve-env closed its output")
-        answer = json.loads(line)
-        if answer["type"] == "error":
-            raise SystemExit("serve-env: " + answer["message"])
-        return answer
+        answers = []
+        for _ in requests:
+            line = self.reader.readline()
+            if not line:
+                raise SystemExit("serve-env closed its output")
+            answer = json.loads(line)
+            if answer["type"] == "error":
+                raise SystemExit("serve-env: " + answer["message"])
+            answers.append(answer)
+        return answers
 
 
 def main():
@@ -50,6 +60,7 @@ def main():
     p.add_argument("--steps", type=int)
     p.add_argument("--actions", default="0")
     p.add_argument("--bench", type=int, default=0)
+    p.add_argument("--batch", type=int, default=1)
     p.add_argument("cmd", nargs="*")
     args = p.parse_args()
 
@@ -94,14 +105,25 @@ def main():
     out.flush()
 
     if args.bench:
+        envs = [env] + [server.ask(make)["env"] for _ in range(args.batch - 1)]
+        for e in envs[1:]:
+            server.ask({"type": "reset", "env": e, "seed": args.seed or 1})
+        truncated = {e: answer["truncated"] for e in envs}
         start = time.perf_counter()
-        for k in range(args.bench):
-            if answer["truncated"]:
-                answer = server.ask({"type": "reset", "env": env})
-            else:
-                answer = server.ask({"type": "step", "env": env, "action": actions[k % len(actions)]})
+        done = 0
+        while done < args.bench:
+            requests = []
+            for k, e in enumerate(envs):
+                if truncated[e]:
+                    requests.append({"type": "reset", "env": e})
+                else:
+                    requests.append({"type": "step", "env": e, "action": actions[(done + k) % len(actions)]})
+            for a in server.ask_all(requests):
+                truncated[a["env"]] = a["truncated"]
+            done += len(envs)
         elapsed = time.perf_counter() - start
-        out.write("%d steps in %.3f s: %.0f steps/s\n" % (args.bench, elapsed, args.bench / elapsed))
+        out.write("%d steps in %.3f s, %d environment(s) at a time: %.0f steps/s\n"
+                  % (done, elapsed, len(envs), done / elapsed))
 
     server.ask({"type": "close", "env": env})
     if args.cmd:
