@@ -57,9 +57,10 @@ test: docs/protocol-serve.md says exactly how seeds map.
 
 A bad request is answered with {"type":"error",...} and serve-env goes on; a
 hello of another protocol version is answered with an error and serve-env
-exits with status 5. At most ` + fmt.Sprint(maxOpenEnvs) + ` environments are open at once, a request is at
-most 1 MiB, and an episode at most ` + fmt.Sprint(maxServeSteps) + ` steps. The end of standard input ends
-serve-env with status 0.`,
+exits with status 5. At most ` + fmt.Sprint(maxOpenEnvs) + ` environments are open at once,
+a request is at most 1 MiB, and an episode at most ` + fmt.Sprint(maxServeSteps) + ` steps.
+The end of standard input ends serve-env with status 0; a failure to read
+or write ends it with status 4.`,
 		Example: `  printf '%s\n' '{"type":"hello","protocol":"anynt/1"}' \
     '{"type":"make","file":"corpus/thesis/omega1-blocker.anynt","steps":3}' \
     '{"type":"reset","env":1,"seed":7}' '{"type":"step","env":1,"action":2}' | anynt serve-env`,
