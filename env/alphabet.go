@@ -10,36 +10,29 @@ import "math/rand/v2"
 // what each index means by playing, as π does; nothing says which index is
 // Good or Evil.
 type Alphabet struct {
-	// Codes[i] is the observation code (an index into Env.BaseSymbols)
-	// that index i stands for.
+	// Index[c] is the index an agent sees for observation code c (an
+	// index into Env.BaseSymbols).
+	Index []int
+	// Codes is the inverse: Codes[i] is the code index i stands for.
 	Codes []int
-	index []int // the inverse: index[code] is the code's index
 }
 
 // alphabetStream is the second word of the PCG stream that draws an
 // alphabet, apart from the streams of the episode, the agent and the
 // garbage, which share the seed.
-const alphabetStream = 0xa1fa_be75
+const alphabetStream = 0xa1fa_be7
 
 // ObservationAlphabet draws the alphabet of an exercise of e from its seed:
 // the same environment and seed give the same alphabet. Both directions of
 // the protocol use it, so that an agent sees the same indices whether anynt
-// drives it (--agent-cmd) or it drives anynt (serve-env).
+// drives it (--agent-cmd) or it drives anynt (serve-env). The draw,
+// rand.Perm on the stream (seed, alphabetStream), is part of the protocol:
+// changing it changes every recorded trajectory.
 func ObservationAlphabet(e *Env, seed uint64) Alphabet {
 	n := len(e.symbols.names)
-	rng := rand.New(rand.NewPCG(seed, alphabetStream))
-	a := Alphabet{Codes: make([]int, n), index: make([]int, n)}
-	for i := range a.Codes {
-		a.Codes[i] = i
-	}
-	// Fisher–Yates written out, so that the permutation depends only on
-	// the generator's IntN, as every other draw of the toolchain does.
-	for i := n - 1; i > 0; i-- {
-		j := rng.IntN(i + 1)
-		a.Codes[i], a.Codes[j] = a.Codes[j], a.Codes[i]
-	}
-	for i, c := range a.Codes {
-		a.index[c] = i
+	a := Alphabet{Index: rand.New(rand.NewPCG(seed, alphabetStream)).Perm(n), Codes: make([]int, n)}
+	for c, i := range a.Index {
+		a.Codes[i] = c
 	}
 	return a
 }
@@ -48,7 +41,7 @@ func ObservationAlphabet(e *Env, seed uint64) Alphabet {
 // View.Observation gives them).
 func (a Alphabet) Encode(dst []int, codes []byte) []int {
 	for _, c := range codes {
-		dst = append(dst, a.index[c])
+		dst = append(dst, a.Index[c])
 	}
 	return dst
 }

@@ -158,6 +158,11 @@ func TestObservationAlphabet(t *testing.T) {
 				t.Fatalf("%s: codes %v are not a permutation of 0…%d", file, a.Codes, len(e.BaseSymbols())-1)
 			}
 		}
+		for c, i := range a.Index {
+			if a.Codes[i] != c {
+				t.Fatalf("%s: index %v and codes %v are not inverses", file, a.Index, a.Codes)
+			}
+		}
 		if !slices.Equal(a.Codes, env.ObservationAlphabet(e, 7).Codes) {
 			t.Errorf("%s: seed 7 gives two alphabets", file)
 		}
@@ -220,9 +225,9 @@ func ExampleEpisode_Begin() {
 	}
 	ep.End()
 	// Output:
-	// ⊕:::ω1L:π⊖S:R: [10 5 5 5 1 11 5 6 4 2 5 7 5] l → +3.469e-18
-	// ⊕::L:πω1S:⊖R:: [10 5 5 11 5 6 1 2 5 4 7 5 5] l → +0.0625
-	// :⊕L:πω1S:R::⊖: [5 10 11 5 6 1 2 5 7 5 5 4 5] l → +0.5
-	// L:π⊕ω1S:R:::⊖: [11 5 6 10 1 2 5 7 5 5 5 4 5] l → +0.125
-	// πω1SL:R:⊕:::⊖: [6 1 2 11 5 7 5 10 5 5 5 4 5] l → +0
+	// ⊕:::ω1L:π⊖S:R: [3 8 8 8 11 7 8 5 2 1 8 6 8] l → +3.469e-18
+	// ⊕::L:πω1S:⊖R:: [3 8 8 7 8 5 11 1 8 2 6 8 8] l → +0.0625
+	// :⊕L:πω1S:R::⊖: [8 3 7 8 5 11 1 8 6 8 8 2 8] l → +0.5
+	// L:π⊕ω1S:R:::⊖: [7 8 5 3 11 1 8 6 8 8 8 2 8] l → +0.125
+	// πω1SL:R:⊕:::⊖: [5 11 1 7 8 6 8 3 8 8 8 2 8] l → +0
 }
