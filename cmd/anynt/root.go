@@ -19,7 +19,7 @@ const (
 	exitUsage = 2 // the command line is wrong
 	exitLimit = 3 // a run stopped at a limit (steps, length, work, tries)
 	exitIO    = 4 // a file could not be read or written
-	exitAgent = 5 // the agent failed (serve-env: a protocol version mismatch)
+	exitAgent = 5 // an agent outside anynt failed (--agent-cmd)
 )
 
 // exitError carries an exit status out of a command.
@@ -77,7 +77,9 @@ papers (optional groups, alternatives, the wildcard χ, bound subscripts and
 Exit status: 0 success; 1 errors in an input file; 2 usage errors;
 3 a run stopped at a limit (steps, length, matcher work; an input longer
 than the length limit is not run); 4 a file could not be read
-or written; 5 the agent failed (serve-env: a protocol version mismatch).`,
+or written; 5 an agent outside anynt (--agent-cmd) failed: it crashed,
+hung, wrote a malformed line or an illegal action, gave up, or speaks
+another protocol version (docs/protocol.md).`,
 		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
