@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"os"
 	"strconv"
 	"strings"
 
@@ -299,6 +300,12 @@ func (s *server) make(req *request) {
 		s.fail(nil, "make: give a \"file\" or a \"lambda_one\" exercise, not both")
 		return
 	case req.File != nil:
+		// Only a regular file: a pipe or a device (/dev/stdin, a FIFO)
+		// could block serve-env or read the client's own requests.
+		if info, err := os.Stat(*req.File); err == nil && !info.Mode().IsRegular() {
+			s.fail(nil, fmt.Sprintf("make: %s is not a regular file", *req.File))
+			return
+		}
 		e, err := loadEnv(*req.File)
 		if err != nil {
 			s.fileFail(err)

@@ -360,6 +360,8 @@ func TestServeEnvBadRequests(t *testing.T) {
 		{"a file with errors", `{"type":"make","file":"` + bad + `"}`, []string{"make: the file has errors", bad + ":4:1: π is placed in cell 9", bad + ":6:8: χ on the right-hand side"}, false},
 		{"a rule file", `{"type":"make","file":"` + corpusDir + `classic/ruleset1.markov"}`, []string{"is a rule file"}, false},
 		{"a missing file", `{"type":"make","file":"` + bad + `.missing"}`, []string{"make:", "no such file"}, false},
+		{"a device", `{"type":"make","file":"/dev/null"}`, []string{"make: /dev/null is not a regular file"}, false},
+		{"a folder", `{"type":"make","file":"` + corpusDir + `"}`, []string{"is not a regular file"}, false},
 		{"make what", `{"type":"make"}`, []string{`give a "file" or a "lambda_one"`}, false},
 		{"make both", `{"type":"make","file":"x","lambda_one":{"seed":1,"exercise":1}}`, []string{"not both"}, false},
 		{"no such exercise", `{"type":"make","lambda_one":{"seed":1,"exercise":8}}`, []string{"exercise 8 does not exist: a test has exercises 1 to 7"}, false},
@@ -592,4 +594,43 @@ func TestServeEnvIOFailure(t *testing.T) {
 	if code := run([]string{"serve-env"}, brokenPipe{}, io.Discard, &errw); code != exitIO || !strings.Contains(errw.String(), "reading requests") {
 		t.Errorf("input failed: status %d, stderr %q", code, errw.String())
 	}
+}
+
+// FuzzServeEnv sends arbitrary lines after a session's start: serve-env
+// never panics, answers each line with exactly one JSON object, and ends
+// with status 0, or 5 after a hello of another version.
+//
+//	go test ./cmd/anynt -run '^$' -fuzz FuzzServeEnv -fuzztime 1m
+func FuzzServeEnv(f *testing.F) {
+	for _, seed := range []string{
+		`{"type":"step","env":1,"action":1}`, `{"type":"reset","env":1,"seed":3,"episode":2}`,
+		`{"type":"make","lambda_one":{"seed":1,"exercise":7},"steps":3}`, `{"type":"close","env":1}`,
+		`{"type":"hello","protocol":"anynt/1.9"}`, `{"type":"hello","protocol":"anynt/3"}`,
+		`{"type":"step","env":1,"action":1e3}`, `[{"type":"step"}]`, `{"type":null}`, "\x00\xff", "",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, request string) {
+		lines := strings.Split(strings.ReplaceAll(request, "\r", ""), "\n")
+		in := strings.Join(append([]string{hello, `{"type":"make","file":"` + blocker + `","steps":4}`, `{"type":"reset","env":1}`}, lines...), "\n") + "\n"
+		var out, errw strings.Builder
+		code := run([]string{"serve-env"}, strings.NewReader(in), &out, &errw)
+		answers := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+		for _, a := range answers {
+			var v map[string]any
+			if err := json.Unmarshal([]byte(a), &v); err != nil || v["type"] == nil {
+				t.Fatalf("answer %q is not a JSON object with a type", a)
+			}
+		}
+		switch {
+		case code == exitAgent:
+			if last := answers[len(answers)-1]; !strings.Contains(last, "is not spoken here") {
+				t.Fatalf("status 5 after %q", last)
+			}
+		case code != exitOK:
+			t.Fatalf("status %d, stderr %q", code, errw.String())
+		case len(answers) != 3+len(lines):
+			t.Fatalf("%d answers to %d requests", len(answers), 3+len(lines))
+		}
+	})
 }
