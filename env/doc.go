@@ -37,7 +37,13 @@
 // for a caller that runs episodes one after another itself: a test in
 // physical time (package exam) paces each interaction, calling
 // Episode.Interact when the agent acts and End when the episode is over,
-// where Run plays n interactions back to back. MeanCI gives the mean and
+// where Run plays n interactions back to back. An agent outside the
+// process (anynt serve-env, a Gymnasium step) splits Interact in two:
+// Begin plays the interaction up to π's choice and gives π's view, Finish
+// plays the action it answers later; both refuse a call out of turn, so a
+// client's mistake cannot corrupt an episode. Such an agent reads
+// observations as indices into an Alphabet, a permutation of the base
+// symbols drawn from the exercise's seed (ObservationAlphabet). MeanCI gives the mean and
 // Student's t interval of episodes' scores to Evaluate and to the tests. An observation is built
 // in one walk over the cells, with the few objects and arrows sorted by
 // cell. A memo is bounded in runs and in bytes, so that long strings do not

@@ -3,6 +3,8 @@ package env
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"math/rand/v2"
 
 	"github.com/anynt/anynt/vm"
@@ -87,6 +89,7 @@ type Episode struct {
 	level     [2]int // the reward level Good and Evil chose last
 	untilSwap int
 	intended  [2]int
+	begun     bool // Begin was called, Finish not yet
 	view      View
 	obs       []byte
 	// shownObjects and shownArrows are observe's scratch.
@@ -233,11 +236,51 @@ func (ep *Episode) Run(n int, trace func(Step)) float64 {
 // Interact plays one scored interaction: the agent sees π's observation and
 // the reward of its previous action (0 before the first), acts, everything
 // moves, and π's reward is returned. A caller that paces the interactions
-// itself (a test in physical time) calls Interact, then End.
+// itself (a test in physical time) calls Interact, then End. Interact is
+// Begin, the agent's Act and Finish in one, for an agent inside the
+// process; it must not be called between Begin and Finish.
 func (ep *Episode) Interact() float64 {
 	ep.view.Reward = ep.last
 	ep.last = ep.interact(ep.act)
 	return ep.last
+}
+
+// ErrInteraction is the error of Begin and Finish called out of turn.
+var ErrInteraction = errors.New("an interaction is begun and finished in turn")
+
+// Begin plays the start of a scored interaction, up to π's choice: the
+// cycle swap, the trace rewards, and the objects' and Good and Evil's
+// decisions. It returns π's view (the observation and the reward of its
+// previous action, 0 before the first), valid until Finish. Begin and
+// Finish split Interact for an agent outside the process, which is given
+// the view and answers later (anynt serve-env, a Gymnasium step); the
+// episode's Agent is not asked to act. Begin while an interaction is under
+// way returns ErrInteraction and changes nothing; Interact and Run, which
+// cannot fail, must not be called then.
+func (ep *Episode) Begin() (*View, error) {
+	if ep.begun {
+		return nil, fmt.Errorf("begin: the interaction under way is not finished: %w", ErrInteraction)
+	}
+	ep.view.Reward = ep.last
+	ep.begin()
+	ep.begun = true
+	return &ep.view, nil
+}
+
+// Finish completes the interaction Begin started with π's action (an
+// index into Env.Actions): everything moves, and π's reward is returned.
+// Finish without Begin, or with an action out of range, returns an error
+// and changes nothing; the interaction begun can then still be finished.
+func (ep *Episode) Finish(action int) (float64, error) {
+	if !ep.begun {
+		return 0, fmt.Errorf("finish: no interaction is under way (Begin first): %w", ErrInteraction)
+	}
+	if n := len(ep.env.Actions); action < 0 || action >= n {
+		return 0, fmt.Errorf("finish: action %d is out of range: there are %d actions, 0 to %d", action, n, n-1)
+	}
+	ep.begun = false
+	ep.last = ep.finish(action)
+	return ep.last, nil
 }
 
 // End gives the agent the reward of its last action: the episode is over.
@@ -263,9 +306,16 @@ func (ep *Episode) step(i, action int, reward float64) Step {
 // interact plays one interaction ([P] §4.4 steps 7–13, or the Λ_one order)
 // with act choosing π's action, and returns π's reward.
 func (ep *Episode) interact(act func(*View) int) float64 {
-	e, st := ep.env, &ep.env.Settings
+	ep.begin()
+	return ep.finish(act(&ep.view))
+}
+
+// begin plays an interaction up to π's choice: the cycle swap, the trace
+// rewards, and the decisions of every object and of Good and Evil, which
+// all come before the moves, so that π's move cannot change them.
+func (ep *Episode) begin() {
+	st := &ep.env.Settings
 	ep.steps = 0
-	defer func() { ep.MaxSteps = max(ep.MaxSteps, ep.steps) }()
 	if st.Cycle {
 		if ep.untilSwap--; ep.untilSwap == 0 {
 			ep.pos[Good], ep.pos[Evil] = ep.pos[Evil], ep.pos[Good]
@@ -280,22 +330,27 @@ func (ep *Episode) interact(act func(*View) int) float64 {
 			ep.cellReward[c] = -ep.rewardValue(1)
 		}
 	}
-	// Every object decides on the observation of this interaction, before
-	// anything moves; π's move cannot change what they do.
-	dest := e.Space.Dest
 	for i := range ep.objects {
 		ep.moves[i] = ep.objectAction(i)
 	}
 	ep.intended[0], ep.intended[1] = ep.goodEvilDest()
 	ep.view.built = false
-	a := act(&ep.view)
+	// Every behaviour run of the interaction is done: its VM steps count
+	// towards Kt^max.
+	ep.MaxSteps = max(ep.MaxSteps, ep.steps)
+}
+
+// finish completes the interaction begin started with π's action a: the
+// moves, then the rewards; it returns π's reward.
+func (ep *Episode) finish(a int) float64 {
+	dest := ep.env.Space.Dest
 	ep.pos[Pi] = dest[ep.pos[Pi]][a]
 	for i, m := range ep.moves {
 		ep.pos[3+i] = dest[ep.pos[3+i]][m]
 	}
 	ep.moveGoodEvil()
 	ep.patternAt++
-	if st.Rewards == LambdaOneRewards {
+	if ep.env.Settings.Rewards == LambdaOneRewards {
 		clear(ep.cellReward)
 		ep.cellReward[ep.pos[Good]] = ep.rewardValue(0)
 		ep.cellReward[ep.pos[Evil]] = -ep.rewardValue(1)
