@@ -63,17 +63,6 @@ type Episode struct {
 	fault   *Fault
 }
 
-// permStream is the PCG stream of the alphabet's permutations.
-const permStream = 0xa1fa_be7
-
-// Alphabet is the permutation of an exercise's alphabet of symbols
-// symbols drawn from its seed: the agent sees symbol code c as index
-// Alphabet(…)[c]. Both directions of the protocol use it, so that one
-// seed shows one exercise alike in both.
-func Alphabet(symbols int, seed uint64) []int {
-	return rand.New(rand.NewPCG(seed, permStream)).Perm(symbols)
-}
-
 // Episode readies episode x.Episode of exercise x; the env.Player starts
 // it (Start).
 func (p *Process) Episode(x Exercise) *Episode { return &Episode{p: p, x: x} }
@@ -84,7 +73,7 @@ func (p *Process) Episode(x Exercise) *Episode { return &Episode{p: p, x: x} }
 func (e *Episode) Start(en *env.Env, rng *rand.Rand) {
 	e.actions = len(en.Actions)
 	symbols := len(en.BaseSymbols())
-	e.perm = Alphabet(symbols, e.x.Seed)
+	e.perm = env.ObservationAlphabet(en, e.x.Seed).Index // as serve-env shows it
 	e.p.at = location{exercise: e.x.Name, episode: e.x.Episode}
 	if e.p.opts.TestTimeout > 0 && e.p.end.IsZero() { // the test's time begins
 		e.p.end = time.Now().Add(e.p.opts.TestTimeout)

@@ -46,7 +46,7 @@ func newServeEnvCmd(io *stdio) *cobra.Command {
 		Short: "Serve environments to an agent that drives them (make, reset, step)",
 		Long: `serve-env reads requests on standard input, one JSON object a line, and
 answers each with one line on standard output, in order: the protocol
-anynt/1 of docs/protocol.md and docs/protocol-serve.md, for an agent that
+anynt/1 of docs/protocol.md ("Direction B"), for an agent that
 drives the environment itself, such as a Gymnasium wrapper.
 
 A client says hello, makes environments (an environment file, or an exercise
@@ -54,7 +54,7 @@ of the Λ_one test by its seed and number), resets them with a seed and steps
 them with actions; observations are indices into the exercise's alphabet, a
 permutation of the environment's symbols drawn from its seed. The same seed
 gives the same episode as anynt run --seed (its first episode) and anynt
-test: docs/protocol-serve.md says exactly how seeds map.
+test: docs/protocol.md ("Seeds") says exactly how seeds map.
 
 A bad request is answered with {"type":"error",...} and serve-env goes on; a
 hello of another protocol version is answered with an error and serve-env
