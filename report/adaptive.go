@@ -3,7 +3,6 @@ package report
 import (
 	"bufio"
 	"fmt"
-	"html/template"
 	"io"
 
 	"github.com/anynt/anynt/exam"
@@ -26,17 +25,9 @@ type Adaptive struct {
 // same form as a test's report: the header, a summary table, the plots of
 // the estimate and of the level over the test time, and every step.
 func (r *Adaptive) WriteHTML(w io.Writer) error {
-	var hf []htmlFigure
-	for _, f := range []Figure{r.estimateFigure(), r.levelFigure()} {
-		svg, err := f.SVG()
-		if err != nil {
-			return err
-		}
-		hf = append(hf, htmlFigure{ID: f.ID, Caption: f.Caption, SVG: template.HTML(svg)})
-	}
-	var agents []htmlAgent
-	for a, ag := range r.Agents {
-		agents = append(agents, htmlAgent{Name: ag.Name, Colour: template.CSS(Colour(a))})
+	hf, agents, err := pageParts([]Figure{r.estimateFigure(), r.levelFigure()}, r.Agents)
+	if err != nil {
+		return err
 	}
 	summary := Table{Title: "score per agent (the mean of level/levels × payoff, ± its standard error)",
 		Head: []string{"agent", "score", "standard error", "environments", "mean level", "time used (s)"}}

@@ -56,6 +56,26 @@ figcaption { font-size: 0.85em; max-width: 40em; }
 </html>
 `))
 
+// pageParts draws the figures as inline SVG and gives each agent its
+// colour, for the page.
+func pageParts(figs []Figure, agents []Agent) ([]htmlFigure, []htmlAgent, error) {
+	var hf []htmlFigure
+	for _, f := range figs {
+		svg, err := f.SVG()
+		if err != nil {
+			return nil, nil, err
+		}
+		// The SVG comes from gonum/plot, which escapes every text it
+		// writes (html.EscapeString), so it is safe to put inline.
+		hf = append(hf, htmlFigure{ID: f.ID, Caption: f.Caption, SVG: template.HTML(svg)})
+	}
+	var ha []htmlAgent
+	for a, ag := range agents {
+		ha = append(ha, htmlAgent{Name: ag.Name, Colour: template.CSS(Colour(a))})
+	}
+	return hf, ha, nil
+}
+
 type htmlFigure struct {
 	ID, Caption string
 	SVG         template.HTML
@@ -74,19 +94,9 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	var hf []htmlFigure
-	for _, f := range figs {
-		svg, err := f.SVG()
-		if err != nil {
-			return err
-		}
-		// The SVG comes from gonum/plot, which escapes every text it
-		// writes (html.EscapeString), so it is safe to put inline.
-		hf = append(hf, htmlFigure{ID: f.ID, Caption: f.Caption, SVG: template.HTML(svg)})
-	}
-	var agents []htmlAgent
-	for a, ag := range r.Agents {
-		agents = append(agents, htmlAgent{Name: ag.Name, Colour: template.CSS(Colour(a))})
+	hf, agents, err := pageParts(figs, r.Agents)
+	if err != nil {
+		return err
 	}
 	tables := r.Tables()
 	bw := bufio.NewWriter(w)
