@@ -42,7 +42,8 @@ class Env(gym.Env[Any, int]):
         binary: the anynt program; default $ANYNT_BIN, else `anynt` on PATH.
     """
 
-    metadata = {"render_modes": ["ansi"]}
+    # render_fps: as Gymnasium's own text environments (ansi), for recorders.
+    metadata = {"render_modes": ["ansi"], "render_fps": 4}
 
     def __init__(
         self,
