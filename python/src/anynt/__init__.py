@@ -19,9 +19,14 @@ from typing import Any
 from gymnasium.envs.registration import register, registry
 
 from ._server import PROTOCOL, AnyntError, find_binary
+from .agent import Start, policy_agent
 from .env import Env
+from .evaluate import Evaluation, evaluate
 
-__all__ = ["PROTOCOL", "AnyntError", "Env", "ENV_IDS", "CORPUS", "corpus_file", "lambda_one", "find_binary"]
+__all__ = [
+    "PROTOCOL", "AnyntError", "Env", "ENV_IDS", "CORPUS", "corpus_file", "lambda_one", "find_binary",
+    "Start", "policy_agent", "Evaluation", "evaluate",
+]
 
 # The corpus environments shipped as package data (copies of the repository's
 # corpus/, checked equal by the tests), by registered name.
