@@ -2,7 +2,8 @@
 #   go       go test ./... (the Go-only subset, enough for a user of Go alone)
 #   python   a virtual environment .venv/ with the pinned versions of
 #            python/pyproject.toml from the package registry, the package
-#            python/ installed in it, anynt built into bin/ (ANYNT_BIN), pytest
+#            python/ installed in it, mypy --strict on it, anynt built into
+#            bin/ (ANYNT_BIN), pytest
 # Needs go, python3 with its venv module (Debian: python3-venv) and the
 # network to reach the package registry the first time.
 
@@ -28,6 +29,7 @@ venv: $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q './python[test]'
 
 test-python: $(BIN) venv
+	$(VENV)/bin/python -m mypy --strict python/src/anynt
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(VENV)/bin/python -m pytest -q tests
 
 clean:

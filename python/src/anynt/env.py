@@ -20,7 +20,7 @@ ObsType = Literal["array", "text"]
 CELL_END = ":"
 
 
-class Env(gym.Env[Any, int]):
+class Env(gym.Env[Any, Any]):
     """An environment of anynt: an environment file, or an exercise of the Λ_one test.
 
     Each Env runs its own `anynt serve-env` process (found from $ANYNT_BIN,
@@ -152,7 +152,7 @@ class Env(gym.Env[Any, int]):
         state), truncated is True after the episode's last step."""
         if not self._started:
             raise ResetNeeded("step before reset: call reset() first")
-        a = _action(action, self.action_space.n)
+        a = _action(action, len(self.action_names))
         answer = self._server.ask({"type": "step", "env": self._id, "action": a})
         return (
             self._observation(answer),
@@ -162,7 +162,7 @@ class Env(gym.Env[Any, int]):
             self._info(answer),
         )
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode == "ansi":
             return self._text
         return None
