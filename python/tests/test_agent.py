@@ -138,3 +138,40 @@ def test_load_names_bad_specs(spec: str) -> None:
     with pytest.raises((ValueError, AttributeError)):
         load(spec)
     assert load("anynt.examples:QLearning") is QLearning
+
+
+class Recorder:
+    """Acts at random from the episode's seed and records what anynt test showed it."""
+
+    def __init__(self) -> None:
+        self.episodes: dict[str, list[tuple[list[int], float, int]]] = {}
+        self.current: list[tuple[list[int], float, int]] = []
+        self.rng_start: anynt.Start | None = None
+
+    def start(self, start: anynt.Start) -> None:
+        self.rng_start = start
+        self.current = self.episodes.setdefault(start.exercise, [])
+
+    def act(self, observation: list[int], reward: float) -> int:
+        assert self.rng_start is not None
+        action = self.rng_start.rng.randrange(self.rng_start.actions)
+        self.current.append((observation, reward, action))
+        return action
+
+
+def test_lambda_one_through_the_env_is_what_anynt_test_shows(binary: str) -> None:
+    """Direction A (anynt test --agent-cmd) and direction B (the Env) show the same
+    exercise alike: the same indices, and the same rewards for the same actions."""
+    recorder = Recorder()
+    anynt.evaluate(recorder, tests=1, seed=3)
+    assert sorted(recorder.episodes) == [f"lambda-one:3/{k}" for k in range(1, 8)]
+    for k in range(1, 8):
+        seen = recorder.episodes[f"lambda-one:3/{k}"]
+        with anynt.lambda_one(3, k) as env:
+            obs, _ = env.reset()
+            assert len(seen) == env.steps
+            for i, (observation, reward, action) in enumerate(seen):
+                assert list(obs[obs != env.pad]) == observation, f"exercise {k}, step {i + 1}"
+                if i > 0:
+                    assert r == reward, f"exercise {k}, step {i + 1}"
+                obs, r, _, _, _ = env.step(action)
