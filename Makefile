@@ -33,6 +33,6 @@ test-python: $(BIN) venv
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(VENV)/bin/python -m pytest -q tests
 
 clean:
-	rm -rf $(VENV) bin python/build python/src/anynt.egg-info
+	rm -rf $(VENV) bin .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
 
 FORCE:
