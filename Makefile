@@ -1,0 +1,38 @@
+# The project's one test command, `make test`: every side of the repository.
+#   go       go test ./... (the Go-only subset, enough for a user of Go alone)
+#   python   a virtual environment .venv/ with the pinned versions of
+#            python/pyproject.toml from the package registry, the package
+#            python/ installed in it, mypy --strict on it, anynt built into
+#            bin/ (ANYNT_BIN), pytest
+# Needs go, python3 with its venv module (Debian: python3-venv) and the
+# network to reach the package registry the first time.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := bin/anynt
+
+.PHONY: test test-go test-python venv clean
+
+test: test-go test-python
+
+test-go:
+	go test ./...
+
+$(BIN): FORCE
+	go build -o $(BIN) ./cmd/anynt
+
+$(VENV)/bin/python:
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install -q --upgrade pip
+
+venv: $(VENV)/bin/python
+	$(VENV)/bin/python -m pip install -q './python[test]'
+
+test-python: $(BIN) venv
+	$(VENV)/bin/python -m mypy --strict python/src/anynt
+	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(VENV)/bin/python -m pytest -q tests
+
+clean:
+	rm -rf $(VENV) bin .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
+
+FORCE:

@@ -1,0 +1,71 @@
+"""anynt: the ANYNT environments as Gymnasium environments.
+
+Importing the package registers the ids of `ENV_IDS` with Gymnasium:
+
+    import gymnasium as gym
+    import anynt
+    env = gym.make("anynt/Omega1Blocker-v0")
+    env = gym.make("anynt/LambdaOne-v0", seed=1, exercise=3)
+
+The environments are served by the anynt program (`anynt serve-env`), found
+from the environment variable ANYNT_BIN, else as `anynt` on PATH.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from gymnasium.envs.registration import register, registry
+
+from ._server import PROTOCOL, AnyntError, find_binary
+from .agent import Start, policy_agent
+from .env import Env
+from .evaluate import Evaluation, evaluate
+
+__all__ = [
+    "PROTOCOL", "AnyntError", "Env", "ENV_IDS", "CORPUS", "corpus_file", "lambda_one", "find_binary",
+    "Start", "policy_agent", "Evaluation", "evaluate",
+]
+
+# The corpus environments shipped as package data (copies of the repository's
+# corpus/, checked equal by the tests), by registered name.
+CORPUS: dict[str, str] = {
+    "Omega1Blocker": "omega1-blocker.anynt",  # corpus/thesis/
+    "Example5": "example5.anynt",  # corpus/paper/
+    "Example6": "example6.anynt",  # corpus/paper/
+    "Fig3Torus": "fig3-torus.anynt",  # corpus/paper/
+    "Fig3TwoLevelRing": "fig3-two-level-ring.anynt",  # corpus/paper/
+    "LambdaOneFixtureB": "fixture-b.anynt",  # corpus/lambda-one/
+}
+
+
+def corpus_file(name: str) -> str:
+    """The path of a shipped corpus environment, by its registered name (CORPUS)."""
+    if name not in CORPUS:
+        raise KeyError(f"no corpus environment {name!r}: one of {', '.join(sorted(CORPUS))}")
+    return str(resources.files(__package__).joinpath("envs", CORPUS[name]))
+
+
+def _corpus_env(name: str, **kwargs: Any) -> Env:
+    return Env(corpus_file(name), **kwargs)
+
+
+def lambda_one(seed: int = 1, exercise: int = 1, **kwargs: Any) -> Env:
+    """Exercise 1–7 of the Λ_one test that `anynt test --seed seed` gives first."""
+    return Env(lambda_one=(seed, exercise), **kwargs)
+
+
+ENV_IDS: list[str] = [f"anynt/{name}-v0" for name in CORPUS] + ["anynt/LambdaOne-v0"]
+
+
+def _register() -> None:
+    for name in CORPUS:
+        env_id = f"anynt/{name}-v0"
+        if env_id not in registry:
+            register(id=env_id, entry_point="anynt:_corpus_env", kwargs={"name": name})
+    if "anynt/LambdaOne-v0" not in registry:
+        register(id="anynt/LambdaOne-v0", entry_point="anynt:lambda_one")
+
+
+_register()
