@@ -89,6 +89,18 @@ def test_a_failing_policy_is_the_agents_fault_and_keeps_what_was_measured(binary
     assert items[1]["fault"]
 
 
+def test_on_fault_continue_gives_the_policy_a_new_connection(binary: str) -> None:
+    # anynt test --on-fault continue starts the relay again after a fault:
+    # evaluate must take the new connection (a new policy), not leave the
+    # relay unanswered until --agent-timeout ends the test.
+    with pytest.raises(anynt.AnyntError, match="status 5") as caught:
+        anynt.evaluate(Failing, "--on-fault", "continue", tests=1, seed=1)
+    items = [x for x in caught.value.lines if x["kind"] == "item"]  # type: ignore[attr-defined]
+    assert len(items) == 7, [x["name"] for x in items]
+    assert items[1]["fault"] and "RuntimeError: the policy broke" in items[1]["fault"]
+    assert "no answer in time" not in str(caught.value)
+
+
 def test_an_illegal_action_is_the_agents_fault(binary: str) -> None:
     with pytest.raises(anynt.AnyntError, match="status 5") as caught:
         anynt.evaluate(lambda observation, reward, start: start.actions, tests=1, seed=1)

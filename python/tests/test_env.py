@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -233,3 +234,20 @@ def test_a_missing_binary_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Pa
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(FileNotFoundError, match="not on PATH"):
         anynt.find_binary()
+
+
+@pytest.mark.parametrize("answer, then", [("not json", "sleep 60"), ("", "cat >/dev/null")])
+def test_a_failed_handshake_leaves_no_process(tmp_path: Path, answer: str, then: str) -> None:
+    # A program that is not serve-env (or an anynt too old to have it): its
+    # answer to hello is garbage, or a blank line, and it goes on running,
+    # deaf to the end of its input (sleep, killed after close's 5 s) or not
+    # (cat). The Env must end it, not leave it running or unreaped.
+    pidfile = tmp_path / "pid"
+    fake = tmp_path / "fake-anynt"
+    fake.write_text(f"#!/bin/sh\necho $$ > {pidfile}\nprintf '%s\\n' '{answer}'\nexec {then}\n", encoding="utf-8")
+    fake.chmod(0o755)
+    with pytest.raises((anynt.AnyntError, ValueError)):
+        anynt.Env(anynt.corpus_file("Example5"), binary=str(fake))
+    pid = int(pidfile.read_text(encoding="utf-8"))
+    with pytest.raises(ProcessLookupError):  # gone, and waited for
+        os.kill(pid, 0)

@@ -56,7 +56,11 @@ class Server:
             encoding="utf-8",
             bufsize=1 << 16,
         )
-        hello = self.ask({"type": "hello", "protocol": PROTOCOL})
+        try:
+            hello = self.ask({"type": "hello", "protocol": PROTOCOL})
+        except BaseException:
+            self.close()  # not serve-env, or refused: leave no process behind
+            raise
         self.tool: str = str(hello.get("tool", ""))
 
     def ask(self, request: dict[str, Any]) -> dict[str, Any]:

@@ -68,18 +68,25 @@ def evaluate(
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         listener.bind(path)
         listener.listen(1)
+        listener.settimeout(0.1)
+        done = threading.Event()  # anynt has exited
         failure: list[BaseException] = []
 
         def serve() -> None:
-            try:
-                conn, _ = listener.accept()
-            except OSError:
-                return  # the listener closed: anynt never started the relay
-            with conn, conn.makefile("r", encoding="utf-8") as r, conn.makefile("w", encoding="utf-8") as w:
+            # One connection a relay: anynt starts a new one after a fault
+            # under --on-fault continue, and it gets a new policy_agent.
+            while not done.is_set():
                 try:
-                    policy_agent(policy, name=name, stdin=r, stdout=w)
-                except BaseException as e:  # reported by anynt as the agent's fault
-                    failure.append(e)
+                    conn, _ = listener.accept()
+                except TimeoutError:
+                    continue  # a close does not wake accept: look at done
+                except OSError:
+                    return
+                with conn, conn.makefile("r", encoding="utf-8") as r, conn.makefile("w", encoding="utf-8") as w:
+                    try:
+                        policy_agent(policy, name=name, stdin=r, stdout=w)
+                    except BaseException as e:  # reported by anynt as the agent's fault
+                        failure.append(e)
 
         thread = threading.Thread(target=serve, daemon=True)
         thread.start()
@@ -89,8 +96,9 @@ def evaluate(
         try:
             run = subprocess.run(cmd, capture_output=True, text=True, encoding="utf-8")
         finally:
-            listener.close()
+            done.set()
             thread.join(timeout=10)
+            listener.close()
     lines = [json.loads(line) for line in run.stdout.splitlines() if line.startswith("{")]
     if run.returncode != 0:
         error = AnyntError(f"anynt test exited with status {run.returncode}: {run.stderr.strip()}")
