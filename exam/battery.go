@@ -27,6 +27,8 @@ type PoolEnv struct {
 	// Bits is its description length (complexity.Total), the complexity
 	// that weights and orders a battery.
 	Bits float64
+	// Source is the text it was loaded from.
+	Source string
 }
 
 // Source is an environment's text with the name its errors are positioned
@@ -151,7 +153,7 @@ func LoadPool(srcs []Source) ([]PoolEnv, error) {
 			all = append(all, list...)
 			continue
 		}
-		pool = append(pool, PoolEnv{Name: s.Name, Env: e, Bits: complexity.Total(complexity.Environment(f, e))})
+		pool = append(pool, PoolEnv{Name: s.Name, Env: e, Bits: complexity.Total(complexity.Environment(f, e)), Source: string(s.Text)})
 	}
 	if err := all.Err(); err != nil {
 		return nil, err
@@ -198,7 +200,7 @@ func GeneratePool(maxBits float64, size int, filters *generate.FilterSettings) (
 			failed = err
 			return false
 		}
-		pool = append(pool, PoolEnv{Name: name, Env: e, Bits: c.Bits})
+		pool = append(pool, PoolEnv{Name: name, Env: e, Bits: c.Bits, Source: src})
 		return len(pool) < size
 	})
 	if err := cmp.Or(err, failed); err != nil {
@@ -300,7 +302,7 @@ func Battery(pool []PoolEnv, s Sampling) ([]Item, error) {
 	items := make([]Item, n)
 	for i, k := range drawn {
 		p := pool[k]
-		items[i] = Item{Test: 1, Number: i + 1, Name: p.Name, Env: p.Env, Steps: s.Steps,
+		items[i] = Item{Test: 1, Number: i + 1, Name: p.Name, Env: p.Env, Source: p.Source, Steps: s.Steps,
 			Seed: env.EpisodeSeed(s.Seed, i), Complexity: p.Bits, Bits: p.Bits,
 			KApprox: kApprox(p.Env), Cells: p.Env.Space.Cells()}
 	}

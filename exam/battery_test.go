@@ -325,7 +325,7 @@ func TestListBatteryItems(t *testing.T) {
 	sawPattern, sawProgram := false, false
 	for i, it := range items {
 		p := pool[i]
-		want := exam.Item{Test: 1, Number: i + 1, Name: p.Name, Env: p.Env, Steps: 37, Seed: env.EpisodeSeed(9, i),
+		want := exam.Item{Test: 1, Number: i + 1, Name: p.Name, Env: p.Env, Source: p.Source, Steps: 37, Seed: env.EpisodeSeed(9, i),
 			Complexity: p.Bits, Bits: p.Bits, Cells: p.Env.Space.Cells()}
 		if pat := p.Env.GoodEvilPattern(); len(pat) > 0 {
 			sawPattern = true

@@ -19,12 +19,13 @@ func LambdaOneItems(seed uint64, tests int, version string) ([]Item, error) {
 		s := seed + uint64(k)
 		for _, x := range LambdaOne(s) {
 			name := fmt.Sprintf("lambda-one:%d/%d", s, x.Number)
-			e, f, err := loadSource(name, x.Source(s, version))
+			src := x.Source(s, version)
+			e, f, err := loadSource(name, src)
 			if err != nil {
 				return nil, err
 			}
 			items = append(items, Item{
-				Test: k + 1, Number: x.Number, Name: name, Env: e, Steps: x.Steps,
+				Test: k + 1, Number: x.Number, Name: name, Env: e, Source: src, Steps: x.Steps,
 				Seed: env.EpisodeSeed(s, x.Number), Complexity: float64(x.KApprox),
 				Bits: complexity.Total(complexity.Environment(f, e)), KApprox: x.KApprox, Cells: x.Cells,
 			})

@@ -22,6 +22,9 @@ type Item struct {
 	Number int    // its place in its test, from 1
 	Name   string // a file's name, or lambda-one:SEED/N
 	Env    *env.Env
+	// Source is the text Env was loaded from, so that a test can be kept
+	// (package study stores it) and given again exactly.
+	Source string
 	// Steps bounds the interactions; the test time τ bounds them too.
 	Steps int
 	// Seed decides the environment's random choices in episode e through
