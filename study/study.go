@@ -1,0 +1,192 @@
+package study
+
+import (
+	"errors"
+	"time"
+
+	"github.com/anynt/anynt/exam"
+)
+
+// Design is what a study gives its participants, fixed when the study is
+// created and stored with it: the tests (every item with its source, so
+// that the study never depends on files that may change), and what a
+// participant is shown and asked before the test.
+type Design struct {
+	Version    string // the anynt version that created the study
+	Protocol   string // lambda-one or battery
+	Complexity string // what Item.Complexity is: K_approx or bits
+	Strata     string // how a report groups the items: cells or complexity
+	Settings   string // the protocol's own settings, as report.Protocol.Settings
+	Seed       uint64
+	// Tests is the number of different tests: participant n takes test
+	// ((n−1) mod Tests) + 1, so that seed 002's design (each test to one
+	// person) is --tests 20 with 20 participants.
+	Tests int
+	// Items are every test's items, test by test, in the order they are
+	// given; each carries its Source.
+	Items []exam.Item
+	Intro Intro
+}
+
+// Intro is what a participant is shown and asked before the test. By
+// default nothing is asked: no personal data is collected unless the
+// researcher configures a question.
+type Intro struct {
+	Consent   string   // the text the participant must accept; "" for none
+	AskCode   bool     // ask for the participant code the researcher gave
+	Questions []string // further questions, their answers stored; none by default
+}
+
+// Answers are a participant's answers to the intro.
+type Answers struct {
+	Consent bool
+	Code    string
+	Replies []string // one for each of Intro.Questions
+}
+
+// Move is a participant's click: the cell (from 1) and the sequence
+// number of the view it answers (View.Seq), which refuses a replayed or
+// reordered request, with the time the page measured from showing the
+// view to the click.
+type Move struct {
+	Seq          int
+	Cell         int
+	ClientMillis float64
+}
+
+// View is what the page shows a participant: where the test stands and the
+// space as the participant sees it.
+type View struct {
+	Participant int        // the session's number, from 1
+	Test        int        // the test it takes, from 1
+	Exercises   []Exercise // the test's exercises in order
+	// Exercise is the exercise under way, from 1; len(Exercises)+1 once
+	// the test is over.
+	Exercise int
+	Step     int // steps done in the exercise under way
+	// Seq is the number the next move must carry: the moves recorded in
+	// the session so far.
+	Seq   int
+	Cells []Cell // nil once the test is over
+	// Last is the reward of the move just made, nil before the first move
+	// of an exercise.
+	Last *Reward
+	Over bool
+}
+
+// Exercise is one exercise of a participant's test.
+type Exercise struct {
+	Number int
+	Steps  int
+	Done   int // steps done
+}
+
+// Cell is one cell as the participant sees it.
+type Cell struct {
+	Number int // from 1
+	// Objects are the glyph names of what is in the cell, in the
+	// observation's order: "you" for the participant (○), then neutral
+	// names (Glyphs) drawn for each exercise for Good, Evil and the
+	// objects, which carry no meaning.
+	Objects    []string
+	Accessible bool // one move leads there from the participant's cell
+}
+
+// Reward is the reward of a move, as the page shows it.
+type Reward struct {
+	Exercise int
+	Step     int // from 1
+	Value    float64
+	Sign     int // −1, 0 or +1: a down arrow in a red circle, a small square in a grey one, an up arrow in a green one
+}
+
+// Glyphs are the neutral symbols' names, from which each exercise draws
+// Good's, Evil's and its objects'; the page draws each name.
+var Glyphs = []string{"diamond", "square", "triangle", "star", "cross", "hexagon", "disc", "bar", "club", "spade"}
+
+// Refusals: the study decides every move, and refuses what is not the
+// participant's next legal one, changing nothing.
+var (
+	ErrNoStudy       = errors.New("the database holds no study")
+	ErrOtherDesign   = errors.New("the database holds another study")
+	ErrNoSession     = errors.New("no such session")
+	ErrStale         = errors.New("the move does not answer the current view (replayed or out of order)")
+	ErrOutOfRange    = errors.New("no such cell")
+	ErrNotAccessible = errors.New("the cell cannot be reached from the participant's cell")
+	ErrOver          = errors.New("the test is over")
+	ErrIntro         = errors.New("the intro is not answered as asked")
+)
+
+// Participant describes one session, for the researcher.
+type Participant struct {
+	Number   int
+	Code     string
+	Test     int
+	Replies  []string
+	Started  time.Time
+	Last     time.Time // of the last recorded move
+	Moves    int
+	Finished bool
+}
+
+// Record is one recorded interaction.
+type Record struct {
+	Participant  int
+	Code         string
+	Test         int
+	Exercise     int
+	Step         int // from 1
+	Seq          int // from 0, over the session
+	Observation  string
+	Cell         int // clicked, from 1
+	Action       int
+	Reward       float64
+	ClientMillis float64 // measured by the page, from the view to the click
+	ServerMillis float64 // measured by the server, from serving the view to the move; 0 when unknown (a restart between)
+	TookMillis   float64 // the time the payoffs use (docs/people.md)
+	At           time.Time
+}
+
+// Study is a study in its database.
+type Study struct{}
+
+var errTODO = errors.New("study: not built yet")
+
+// Open opens the study in the database at path. A database without a study
+// gets d's (ErrNoStudy when d is nil); one with a study keeps it, and d,
+// when not nil, must be the same test (ErrOtherDesign, saying what
+// differs).
+func Open(path string, d *Design) (*Study, error) { return nil, errTODO }
+
+// Design is the stored design.
+func (s *Study) Design() Design { return Design{} }
+
+// Start opens a session for a new participant who answered the intro, and
+// returns its secret token and first view.
+func (s *Study) Start(a Answers) (token string, v View, err error) { return "", View{}, errTODO }
+
+// View is the session's current view; serving it starts the server's timer
+// of the next move.
+func (s *Study) View(token string) (View, error) { return View{}, errTODO }
+
+// Move plays the participant's move, records it (committed before Move
+// returns) and returns the next view.
+func (s *Study) Move(token string, m Move) (View, error) { return View{}, errTODO }
+
+// Participants lists the sessions in order.
+func (s *Study) Participants() ([]Participant, error) { return nil, errTODO }
+
+// Records calls each for every recorded interaction, participant by
+// participant, in order.
+func (s *Study) Records(each func(Record) error) error { return errTODO }
+
+// Outcomes gives the participants who finished their test as exam.Take
+// would give one examinee named name: the items of each one's test, in
+// order (Item.Test renumbered by participant, in order), and one outcome
+// per item, from the interactions at their recorded times (exam.Played).
+func (s *Study) Outcomes(name string, set exam.Settings) (items []exam.Item, outs []exam.Outcome, who []Participant, err error) {
+	return nil, nil, nil, errTODO
+}
+
+// Close closes the database.
+func (s *Study) Close() error { return errTODO }
