@@ -148,6 +148,21 @@ func TestLambdaOneSourceLoads(t *testing.T) {
 	}
 }
 
+// An item keeps the text it was loaded from: the file Source writes for its
+// test's seed, which a study stores and loads again.
+func TestLambdaOneItemsKeepTheirSource(t *testing.T) {
+	items, err := exam.LambdaOneItems(5, 2, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		seed := uint64(5 + it.Test - 1)
+		if want := exam.LambdaOne(seed)[it.Number-1].Source(seed, "test"); it.Source != want {
+			t.Errorf("%s: source\n%s\nwant\n%s", it.Name, it.Source, want)
+		}
+	}
+}
+
 // One whole Λ_one test for Q-learning, as seed 002 gave it: drawing and
 // loading the seven exercises, then 350 interactions. b.N tests, each of
 // its own seed.
