@@ -50,8 +50,10 @@
 // # Moves and refusals
 //
 // The study decides every move: a click on cell c plays the lowest action
-// that leads from the participant's cell to c. A move must carry the
-// view's sequence number (ErrStale otherwise: a replayed, duplicated or
+// that leads from the participant's cell to c. A move must carry its
+// session's participant number, when it carries one (ErrOtherSession: a
+// page of another session, or a forged request), the view's sequence
+// number (ErrStale otherwise: a replayed, duplicated or
 // reordered request), a cell of the space (ErrOutOfRange), a cell some
 // action reaches (ErrNotAccessible), and come before the end of the test
 // (ErrOver). A refusal changes nothing. Requests of one session are

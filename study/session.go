@@ -163,7 +163,8 @@ func (s *Study) View(token string) (View, error) {
 
 // Move plays the participant's move, records it (committed before Move
 // returns) and returns the next view. A move that is not the
-// participant's next legal one is refused and changes nothing: ErrStale
+// participant's next legal one is refused and changes nothing:
+// ErrOtherSession when m.Participant is another session's, ErrStale
 // when m.Seq is not the view's, ErrOver after the last step, ErrOutOfRange
 // for a cell the space does not have, ErrNotAccessible for one that no
 // action reaches. A click on a cell plays the lowest action leading there.
@@ -173,6 +174,9 @@ func (s *Study) Move(token string, m Move) (View, error) {
 		return View{}, err
 	}
 	defer l.mu.Unlock()
+	if m.Participant != 0 && m.Participant != l.number {
+		return View{}, fmt.Errorf("%w: participant %d is not this session's", ErrOtherSession, m.Participant)
+	}
 	if m.Seq != l.seq {
 		return View{}, fmt.Errorf("%w: the move answers view %d; the current view is %d", ErrStale, m.Seq, l.seq)
 	}

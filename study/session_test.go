@@ -234,6 +234,8 @@ func TestMovesAreRefused(t *testing.T) {
 		move  study.Move
 		want  error
 	}{
+		{token, study.Move{Participant: 2, Seq: v.Seq, Cell: c.cell(v)}, study.ErrOtherSession},
+		{token, study.Move{Participant: -1, Seq: v.Seq, Cell: c.cell(v)}, study.ErrOtherSession},
 		{token, study.Move{Seq: v.Seq - 1, Cell: c.cell(v)}, study.ErrStale},
 		{token, study.Move{Seq: v.Seq + 1, Cell: c.cell(v)}, study.ErrStale},
 		{token, study.Move{Seq: v.Seq, Cell: 0}, study.ErrOutOfRange},
@@ -255,6 +257,9 @@ func TestMovesAreRefused(t *testing.T) {
 	}
 	if after, err := s.View(token); err != nil || !cmp.Equal(after, v) || len(records(t, s)) != 3 {
 		t.Errorf("after the refusals the view is %+v (%v), %d records; want %+v, 3", after, err, len(records(t, s)), v)
+	}
+	if v, err = s.Move(token, study.Move{Participant: 1, Seq: v.Seq, Cell: c.cell(v)}); err != nil {
+		t.Errorf("a move of the session's own participant: %v", err)
 	}
 	v = play(t, s, token, v, c, -1)
 	if _, err := s.Move(token, study.Move{Seq: v.Seq, Cell: 1}); !errors.Is(err, study.ErrOver) {
