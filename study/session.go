@@ -75,13 +75,10 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 	raw := make([]byte, tokenBytes)
 	crand.Read(raw) // crypto/rand never fails (it panics if the OS cannot give randomness)
 	token = hex.EncodeToString(raw)
-	replies, err := json.Marshal(append([]string{}, a.Replies...))
-	if err != nil {
-		return "", View{}, err
-	}
+	replies, _ := json.Marshal(append([]string{}, a.Replies...)) // strings always marshal
 	l := &live{hash: hashToken(token)}
 	s.write.Lock()
-	err = s.db.QueryRow(`INSERT INTO sessions (number, token, code, test, replies, started)
+	err = s.db.QueryRow(`INSERT INTO sessions (number, token_sha256, code, test, replies, started)
 		SELECT n, ?, ?, (n - 1) % ? + 1, ?, ? FROM (SELECT coalesce(max(number), 0) + 1 AS n FROM sessions)
 		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), time.Now().UnixNano()).Scan(&l.number, &l.test)
 	s.write.Unlock()
@@ -389,7 +386,7 @@ func (s *Study) session(token string) (*live, error) {
 // moves from the seeds, checking that each shows the recorded observation
 // and gives the recorded reward.
 func (s *Study) rebuild(l *live) error {
-	err := s.db.QueryRow(`SELECT number, test FROM sessions WHERE token = ?`, l.hash).Scan(&l.number, &l.test)
+	err := s.db.QueryRow(`SELECT number, test FROM sessions WHERE token_sha256 = ?`, l.hash).Scan(&l.number, &l.test)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNoSession
 	}

@@ -53,7 +53,7 @@ CREATE TABLE items (
 );
 CREATE TABLE sessions (
 	number INTEGER PRIMARY KEY,
-	token TEXT NOT NULL UNIQUE,
+	token_sha256 TEXT NOT NULL UNIQUE,
 	code TEXT NOT NULL,
 	test INTEGER NOT NULL,
 	replies TEXT NOT NULL,
