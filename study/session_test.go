@@ -85,6 +85,9 @@ func TestAWholeTestIsTheEpisodesOfItsItems(t *testing.T) {
 		if next.Seq != seq+1 || next.Last == nil || next.Last.Exercise != v.Exercise || next.Last.Step != v.Step+1 {
 			t.Fatalf("after move %d: seq %d, last %+v; from exercise %d, step %d", seq, next.Seq, next.Last, v.Exercise, v.Step)
 		}
+		if l := next.Last; l.Value > 0 && l.Sign != 1 || l.Value < 0 && l.Sign != -1 || l.Value == 0 && l.Sign != 0 {
+			t.Fatalf("after move %d: reward %v shown with sign %d", seq, l.Value, l.Sign)
+		}
 		v = next
 	}
 	if v.Exercise != 8 || v.Cells != nil || len(v.Exercises) != 7 {
