@@ -112,9 +112,9 @@ func newBrowser(t testing.TB, srv *httptest.Server) *browser {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := srv.Client()
+	c := *srv.Client() // a copy: the server's client is shared
 	c.Jar = jar
-	return &browser{t, srv.URL, c}
+	return &browser{t, srv.URL, &c}
 }
 
 // response is an answer: its status, headers and body.
