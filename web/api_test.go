@@ -417,3 +417,25 @@ func TestServerFault(t *testing.T) {
 		t.Errorf("the log does not say what failed: %q", logged.String())
 	}
 }
+
+// TestTLS serves over TLS: the cookie is Secure, and the Origin must say
+// https.
+func TestTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(web.New(openStudy(t, study.Intro{}), web.Options{}))
+	defer srv.Close()
+	b := newBrowser(t, srv)
+	r := b.post("/api/start", map[string]any{"consent": true})
+	cookies := (&http.Response{Header: r.header}).Cookies()
+	if r.status != http.StatusOK || len(cookies) != 1 || !cookies[0].Secure {
+		t.Fatalf("start over TLS: %d, cookie %q", r.status, r.header.Get("Set-Cookie"))
+	}
+	v := b.decode(r)
+	body := []byte(`{"participant":1,"seq":0,"cell":` + strconv.Itoa(v.you()) + `}`)
+	plain := "http://" + strings.TrimPrefix(srv.URL, "https://")
+	if r := b.do("POST", "/api/move", body, func(r *http.Request) { r.Header.Set("Origin", plain) }); r.status != http.StatusForbidden {
+		t.Fatalf("Origin %s over TLS: status %d", plain, r.status)
+	}
+	if r := b.do("POST", "/api/move", body, nil); r.status != http.StatusOK {
+		t.Fatalf("Origin %s: status %d: %s", srv.URL, r.status, r.body)
+	}
+}
