@@ -3,6 +3,7 @@ package web_test
 import (
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -437,5 +438,57 @@ func TestTLS(t *testing.T) {
 	}
 	if r := b.do("POST", "/api/move", body, nil); r.status != http.StatusOK {
 		t.Fatalf("Origin %s: status %d: %s", srv.URL, r.status, r.body)
+	}
+}
+
+// TestDNSRebinding sends what a page of another site sends once it made
+// its name resolve to 127.0.0.1: its own name as Host and Origin. The
+// server on loopback refuses it, page and API, and answers its loopback
+// names.
+func TestDNSRebinding(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	srv := serve(t, s)
+	b := newBrowser(t, srv)
+	_, port, err := net.SplitHostPort(srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := func(host string) func(*http.Request) {
+		return func(r *http.Request) {
+			r.Host = host
+			if r.Header.Get("Origin") != "" {
+				r.Header.Set("Origin", "http://"+host)
+			}
+		}
+	}
+	for _, c := range []struct {
+		host   string
+		status int
+	}{
+		{"evil.example:" + port, 403},
+		{"evil.example", 403},
+		{"localhost.evil.example:" + port, 403},
+		{"10.0.0.1:" + port, 403},
+		{"localhost:" + port, 200},
+		{"127.0.0.1:" + port, 200},
+		{"127.0.0.2:" + port, 200},
+		{"[::1]:" + port, 200},
+	} {
+		for _, path := range []string{"/", "/assets/app.js", "/api/intro"} {
+			if r := b.do("GET", path, nil, as(c.host)); r.status != c.status {
+				t.Errorf("GET %s as %s: status %d, want %d", path, c.host, r.status, c.status)
+			}
+		}
+		r := b.do("POST", "/api/start", []byte(`{"consent":true}`), as(c.host))
+		if r.status != c.status {
+			t.Errorf("POST /api/start as %s: status %d, want %d: %s", c.host, r.status, c.status, r.body)
+		}
+	}
+	ps, err := s.Participants()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 4 {
+		t.Errorf("%d sessions, want the 4 started under loopback names", len(ps))
 	}
 }

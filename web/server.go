@@ -131,6 +131,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	for k, v := range securityHeaders {
 		h.Set(k, v)
 	}
+	if !loopbackHost(r) {
+		h.Set("Cache-Control", "no-store")
+		s.refuse(w, r, http.StatusForbidden, "a server on loopback answers only to a loopback name (localhost, 127.0.0.1, [::1])")
+		return
+	}
 	path := r.URL.Path
 	if path == "/" {
 		s.serveFile(w, r, asset{s.page, "text/html; charset=utf-8"})
