@@ -33,9 +33,17 @@
 //
 // # Checks
 //
-// Each is the cheapest that refuses one kind of bad request, before the
-// study is asked:
+// The refusals, by status; the server's own checks come before the study
+// is asked:
 //
+//   - 403, DNS rebinding: a request that came over loopback must name a
+//     loopback host (localhost, 127.0.0.0/8, [::1]) in its Host header, on
+//     every route. Another site's page can make its own name resolve to
+//     127.0.0.1 and then talk to this server as its own origin (Origin and
+//     Host agree, so the check below passes); it would reach no one's
+//     session (the cookie is not sent to its name) but could start and
+//     play sessions of its own, polluting the study. Requests from other
+//     machines, when the server is bound elsewhere, are not checked so.
 //   - 405: a route's one method (GET for the page and assets, which also
 //     answer HEAD), with Allow.
 //   - 403, cross-site request forgery: an Origin header (browsers send it
