@@ -19,9 +19,9 @@ const (
 	// bodyLimit bounds a request's body: a move is under 100 bytes.
 	bodyLimit = 4 << 10
 	// replyRoom is what one answer to an intro question may take in a
-	// body: study bounds a reply to 1000 bytes, and JSON may write a byte
-	// as six (\u0001).
-	replyRoom = 6000
+	// body: study bounds a reply, and JSON may write a byte as six
+	// (\u0001).
+	replyRoom = 6 * study.MaxReply
 	// maxTokenLength bounds the cookie's value before the study looks it
 	// up; a token is 32 hexadecimal digits.
 	maxTokenLength = 64
