@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"encoding/json"
 	"log/slog"
 	"math"
 	"net"
@@ -490,5 +491,23 @@ func TestDNSRebinding(t *testing.T) {
 	}
 	if len(ps) != 4 {
 		t.Errorf("%d sessions, want the 4 started under loopback names", len(ps))
+	}
+}
+
+// TestLongReplies answers five questions at the study's longest: the body
+// is over 4 KiB and is taken, since /api/start makes room for each reply.
+func TestLongReplies(t *testing.T) {
+	s := openStudy(t, study.Intro{Questions: []string{"1", "2", "3", "4", "5"}})
+	b := newBrowser(t, serve(t, s))
+	reply := strings.Repeat("x", study.MaxReply)
+	body, err := json.Marshal(map[string]any{"replies": []string{reply, reply, reply, reply, reply}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(body) <= 4096 {
+		t.Fatalf("the body is only %d bytes", len(body))
+	}
+	if r := b.do("POST", "/api/start", body, nil); r.status != http.StatusOK {
+		t.Fatalf("status %d: %s", r.status, r.body)
 	}
 }
