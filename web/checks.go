@@ -126,6 +126,7 @@ var statuses = []struct {
 	status int
 }{
 	{study.ErrNoSession, http.StatusForbidden},
+	{study.ErrOtherSession, http.StatusForbidden},
 	{study.ErrIntro, http.StatusBadRequest},
 	{study.ErrOutOfRange, http.StatusBadRequest},
 	{study.ErrNotAccessible, http.StatusUnprocessableEntity},

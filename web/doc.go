@@ -60,21 +60,21 @@
 //     however JSON escapes it.
 //   - 400: a body that is not one JSON object of the route's fields
 //     (unknown fields are refused, so a misspelt field is not silently
-//     zero), a move without participant, seq or cell, a cell that does not
+//     zero), a move without participant, seq or cell, a participant below
+//     1 (which would skip the study's check of it), a cell that does not
 //     exist (study.ErrOutOfRange), an intro not answered as asked
 //     (study.ErrIntro: the bounds on the code and replies are the study's).
 //   - 403: a move whose participant is not the cookie's session's
-//     (another tab's stale page, or a forged body), or no such session
+//     (study.ErrOtherSession: another tab's stale page after a new session
+//     was started, or a forged body), or no such session
 //     (study.ErrNoSession).
 //   - 409: a move whose seq is not the view's (study.ErrStale: a replayed,
 //     doubled or reordered request, which changes nothing) or after the end
-//     (study.ErrOver); and a move for a session this process has not
-//     served a view since it started (a restarted server): the study would
-//     record a time since a view it did not serve, so the move is refused
-//     and the page fetches the view again, which starts the timer.
+//     (study.ErrOver).
 //   - 422: a cell that cannot be reached (study.ErrNotAccessible).
-//   - 500: anything else from the study (the database failed), logged to
-//     Options.Logger and not shown.
+//   - 500: anything else from the study (the database failed, or a
+//     session's recorded moves no longer replay: study.ErrReplay), logged
+//     to Options.Logger and not shown.
 //
 // Study errors are mapped with errors.Is, never by their text.
 //
