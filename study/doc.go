@@ -43,7 +43,11 @@
 // changed, and the session is refused with ErrReplay naming the
 // participant, exercise and step. When a record cannot be written, the
 // move is refused and the session is dropped from memory, so that the next
-// request rebuilds it from what was committed. One process serves a
+// request rebuilds it from what was committed. A write is kept only if,
+// after its commit, the study's path still names the file it opened: a
+// database deleted, moved or replaced while the study is open would go on
+// taking writes that vanish with it, so every write is then refused
+// (ErrFileGone) until the study is opened again. One process serves a
 // database at a time (a second one's writes would collide on the
 // interactions' key, which refuses the move rather than losing one).
 //

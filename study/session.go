@@ -81,6 +81,9 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 	err = s.db.QueryRow(`INSERT INTO sessions (number, token_sha256, code, test, replies, started)
 		SELECT n, ?, ?, (n - 1) % ? + 1, ?, ? FROM (SELECT coalesce(max(number), 0) + 1 AS n FROM sessions)
 		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), time.Now().UnixNano()).Scan(&l.number, &l.test)
+	if err == nil {
+		err = s.stillThere()
+	}
 	s.write.Unlock()
 	if err != nil {
 		return "", View{}, fmt.Errorf("recording the session: %w", err)
@@ -240,7 +243,7 @@ func took(client, server float64) float64 {
 	return max(t, 1)
 }
 
-// record commits r.
+// record commits r, into the file the study opened (stillThere).
 func (s *Study) record(r Record) error {
 	s.write.Lock()
 	defer s.write.Unlock()
@@ -249,7 +252,10 @@ func (s *Study) record(r Record) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Participant, r.Seq, r.Exercise, r.Step, r.Observation, r.Cell, r.Action, r.Reward,
 		r.ClientMillis, r.ServerMillis, r.TookMillis, r.At.UnixNano())
-	return err
+	if err != nil {
+		return err
+	}
+	return s.stillThere()
 }
 
 // begin starts the episode of the exercise under way: episode 0 of its

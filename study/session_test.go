@@ -557,3 +557,53 @@ func TestConcurrentSessions(t *testing.T) {
 		}
 	}
 }
+
+// A database file deleted or replaced while the study is open would take
+// every later move with it: SQLite goes on writing to the file it has
+// open, which no longer has a name, and the moves are gone when the
+// server stops. So a move (or a new session) committed to a file that is
+// no longer the one at the study's path is refused with ErrFileGone,
+// never answered as kept.
+func TestADeletedDatabaseRefusesMoves(t *testing.T) {
+	cases := []struct {
+		name string
+		do   func(path string) error
+	}{
+		{"deleted", func(path string) error {
+			for _, f := range []string{path, path + "-wal", path + "-shm"} {
+				if err := os.Remove(f); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"replaced", func(path string) error {
+			other := path + ".new"
+			if err := os.WriteFile(other, nil, 0o644); err != nil {
+				return err
+			}
+			return os.Rename(other, path)
+		}},
+		{"moved", func(path string) error { return os.Rename(path, path+".moved") }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, path := open(t, design(t, 1))
+			token, v, err := s.Start(study.Answers{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl := newClicker(8)
+			v = play(t, s, token, v, cl, 3)
+			if err := c.do(path); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Move(token, study.Move{Seq: v.Seq, Cell: cl.cell(v)}); !errors.Is(err, study.ErrFileGone) {
+				t.Errorf("a move after the file was %s: %v; want ErrFileGone", c.name, err)
+			}
+			if _, _, err := s.Start(study.Answers{}); !errors.Is(err, study.ErrFileGone) {
+				t.Errorf("a new session after the file was %s: %v; want ErrFileGone", c.name, err)
+			}
+		})
+	}
+}

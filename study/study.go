@@ -130,6 +130,11 @@ var (
 	// replay: the environment or the database changed since they were
 	// recorded. It names the participant, exercise and step.
 	ErrReplay = errors.New("the recorded moves do not replay")
+	// ErrFileGone is the error of a write after the database file was
+	// deleted, moved or replaced while the study was open: SQLite would
+	// go on writing to the file it has open, which no longer has the
+	// study's name, and everything written would be lost.
+	ErrFileGone = errors.New("the database file was deleted, moved or replaced while the study was open")
 )
 
 // Participant describes one session, for the researcher.
