@@ -81,9 +81,11 @@
 //
 // The view gives the cells with their contents: "you" (○) and, for Good,
 // Evil and the objects, neutral names drawn for each item from the item's
-// seed (a permutation of Glyphs on its own stream), so that the symbols
-// change from exercise to exercise, carry no meaning, and are the same
-// for every participant. The participant is shown where Good and Evil are
+// seed (a permutation of Glyphs on its own stream, the names of the test's
+// previous exercise put last), so that the symbols change from exercise to
+// exercise (no symbol of Good or Evil is seen in the exercise before, where
+// it may have meant the other: people, unlike agents, are not reset between
+// exercises), carry no meaning, and are the same for every participant. The participant is shown where Good and Evil are
 // but not which is which, as in seed 002's interface. A cell is
 // accessible when some action leads there from the participant's cell.
 // The reward of the last move is shown by its sign.

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -266,7 +267,7 @@ func (s *Study) begin(l *live) {
 	l.ep = env.NewEpisode(it.Env, idle{}, env.EpisodeSeed(it.Seed, 0))
 	l.view, _ = l.ep.Begin() // a new episode has no interaction under way
 	l.obs = l.view.Text()
-	l.glyphs = glyphs(it, len(l.view.Positions())-1)
+	l.glyphs = s.glyphs[l.items[l.exercise]]
 }
 
 // advance moves l past a finished move of reward reward: to the next
@@ -300,17 +301,29 @@ func sign(x float64) int {
 	return 0
 }
 
-// glyphs names Good, Evil and the n−2 objects of an item: a permutation of
-// Glyphs drawn from the item's seed (its own stream), so that the names
-// change from exercise to exercise, carry no meaning, and are the same for
-// every participant and every run.
-func glyphs(it exam.Item, n int) []string {
+// glyphs names Good, Evil and the n−2 objects of an item given after
+// an exercise that showed before: a permutation of Glyphs drawn from the
+// item's seed (its own stream), with the glyphs shown before moved to its
+// end, so that the names change from exercise to exercise (Good's and
+// Evil's always: Glyphs has more than four), carry no meaning, and are the
+// same for every participant and every run.
+func glyphs(it exam.Item, n int, before []string) []string {
 	perm := rand.New(rand.NewPCG(it.Seed, 0x676c79706873)).Perm(len(Glyphs)) // "glyphs"
+	fresh := make([]string, 0, len(Glyphs))
+	var shown []string
+	for _, k := range perm {
+		if slices.Contains(before, Glyphs[k]) {
+			shown = append(shown, Glyphs[k])
+		} else {
+			fresh = append(fresh, Glyphs[k])
+		}
+	}
+	order := append(fresh, shown...)
 	names := make([]string, n)
 	for k := range names {
-		names[k] = Glyphs[perm[k%len(Glyphs)]]
-		if k >= len(Glyphs) {
-			names[k] += strconv.Itoa(k/len(Glyphs) + 1)
+		names[k] = order[k%len(order)]
+		if k >= len(order) {
+			names[k] += strconv.Itoa(k/len(order) + 1)
 		}
 	}
 	return names

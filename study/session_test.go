@@ -607,3 +607,41 @@ func TestADeletedDatabaseRefusesMoves(t *testing.T) {
 		})
 	}
 }
+
+// Seed 002 shows Good and Evil as neutral symbols that change from one
+// exercise to the next, so that nothing a person learnt of a symbol
+// carries over (people, unlike agents, are not reset between exercises).
+// Drawn independently for each exercise, two exercises in a row would
+// share a symbol one time in three, often in the other role. In every
+// test of a study, no exercise shows a symbol of the one before.
+func TestConsecutiveExercisesShareNoGlyph(t *testing.T) {
+	const tests = 10
+	s, _ := open(t, design(t, tests))
+	for range tests {
+		token, v, err := s.Start(study.Answers{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newClicker(9)
+		var before map[string]bool
+		for !v.Over {
+			shown := map[string]bool{}
+			for _, cell := range v.Cells {
+				for _, o := range cell.Objects {
+					if o == "you" {
+						continue
+					}
+					shown[o] = true
+					if before[o] {
+						t.Errorf("test %d: exercise %d shows %s, as exercise %d did", v.Test, v.Exercise, o, v.Exercise-1)
+					}
+				}
+			}
+			before = shown
+			exercise := v.Exercise
+			for !v.Over && v.Exercise == exercise {
+				v = play(t, s, token, v, c, 1)
+			}
+		}
+	}
+}

@@ -96,6 +96,9 @@ type Study struct {
 	design Design
 	// tests holds each test's items, as indices into design.Items.
 	tests [][]int
+	// glyphs holds each item's names for Good, Evil and its objects,
+	// drawn test by test (see glyphs).
+	glyphs [][]string
 	// write serialises the writes of this process, so that they queue in
 	// Go rather than spin on SQLite's lock.
 	write sync.Mutex
@@ -227,6 +230,15 @@ func (s *Study) load(path string, d *Design) error {
 	s.tests = make([][]int, s.design.Tests)
 	for i, it := range s.design.Items {
 		s.tests[it.Test-1] = append(s.tests[it.Test-1], i)
+	}
+	s.glyphs = make([][]string, len(s.design.Items))
+	for _, test := range s.tests {
+		var before []string
+		for _, i := range test {
+			it := s.design.Items[i]
+			s.glyphs[i] = glyphs(it, 2+len(it.Env.Objects), before)
+			before = s.glyphs[i]
+		}
 	}
 	if d != nil {
 		if err := sameDesign(&s.design, d); err != nil {
