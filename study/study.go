@@ -111,8 +111,11 @@ type Reward struct {
 }
 
 // Glyphs are the neutral symbols' names, from which each exercise draws
-// Good's, Evil's and its objects'; the page draws each name.
-var Glyphs = []string{"diamond", "square", "triangle", "star", "cross", "hexagon", "disc", "bar", "club", "spade"}
+// Good's, Evil's and its objects'; the page draws each name. None is drawn
+// as a sign the page gives a meaning (the neutral reward's square) or as a
+// plus or a minus (the papers' ⊕ and ⊖), which would tell a person which
+// is Good.
+var Glyphs = []string{"diamond", "pentagon", "triangle", "star", "parallelogram", "hexagon", "disc", "bowtie", "club", "spade"}
 
 // Refusals: the study decides every move, and refuses what is not the
 // participant's next legal one, changing nothing.

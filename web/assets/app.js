@@ -4,10 +4,11 @@
 "use strict";
 
 (function () {
-  // The neutral symbols, by the names the server gives them.
+  // The neutral symbols, by the names the server gives them: none is a
+  // reward's sign, a plus or a minus, which would carry a meaning.
   const GLYPHS = {
-    you: "○", diamond: "◆", square: "■", triangle: "▲", star: "★", cross: "✚",
-    hexagon: "⬢", disc: "●", bar: "▬", club: "♣", spade: "♠",
+    you: "○", diamond: "◆", pentagon: "⬟", triangle: "▲", star: "★", parallelogram: "▰",
+    hexagon: "⬢", disc: "●", bowtie: "⧓", club: "♣", spade: "♠",
   };
   const SIGNS = {
     "1": { icon: "↑", word: "gained" },
