@@ -32,9 +32,11 @@
 // The connection runs in WAL mode with synchronous=FULL: Move commits the
 // move's record (an fsync) before it returns, and so before the page is
 // answered, so that a move the participant saw answered is on disk. The
-// state of a session in memory is only a cache: a session this process
-// does not hold (after a restart of the server; a closed and reopened tab
-// only asks for the view again) is rebuilt by replaying its recorded moves from the
+// state of a session in memory is only a cache, of at most 10,000
+// sessions (the least recently used not in use are let go, so that
+// sessions started by a script cannot fill memory): a session this process
+// does not hold (after a restart of the server, or let go; a closed and
+// reopened tab only asks for the view again) is rebuilt by replaying its recorded moves from the
 // item's seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as
 // exam.Take gives an agent, so that a person and an agent meet the same
 // random choices (a paired design, as seed 002). Each replayed step must

@@ -1,6 +1,7 @@
 package study
 
 import (
+	"cmp"
 	crand "crypto/rand"
 	"crypto/sha256"
 	"database/sql"
@@ -14,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -30,6 +32,9 @@ const (
 	// when the server's own measure is unknown (after a restart).
 	maxClientMillis = 3_600_000
 	tokenBytes      = 16
+	// maxSessionsInMemory bounds the sessions a process holds in memory,
+	// about a kilobyte each for Λ_one.
+	maxSessionsInMemory = 10_000
 )
 
 // live is a session under way in this process: its episode and where it
@@ -37,6 +42,12 @@ const (
 // wait for one another except to write.
 type live struct {
 	mu sync.Mutex
+	// used is when a request last took the session (Unix nanoseconds):
+	// memory lets go of the least recently used first.
+	used atomic.Int64
+	// evicted says memory let go of the session while a request waited
+	// for it: the request looks the session up again.
+	evicted bool
 	// ready says the fields below hold the session; it is false until the
 	// session is read from the database, and again after a failed write,
 	// so that the next request rebuilds it from what was committed.
@@ -95,9 +106,45 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s.mu.Lock()
-	s.live[l.hash] = l
+	s.hold(l)
 	s.mu.Unlock()
 	return token, s.serve(l), nil
+}
+
+// hold puts l in memory, s.mu held. When memory holds maxLive sessions it
+// first lets go of the least recently used quarter of them that no
+// request is using: they are rebuilt from the database when they come
+// back (their server's timer of the move under way is then unknown, as
+// after a restart), so that a script starting sessions, or many
+// participants over a long study, cannot fill memory. Sessions in use are
+// never let go, so memory exceeds maxLive only while more than that many
+// requests are under way at once.
+func (s *Study) hold(l *live) {
+	l.used.Store(time.Now().UnixNano())
+	if len(s.live) >= s.maxLive {
+		type held struct {
+			l    *live
+			used int64
+		}
+		all := make([]held, 0, len(s.live))
+		for _, x := range s.live {
+			all = append(all, held{x, x.used.Load()})
+		}
+		slices.SortFunc(all, func(a, b held) int { return cmp.Compare(a.used, b.used) })
+		n := len(s.live) - s.maxLive*3/4 + 1
+		for _, x := range all {
+			if n == 0 {
+				break
+			}
+			if x.l.mu.TryLock() { // not in use
+				x.l.evicted = true
+				delete(s.live, x.l.hash)
+				x.l.mu.Unlock()
+				n--
+			}
+		}
+	}
+	s.live[l.hash] = l
 }
 
 // checkAnswers checks the answers against the intro and returns the code
@@ -375,30 +422,38 @@ func (s *Study) session(token string) (*live, error) {
 		return nil, ErrNoSession
 	}
 	h := hashToken(token)
-	s.mu.Lock()
-	l := s.live[h]
-	if l == nil {
-		l = &live{hash: h}
-		s.live[h] = l
-	}
-	s.mu.Unlock()
-	l.mu.Lock()
-	if l.ready {
+	for {
+		s.mu.Lock()
+		l := s.live[h]
+		if l == nil {
+			l = &live{hash: h}
+			s.hold(l)
+		}
+		s.mu.Unlock()
+		l.mu.Lock()
+		if l.evicted { // let go while this request waited for it
+			l.mu.Unlock()
+			continue
+		}
+		l.used.Store(time.Now().UnixNano())
+		if l.ready {
+			return l, nil
+		}
+		if err := s.rebuild(l); err != nil {
+			if errors.Is(err, ErrNoSession) {
+				l.evicted = true
+				s.mu.Lock()
+				if s.live[h] == l {
+					delete(s.live, h)
+				}
+				s.mu.Unlock()
+			}
+			l.mu.Unlock()
+			return nil, err
+		}
+		l.ready = true
 		return l, nil
 	}
-	if err := s.rebuild(l); err != nil {
-		l.mu.Unlock()
-		if errors.Is(err, ErrNoSession) {
-			s.mu.Lock()
-			if s.live[h] == l {
-				delete(s.live, h)
-			}
-			s.mu.Unlock()
-		}
-		return nil, err
-	}
-	l.ready = true
-	return l, nil
 }
 
 // rebuild reads l's session from the database and replays its recorded

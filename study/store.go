@@ -104,6 +104,8 @@ type Study struct {
 	write sync.Mutex
 	mu    sync.Mutex
 	live  map[string]*live // by token hash
+	// maxLive bounds len(live) (maxSessionsInMemory).
+	maxLive int
 	// path and file are the database's name and the file it named when
 	// the study was opened: a write is kept only if the name still names
 	// that file (see stillThere).
@@ -132,7 +134,7 @@ func Open(path string, d *Design) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s := &Study{db: db, live: map[string]*live{}, path: path}
+	s := &Study{db: db, live: map[string]*live{}, maxLive: maxSessionsInMemory, path: path}
 	if err := s.load(path, d); err != nil {
 		db.Close()
 		return nil, err
