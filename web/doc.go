@@ -125,7 +125,9 @@
 // ones; unreachable cells are disabled), each labelled like "Cell 3: you,
 // star; reachable"; a live region announces each step's reward (gained,
 // nothing, lost) and the next step; after a move the focus stays on the
-// participant's cell. The page ignores clicks while a move is in flight,
+// participant's cell; between exercises it goes to Continue, which the
+// last step's reward and the next exercise describe (the live region is
+// hidden with the cells), and at the end to the heading that says so. The page ignores clicks while a move is in flight,
 // and on 409 (or 403, 422) shows the server's view again with a line
 // asking the participant to choose again.
 //

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -198,5 +199,39 @@ func TestGlyphsCarryNoMeaning(t *testing.T) {
 			t.Errorf("glyphs %s and %s are both drawn as %s", drawn[s], name, s)
 		}
 		drawn[s] = name
+	}
+}
+
+// TestScreensBetweenExercisesAreAnnounced checks what a screen reader is
+// given when the page leaves the cells: the live region that announces
+// each step's reward is inside the test section, which the pause and the
+// end hide. Between exercises the focus goes to Continue, which must be
+// described by the last step's reward and the next exercise (or the
+// reward of each exercise's last step would never be heard); at the end
+// the focus goes to the heading that says the test is over.
+func TestScreensBetweenExercisesAreAnnounced(t *testing.T) {
+	b := newBrowser(t, serve(t, openStudy(t, study.Intro{})))
+	page := string(b.do("GET", "/", nil, nil).body)
+	js := string(b.do("GET", "/assets/app.js", nil, nil).body)
+	tag := func(id string) string {
+		return regexp.MustCompile(`<[a-z0-9]+ id="` + id + `"[^>]*>`).FindString(page)
+	}
+	cont := tag("continue")
+	described := regexp.MustCompile(`aria-describedby="([^"]*)"`).FindStringSubmatch(cont)
+	if described == nil {
+		t.Errorf("the Continue button %s is described by nothing", cont)
+	} else {
+		ids := strings.Fields(described[1])
+		for _, id := range []string{"pause-last", "pause-next"} {
+			if !slices.Contains(ids, id) || tag(id) == "" {
+				t.Errorf("the Continue button is described by %q; want #%s, on the page", ids, id)
+			}
+		}
+	}
+	if !strings.Contains(js, `$("continue").focus()`) {
+		t.Error("app.js does not focus Continue on the pause screen")
+	}
+	if over := tag("over-title"); !strings.Contains(over, `tabindex="-1"`) || !strings.Contains(js, `$("over-title").focus()`) {
+		t.Errorf("the end's heading %s does not take the focus", over)
 	}
 }

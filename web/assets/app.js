@@ -169,6 +169,8 @@
     $("pause-next").textContent = "Next: exercise " + v.exercise + " of " + v.exercises.length +
       ", " + steps(v) + " steps.";
     show("pause");
+    // The live region is hidden with the cells: Continue, described by
+    // the last step's reward and the next exercise, says both.
     $("continue").focus();
   }
 
@@ -179,6 +181,9 @@
     showError("");
     if (v.over) {
       show("over");
+      // The cells, and the focus with them, are gone: a screen reader
+      // says where the participant is.
+      $("over-title").focus();
     } else if (v.last && v.last.exercise < v.exercise && continued !== v.exercise) {
       drawPause(v);
     } else {
