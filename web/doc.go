@@ -46,15 +46,22 @@
 //     machines, when the server is bound elsewhere, are not checked so.
 //   - 405: a route's one method (GET for the page and assets, which also
 //     answer HEAD), with Allow.
-//   - 403, cross-site request forgery: an Origin header (browsers send it
-//     with every POST and cross-origin request) that is not this server's
-//     scheme://host, or a Sec-Fetch-Site that is not same-origin or none,
-//     on every /api request; and a POST body that is not application/json,
-//     which a cross-site form cannot send without the browser asking the
-//     server first (a preflight this server does not grant). Requests
-//     without these headers (curl, tests) pass: they carry no one's cookie.
-//     Behind a proxy that rewrites Host, Origin must match the Host the
-//     proxy sends.
+//   - 403, cross-site request forgery, on every /api request: a
+//     Sec-Fetch-Site that is not same-origin or none (browsers send it with
+//     every request since 2023, and no page can set it); from a browser
+//     that does not send it, an Origin header (sent with every POST and
+//     cross-origin request) that is not this server's scheme://host; and a
+//     POST body that is not application/json, which a cross-site form
+//     cannot send without the browser asking the server first (a
+//     preflight this server does not grant). Requests without these
+//     headers (curl, tests) pass: they carry no one's cookie. Sec-Fetch-Site
+//     decides when it is there because the browser knows the page's
+//     origin, proxies or not: behind a reverse proxy that serves HTTPS the
+//     page's Origin is https://HOST while this server sees plain HTTP
+//     (there only an older browser's Origin check fails). On loopback, the
+//     rule above still wants a loopback name in Host: a proxy on the same
+//     machine must send one (as nginx's proxy_pass http://127.0.0.1:PORT
+//     does by default), not the public name.
 //   - 413: a body over 4 KiB (http.MaxBytesReader); /api/start has 6000
 //     bytes more for each intro question, room for a 1000-byte reply
 //     however JSON escapes it.
