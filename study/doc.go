@@ -36,8 +36,8 @@
 // sessions (the least recently used not in use are let go, so that
 // sessions started by a script cannot fill memory): a session this process
 // does not hold (after a restart of the server, or let go; a closed and
-// reopened tab only asks for the view again) is rebuilt by replaying its recorded moves from the
-// item's seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as
+// reopened tab only asks for the view again) is rebuilt by replaying its
+// recorded moves from the item's seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as
 // exam.Take gives an agent, so that a person and an agent meet the same
 // random choices (a paired design, as seed 002). Each replayed step must
 // show the recorded observation, its click must be the recorded action and
@@ -87,8 +87,9 @@
 // previous exercise put last), so that the symbols change from exercise to
 // exercise (no symbol of Good or Evil is seen in the exercise before, where
 // it may have meant the other: people, unlike agents, are not reset between
-// exercises), carry no meaning, and are the same for every participant. The participant is shown where Good and Evil are
-// but not which is which, as in seed 002's interface. A cell is
+// exercises), carry no meaning, and are the same for every participant.
+// The participant is shown where Good and Evil are but not which is
+// which, as in seed 002's interface. A cell is
 // accessible when some action leads there from the participant's cell.
 // The reward of the last move is shown by its sign.
 //

@@ -119,8 +119,8 @@
 // corner; the participant always ○; the other objects as neutral symbols
 // (study.Glyphs: ◆ ⬟ ▲ ★ ▰ ⬢ ● ⧓ ♣ ♠; none a reward's sign, a plus or a
 // minus, which would say which is Good) that the study draws afresh for
-// each exercise; cells that can be reached with a thick border, and under the
-// pointer or the keyboard's focus a double border and a more saturated
+// each exercise; cells that can be reached with a thick border, and under
+// the pointer or the keyboard's focus a double border and a more saturated
 // background; the reward of the last step as an up arrow in a green
 // circle, a small square in a grey one or a down arrow in a red one; a
 // pause screen between exercises and a thank-you screen at the end.
@@ -134,8 +134,8 @@
 // nothing, lost) and the next step; after a move the focus stays on the
 // participant's cell; between exercises it goes to Continue, which the
 // last step's reward and the next exercise describe (the live region is
-// hidden with the cells), and at the end to the heading that says so. The page ignores clicks while a move is in flight,
-// and on 409 (or 403, 422) shows the server's view again with a line
+// hidden with the cells), and at the end to the heading that says so.
+// The page ignores clicks while a move is in flight, and on 409 (or 403, 422) shows the server's view again with a line
 // asking the participant to choose again.
 //
 // Stable ids and classes for tests and styling: #intro, #consent (the
