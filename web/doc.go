@@ -135,8 +135,9 @@
 // participant's cell; between exercises it goes to Continue, which the
 // last step's reward and the next exercise describe (the live region is
 // hidden with the cells), and at the end to the heading that says so.
-// The page ignores clicks while a move is in flight, and on 409 (or 403, 422) shows the server's view again with a line
-// asking the participant to choose again.
+// The page ignores clicks while a move is in flight, and on 409 (or 403,
+// 422) shows the server's view again with a line asking the participant
+// to choose again.
 //
 // Stable ids and classes for tests and styling: #intro, #consent (the
 // checkbox), #code, #start, #test, #exercise-list, #step, #reward
