@@ -179,13 +179,20 @@ func checkAnswers(in Intro, a Answers) (string, error) {
 	return code, nil
 }
 
-// printable says s is UTF-8 text of printable characters (spaces are).
+// printable says s is UTF-8 text of printable characters (spaces are),
+// with the format characters that text in some scripts needs: the
+// zero-width joiner and non-joiner (Persian, emoji), the left-to-right and
+// right-to-left marks, the soft hyphen. The bidirectional embeddings,
+// overrides and isolates are refused with the control characters: they
+// make a text look other than it is where it is read (an export, a
+// terminal).
 func printable(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
 	}
 	for _, r := range s {
-		if !unicode.IsPrint(r) {
+		bidi := r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
+		if !unicode.IsPrint(r) && (!unicode.Is(unicode.Cf, r) || bidi) {
 			return false
 		}
 	}

@@ -645,3 +645,31 @@ func TestConsecutiveExercisesShareNoGlyph(t *testing.T) {
 		}
 	}
 }
+
+// Replies are text in any script: some scripts need characters that are
+// not printed themselves but join or order the ones that are (the
+// zero-width non-joiner of everyday Persian, the joiner inside emoji,
+// the right-to-left mark of Hebrew and Arabic typing), and refusing them
+// would refuse those participants' answers. Control characters and the
+// bidirectional overrides, which make a text look other than it is in an
+// export, are still refused.
+func TestRepliesInEveryScript(t *testing.T) {
+	d := design(t, 1)
+	d.Intro = study.Intro{Questions: []string{"Comment?"}}
+	s, _ := open(t, d)
+	for _, reply := range []string{
+		"می\u200cخواهم",              // Persian, "I want": a zero-width non-joiner
+		"\U0001F469\u200d\U0001F4BB", // an emoji sequence: a zero-width joiner
+		"\u200fשלום, 42",             // Hebrew typed with a right-to-left mark
+		"co\u00adoperate",            // a soft hyphen, pasted from a word processor
+	} {
+		if _, _, err := s.Start(study.Answers{Replies: []string{reply}}); err != nil {
+			t.Errorf("reply %q refused: %v", reply, err)
+		}
+	}
+	for _, reply := range []string{"a\u202eb", "a\u2066b", "a\x07b", "a\u0085b", "a\u2028b"} {
+		if _, _, err := s.Start(study.Answers{Replies: []string{reply}}); !errors.Is(err, study.ErrIntro) {
+			t.Errorf("reply %q: %v; want ErrIntro", reply, err)
+		}
+	}
+}
