@@ -360,7 +360,7 @@ func sign(x float64) int {
 // item's seed (its own stream), with the glyphs shown before moved to its
 // end, so that the names change from exercise to exercise (Good's and
 // Evil's always: Glyphs has more than four), carry no meaning, and are the
-// same for every participant and every run.
+// same for every participant of the test and every run.
 func glyphs(it exam.Item, n int, before []string) []string {
 	perm := rand.New(rand.NewPCG(it.Seed, 0x676c79706873)).Perm(len(Glyphs)) // "glyphs"
 	fresh := make([]string, 0, len(Glyphs))
