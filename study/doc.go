@@ -87,11 +87,11 @@
 // previous exercise put last), so that the symbols change from exercise to
 // exercise (no symbol of Good or Evil is seen in the exercise before, where
 // it may have meant the other: people, unlike agents, are not reset between
-// exercises), carry no meaning, and are the same for every participant of a test.
-// The participant is shown where Good and Evil are but not which is
-// which, as in seed 002's interface. A cell is accessible when some
-// action leads there from the participant's cell. The reward of the last
-// move is shown by its sign.
+// exercises), carry no meaning, and are the same for every participant
+// of a test. The participant is shown where Good and Evil are but not
+// which is which, as in seed 002's interface. A cell is accessible when
+// some action leads there from the participant's cell. The reward of the
+// last move is shown by its sign.
 //
 // # Timing
 //
