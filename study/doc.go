@@ -32,10 +32,12 @@
 // The connection runs in WAL mode with synchronous=FULL: Move commits the
 // move's record (an fsync) before it returns, and so before the page is
 // answered, so that a move the participant saw answered is on disk. The
-// state of a session in memory is only a cache: a session this process
-// does not hold (after a restart of the server; a closed and reopened tab
-// only asks for the view again) is rebuilt by replaying its recorded moves from the
-// item's seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as
+// state of a session in memory is only a cache, of at most 10,000
+// sessions (the least recently used not in use are let go, so that
+// sessions started by a script cannot fill memory): a session this process
+// does not hold (after a restart of the server, or let go; a closed and
+// reopened tab only asks for the view again) is rebuilt by replaying its
+// recorded moves from the item's seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as
 // exam.Take gives an agent, so that a person and an agent meet the same
 // random choices (a paired design, as seed 002). Each replayed step must
 // show the recorded observation, its click must be the recorded action and
@@ -43,7 +45,11 @@
 // changed, and the session is refused with ErrReplay naming the
 // participant, exercise and step. When a record cannot be written, the
 // move is refused and the session is dropped from memory, so that the next
-// request rebuilds it from what was committed. One process serves a
+// request rebuilds it from what was committed. A write is kept only if,
+// after its commit, the study's path still names the file it opened: a
+// database deleted, moved or replaced while the study is open would go on
+// taking writes that vanish with it, so every write is then refused
+// (ErrFileGone) until the study is opened again. One process serves a
 // database at a time (a second one's writes would collide on the
 // interactions' key, which refuses the move rather than losing one).
 //
@@ -77,12 +83,15 @@
 //
 // The view gives the cells with their contents: "you" (○) and, for Good,
 // Evil and the objects, neutral names drawn for each item from the item's
-// seed (a permutation of Glyphs on its own stream), so that the symbols
-// change from exercise to exercise, carry no meaning, and are the same
-// for every participant. The participant is shown where Good and Evil are
-// but not which is which, as in seed 002's interface. A cell is
-// accessible when some action leads there from the participant's cell.
-// The reward of the last move is shown by its sign.
+// seed (a permutation of Glyphs on its own stream, the names of the test's
+// previous exercise put last), so that the symbols change from exercise to
+// exercise (no symbol of Good or Evil is seen in the exercise before, where
+// it may have meant the other: people, unlike agents, are not reset between
+// exercises), carry no meaning, and are the same for every participant
+// of a test. The participant is shown where Good and Evil are but not
+// which is which, as in seed 002's interface. A cell is accessible when
+// some action leads there from the participant's cell. The reward of the
+// last move is shown by its sign.
 //
 // # Timing
 //

@@ -53,7 +53,7 @@ func Example() {
 	// participant 1, test 1, exercise 1 of 7 (20 steps)
 	// cell 1: [you club] accessible=true
 	// cell 2: [] accessible=false
-	// cell 3: [bar] accessible=true
+	// cell 3: [bowtie] accessible=true
 	// clicked cell 3: reward 1 (sign 1), step 1, next seq 1
 	// the move does not answer the current view (replayed or out of order): the move answers view 0; the current view is 1
 }

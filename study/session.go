@@ -1,6 +1,7 @@
 package study
 
 import (
+	"cmp"
 	crand "crypto/rand"
 	"crypto/sha256"
 	"database/sql"
@@ -10,9 +11,11 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 	"unicode/utf8"
@@ -29,6 +32,9 @@ const (
 	// when the server's own measure is unknown (after a restart).
 	maxClientMillis = 3_600_000
 	tokenBytes      = 16
+	// maxSessionsInMemory bounds the sessions a process holds in memory,
+	// about a kilobyte each for Λ_one.
+	maxSessionsInMemory = 10_000
 )
 
 // live is a session under way in this process: its episode and where it
@@ -36,6 +42,12 @@ const (
 // wait for one another except to write.
 type live struct {
 	mu sync.Mutex
+	// used is when a request last took the session (Unix nanoseconds):
+	// memory lets go of the least recently used first.
+	used atomic.Int64
+	// evicted says memory let go of the session while a request waited
+	// for it: the request looks the session up again.
+	evicted bool
 	// ready says the fields below hold the session; it is false until the
 	// session is read from the database, and again after a failed write,
 	// so that the next request rebuilds it from what was committed.
@@ -81,6 +93,9 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 	err = s.db.QueryRow(`INSERT INTO sessions (number, token_sha256, code, test, replies, started)
 		SELECT n, ?, ?, (n - 1) % ? + 1, ?, ? FROM (SELECT coalesce(max(number), 0) + 1 AS n FROM sessions)
 		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), time.Now().UnixNano()).Scan(&l.number, &l.test)
+	if err == nil {
+		err = s.stillThere()
+	}
 	s.write.Unlock()
 	if err != nil {
 		return "", View{}, fmt.Errorf("recording the session: %w", err)
@@ -91,9 +106,45 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s.mu.Lock()
-	s.live[l.hash] = l
+	s.hold(l)
 	s.mu.Unlock()
 	return token, s.serve(l), nil
+}
+
+// hold puts l in memory, s.mu held. When memory holds maxLive sessions it
+// first lets go of the least recently used quarter of them that no
+// request is using: they are rebuilt from the database when they come
+// back (their server's timer of the move under way is then unknown, as
+// after a restart), so that a script starting sessions, or many
+// participants over a long study, cannot fill memory. Sessions in use are
+// never let go, so memory exceeds maxLive only while more than that many
+// requests are under way at once.
+func (s *Study) hold(l *live) {
+	l.used.Store(time.Now().UnixNano())
+	if len(s.live) >= s.maxLive {
+		type held struct {
+			l    *live
+			used int64
+		}
+		all := make([]held, 0, len(s.live))
+		for _, x := range s.live {
+			all = append(all, held{x, x.used.Load()})
+		}
+		slices.SortFunc(all, func(a, b held) int { return cmp.Compare(a.used, b.used) })
+		n := len(s.live) - s.maxLive*3/4 + 1
+		for _, x := range all {
+			if n == 0 {
+				break
+			}
+			if x.l.mu.TryLock() { // not in use
+				x.l.evicted = true
+				delete(s.live, x.l.hash)
+				x.l.mu.Unlock()
+				n--
+			}
+		}
+	}
+	s.live[l.hash] = l
 }
 
 // checkAnswers checks the answers against the intro and returns the code
@@ -128,13 +179,20 @@ func checkAnswers(in Intro, a Answers) (string, error) {
 	return code, nil
 }
 
-// printable says s is UTF-8 text of printable characters (spaces are).
+// printable says s is UTF-8 text of printable characters (spaces are),
+// with the format characters that text in some scripts needs: the
+// zero-width joiner and non-joiner (Persian, emoji), the left-to-right and
+// right-to-left marks, the soft hyphen. The bidirectional embeddings,
+// overrides and isolates are refused with the control characters: they
+// make a text look other than it is where it is read (an export, a
+// terminal).
 func printable(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
 	}
 	for _, r := range s {
-		if !unicode.IsPrint(r) {
+		bidi := r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069'
+		if !unicode.IsPrint(r) && (!unicode.Is(unicode.Cf, r) || bidi) {
 			return false
 		}
 	}
@@ -240,7 +298,7 @@ func took(client, server float64) float64 {
 	return max(t, 1)
 }
 
-// record commits r.
+// record commits r, into the file the study opened (stillThere).
 func (s *Study) record(r Record) error {
 	s.write.Lock()
 	defer s.write.Unlock()
@@ -249,7 +307,10 @@ func (s *Study) record(r Record) error {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Participant, r.Seq, r.Exercise, r.Step, r.Observation, r.Cell, r.Action, r.Reward,
 		r.ClientMillis, r.ServerMillis, r.TookMillis, r.At.UnixNano())
-	return err
+	if err != nil {
+		return err
+	}
+	return s.stillThere()
 }
 
 // begin starts the episode of the exercise under way: episode 0 of its
@@ -260,7 +321,7 @@ func (s *Study) begin(l *live) {
 	l.ep = env.NewEpisode(it.Env, idle{}, env.EpisodeSeed(it.Seed, 0))
 	l.view, _ = l.ep.Begin() // a new episode has no interaction under way
 	l.obs = l.view.Text()
-	l.glyphs = glyphs(it, len(l.view.Positions())-1)
+	l.glyphs = s.glyphs[l.items[l.exercise]]
 }
 
 // advance moves l past a finished move of reward reward: to the next
@@ -294,17 +355,29 @@ func sign(x float64) int {
 	return 0
 }
 
-// glyphs names Good, Evil and the n−2 objects of an item: a permutation of
-// Glyphs drawn from the item's seed (its own stream), so that the names
-// change from exercise to exercise, carry no meaning, and are the same for
-// every participant and every run.
-func glyphs(it exam.Item, n int) []string {
+// glyphs names Good, Evil and the n−2 objects of an item given after
+// an exercise that showed before: a permutation of Glyphs drawn from the
+// item's seed (its own stream), with the glyphs shown before moved to its
+// end, so that the names change from exercise to exercise (Good's and
+// Evil's always: Glyphs has more than four), carry no meaning, and are the
+// same for every participant of the test and every run.
+func glyphs(it exam.Item, n int, before []string) []string {
 	perm := rand.New(rand.NewPCG(it.Seed, 0x676c79706873)).Perm(len(Glyphs)) // "glyphs"
+	fresh := make([]string, 0, len(Glyphs))
+	var shown []string
+	for _, k := range perm {
+		if slices.Contains(before, Glyphs[k]) {
+			shown = append(shown, Glyphs[k])
+		} else {
+			fresh = append(fresh, Glyphs[k])
+		}
+	}
+	order := append(fresh, shown...)
 	names := make([]string, n)
 	for k := range names {
-		names[k] = Glyphs[perm[k%len(Glyphs)]]
-		if k >= len(Glyphs) {
-			names[k] += strconv.Itoa(k/len(Glyphs) + 1)
+		names[k] = order[k%len(order)]
+		if k >= len(order) {
+			names[k] += strconv.Itoa(k/len(order) + 1)
 		}
 	}
 	return names
@@ -356,30 +429,38 @@ func (s *Study) session(token string) (*live, error) {
 		return nil, ErrNoSession
 	}
 	h := hashToken(token)
-	s.mu.Lock()
-	l := s.live[h]
-	if l == nil {
-		l = &live{hash: h}
-		s.live[h] = l
-	}
-	s.mu.Unlock()
-	l.mu.Lock()
-	if l.ready {
+	for {
+		s.mu.Lock()
+		l := s.live[h]
+		if l == nil {
+			l = &live{hash: h}
+			s.hold(l)
+		}
+		s.mu.Unlock()
+		l.mu.Lock()
+		if l.evicted { // let go while this request waited for it
+			l.mu.Unlock()
+			continue
+		}
+		l.used.Store(time.Now().UnixNano())
+		if l.ready {
+			return l, nil
+		}
+		if err := s.rebuild(l); err != nil {
+			if errors.Is(err, ErrNoSession) {
+				l.evicted = true
+				s.mu.Lock()
+				if s.live[h] == l {
+					delete(s.live, h)
+				}
+				s.mu.Unlock()
+			}
+			l.mu.Unlock()
+			return nil, err
+		}
+		l.ready = true
 		return l, nil
 	}
-	if err := s.rebuild(l); err != nil {
-		l.mu.Unlock()
-		if errors.Is(err, ErrNoSession) {
-			s.mu.Lock()
-			if s.live[h] == l {
-				delete(s.live, h)
-			}
-			s.mu.Unlock()
-		}
-		return nil, err
-	}
-	l.ready = true
-	return l, nil
 }
 
 // rebuild reads l's session from the database and replays its recorded

@@ -557,3 +557,119 @@ func TestConcurrentSessions(t *testing.T) {
 		}
 	}
 }
+
+// A database file deleted or replaced while the study is open would take
+// every later move with it: SQLite goes on writing to the file it has
+// open, which no longer has a name, and the moves are gone when the
+// server stops. So a move (or a new session) committed to a file that is
+// no longer the one at the study's path is refused with ErrFileGone,
+// never answered as kept.
+func TestADeletedDatabaseRefusesMoves(t *testing.T) {
+	cases := []struct {
+		name string
+		do   func(path string) error
+	}{
+		{"deleted", func(path string) error {
+			for _, f := range []string{path, path + "-wal", path + "-shm"} {
+				if err := os.Remove(f); err != nil {
+					return err
+				}
+			}
+			return nil
+		}},
+		{"replaced", func(path string) error {
+			other := path + ".new"
+			if err := os.WriteFile(other, nil, 0o644); err != nil {
+				return err
+			}
+			return os.Rename(other, path)
+		}},
+		{"moved", func(path string) error { return os.Rename(path, path+".moved") }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s, path := open(t, design(t, 1))
+			token, v, err := s.Start(study.Answers{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cl := newClicker(8)
+			v = play(t, s, token, v, cl, 3)
+			if err := c.do(path); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := s.Move(token, study.Move{Seq: v.Seq, Cell: cl.cell(v)}); !errors.Is(err, study.ErrFileGone) {
+				t.Errorf("a move after the file was %s: %v; want ErrFileGone", c.name, err)
+			}
+			if _, _, err := s.Start(study.Answers{}); !errors.Is(err, study.ErrFileGone) {
+				t.Errorf("a new session after the file was %s: %v; want ErrFileGone", c.name, err)
+			}
+		})
+	}
+}
+
+// Seed 002 shows Good and Evil as neutral symbols that change from one
+// exercise to the next, so that nothing a person learnt of a symbol
+// carries over (people, unlike agents, are not reset between exercises).
+// Drawn independently for each exercise, two exercises in a row would
+// share a symbol one time in three, often in the other role. In every
+// test of a study, no exercise shows a symbol of the one before.
+func TestConsecutiveExercisesShareNoGlyph(t *testing.T) {
+	const tests = 10
+	s, _ := open(t, design(t, tests))
+	for range tests {
+		token, v, err := s.Start(study.Answers{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := newClicker(9)
+		var before map[string]bool
+		for !v.Over {
+			shown := map[string]bool{}
+			for _, cell := range v.Cells {
+				for _, o := range cell.Objects {
+					if o == "you" {
+						continue
+					}
+					shown[o] = true
+					if before[o] {
+						t.Errorf("test %d: exercise %d shows %s, as exercise %d did", v.Test, v.Exercise, o, v.Exercise-1)
+					}
+				}
+			}
+			before = shown
+			exercise := v.Exercise
+			for !v.Over && v.Exercise == exercise {
+				v = play(t, s, token, v, c, 1)
+			}
+		}
+	}
+}
+
+// Replies are text in any script: some scripts need characters that are
+// not printed themselves but join or order the ones that are (the
+// zero-width non-joiner of everyday Persian, the joiner inside emoji,
+// the right-to-left mark of Hebrew and Arabic typing), and refusing them
+// would refuse those participants' answers. Control characters and the
+// bidirectional overrides, which make a text look other than it is in an
+// export, are still refused.
+func TestRepliesInEveryScript(t *testing.T) {
+	d := design(t, 1)
+	d.Intro = study.Intro{Questions: []string{"Comment?"}}
+	s, _ := open(t, d)
+	for _, reply := range []string{
+		"می\u200cخواهم",              // Persian, "I want": a zero-width non-joiner
+		"\U0001F469\u200d\U0001F4BB", // an emoji sequence: a zero-width joiner
+		"\u200fשלום, 42",             // Hebrew typed with a right-to-left mark
+		"co\u00adoperate",            // a soft hyphen, pasted from a word processor
+	} {
+		if _, _, err := s.Start(study.Answers{Replies: []string{reply}}); err != nil {
+			t.Errorf("reply %q refused: %v", reply, err)
+		}
+	}
+	for _, reply := range []string{"a\u202eb", "a\u2066b", "a\x07b", "a\u0085b", "a\u2028b"} {
+		if _, _, err := s.Start(study.Answers{Replies: []string{reply}}); !errors.Is(err, study.ErrIntro) {
+			t.Errorf("reply %q: %v; want ErrIntro", reply, err)
+		}
+	}
+}

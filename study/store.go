@@ -96,11 +96,21 @@ type Study struct {
 	design Design
 	// tests holds each test's items, as indices into design.Items.
 	tests [][]int
+	// glyphs holds each item's names for Good, Evil and its objects,
+	// drawn test by test (see glyphs).
+	glyphs [][]string
 	// write serialises the writes of this process, so that they queue in
 	// Go rather than spin on SQLite's lock.
 	write sync.Mutex
 	mu    sync.Mutex
 	live  map[string]*live // by token hash
+	// maxLive bounds len(live) (maxSessionsInMemory).
+	maxLive int
+	// path and file are the database's name and the file it named when
+	// the study was opened: a write is kept only if the name still names
+	// that file (see stillThere).
+	path string
+	file os.FileInfo
 }
 
 // Open opens the study in the database at path. A database without a study
@@ -124,12 +134,30 @@ func Open(path string, d *Design) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s := &Study{db: db, live: map[string]*live{}}
+	s := &Study{db: db, live: map[string]*live{}, maxLive: maxSessionsInMemory, path: path}
 	if err := s.load(path, d); err != nil {
 		db.Close()
 		return nil, err
 	}
+	if s.file, err = os.Stat(path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
 	return s, nil
+}
+
+// stillThere says, after a commit, that the study's path still names the
+// file the study opened. A file deleted, moved or replaced while the
+// study is open keeps taking SQLite's writes, which are lost with it (a
+// moved file is also parted from its write-ahead log, which keeps the
+// name), so a write is answered as kept only if the file still has its
+// name. One stat a write, beside the commit's fsync.
+func (s *Study) stillThere() error {
+	fi, err := os.Stat(s.path)
+	if err != nil || !os.SameFile(fi, s.file) {
+		return fmt.Errorf("%w: %s", ErrFileGone, s.path)
+	}
+	return nil
 }
 
 // checkDesign refuses a design that cannot be given.
@@ -204,6 +232,15 @@ func (s *Study) load(path string, d *Design) error {
 	s.tests = make([][]int, s.design.Tests)
 	for i, it := range s.design.Items {
 		s.tests[it.Test-1] = append(s.tests[it.Test-1], i)
+	}
+	s.glyphs = make([][]string, len(s.design.Items))
+	for _, test := range s.tests {
+		var before []string
+		for _, i := range test {
+			it := s.design.Items[i]
+			s.glyphs[i] = glyphs(it, 2+len(it.Env.Objects), before)
+			before = s.glyphs[i]
+		}
 	}
 	if d != nil {
 		if err := sameDesign(&s.design, d); err != nil {

@@ -111,8 +111,11 @@ type Reward struct {
 }
 
 // Glyphs are the neutral symbols' names, from which each exercise draws
-// Good's, Evil's and its objects'; the page draws each name.
-var Glyphs = []string{"diamond", "square", "triangle", "star", "cross", "hexagon", "disc", "bar", "club", "spade"}
+// Good's, Evil's and its objects'; the page draws each name. None is drawn
+// as a sign the page gives a meaning (the neutral reward's square) or as a
+// plus or a minus (the papers' ⊕ and ⊖), which would tell a person which
+// is Good.
+var Glyphs = []string{"diamond", "pentagon", "triangle", "star", "parallelogram", "hexagon", "disc", "bowtie", "club", "spade"}
 
 // Refusals: the study decides every move, and refuses what is not the
 // participant's next legal one, changing nothing.
@@ -130,6 +133,11 @@ var (
 	// replay: the environment or the database changed since they were
 	// recorded. It names the participant, exercise and step.
 	ErrReplay = errors.New("the recorded moves do not replay")
+	// ErrFileGone is the error of a write after the database file was
+	// deleted, moved or replaced while the study was open: SQLite would
+	// go on writing to the file it has open, which no longer has the
+	// study's name, and everything written would be lost.
+	ErrFileGone = errors.New("the database file was deleted, moved or replaced while the study was open")
 )
 
 // Participant describes one session, for the researcher.

@@ -107,6 +107,13 @@ func TestRefusals(t *testing.T) {
 	move := func(fields string) []byte { return []byte("{" + fields + "}") }
 	good := `"participant":1,"seq":0,"cell":` + strconv.Itoa(v.you()) + `,"client_ms":10`
 	setHeader := func(k, val string) func(*http.Request) { return func(r *http.Request) { r.Header.Set(k, val) } }
+	// oldBrowser sends an Origin without Sec-Fetch-Site, as a browser
+	// from before 2023 does: the Origin alone must then refuse it (a
+	// browser that sends Sec-Fetch-Site says same-origin only for this
+	// server's own pages).
+	oldBrowser := func(origin string) func(*http.Request) {
+		return func(r *http.Request) { r.Header.Set("Origin", origin); r.Header.Del("Sec-Fetch-Site") }
+	}
 	for _, c := range []struct {
 		name   string
 		by     *browser
@@ -117,9 +124,9 @@ func TestRefusals(t *testing.T) {
 		status int
 		says   string
 	}{
-		{"cross origin", b, "POST", "/api/move", move(good), setHeader("Origin", "http://evil.example"), 403, "cross-origin"},
-		{"other port", b, "POST", "/api/move", move(good), setHeader("Origin", "http://127.0.0.1:1"), 403, "cross-origin"},
-		{"null origin", b, "POST", "/api/move", move(good), setHeader("Origin", "null"), 403, "cross-origin"},
+		{"cross origin", b, "POST", "/api/move", move(good), oldBrowser("http://evil.example"), 403, "cross-origin"},
+		{"other port", b, "POST", "/api/move", move(good), oldBrowser("http://127.0.0.1:1"), 403, "cross-origin"},
+		{"null origin", b, "POST", "/api/move", move(good), oldBrowser("null"), 403, "cross-origin"},
 		{"cross site", b, "POST", "/api/move", move(good), setHeader("Sec-Fetch-Site", "cross-site"), 403, "cross-site"},
 		{"same site", b, "POST", "/api/move", move(good), setHeader("Sec-Fetch-Site", "same-site"), 403, "cross-site"},
 		{"cross-site view", b, "GET", "/api/view", nil, setHeader("Sec-Fetch-Site", "cross-site"), 403, "cross-site"},
@@ -427,8 +434,8 @@ func TestServerFault(t *testing.T) {
 	}
 }
 
-// TestTLS serves over TLS: the cookie is Secure, and the Origin must say
-// https.
+// TestTLS serves over TLS: the cookie is Secure, and the Origin of a
+// browser that does not send Sec-Fetch-Site must say https.
 func TestTLS(t *testing.T) {
 	srv := httptest.NewTLSServer(web.New(openStudy(t, study.Intro{}), web.Options{}))
 	defer srv.Close()
@@ -441,7 +448,8 @@ func TestTLS(t *testing.T) {
 	v := b.decode(r)
 	body := []byte(`{"participant":1,"seq":0,"cell":` + strconv.Itoa(v.you()) + `}`)
 	plain := "http://" + strings.TrimPrefix(srv.URL, "https://")
-	if r := b.do("POST", "/api/move", body, func(r *http.Request) { r.Header.Set("Origin", plain) }); r.status != http.StatusForbidden {
+	oldBrowser := func(r *http.Request) { r.Header.Set("Origin", plain); r.Header.Del("Sec-Fetch-Site") }
+	if r := b.do("POST", "/api/move", body, oldBrowser); r.status != http.StatusForbidden {
 		t.Fatalf("Origin %s over TLS: status %d", plain, r.status)
 	}
 	if r := b.do("POST", "/api/move", body, nil); r.status != http.StatusOK {
@@ -516,5 +524,49 @@ func TestLongReplies(t *testing.T) {
 	}
 	if r := b.do("POST", "/api/start", body, nil); r.status != http.StatusOK {
 		t.Fatalf("status %d: %s", r.status, r.body)
+	}
+}
+
+// TestBehindAnHTTPSProxy serves plain HTTP as anynt does behind a reverse
+// proxy that serves HTTPS (docs/people.md's advice for a study over a
+// network): the browser's page is https://HOST, so its Origin says https
+// while the server sees no TLS. A browser that says the request is
+// same-origin (Sec-Fetch-Site, which no page can forge) is believed, so a
+// participant can take the test; without that header the Origin must
+// still be this server's scheme and host, and a cross-site request is
+// still refused.
+func TestBehindAnHTTPSProxy(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	srv := serve(t, s)
+	b := newBrowser(t, srv)
+	secure := "https://" + strings.TrimPrefix(srv.URL, "http://")
+	viaProxy := func(r *http.Request) { r.Header.Set("Origin", secure) }
+	r := b.do("POST", "/api/start", []byte(`{"consent":true}`), viaProxy)
+	if r.status != http.StatusOK {
+		t.Fatalf("start from %s through the proxy: status %d: %s", secure, r.status, r.body)
+	}
+	v := b.decode(r)
+	body := []byte(`{"participant":1,"seq":0,"cell":` + strconv.Itoa(v.you()) + `}`)
+	if r := b.do("POST", "/api/move", body, viaProxy); r.status != http.StatusOK {
+		t.Fatalf("move from %s through the proxy: status %d: %s", secure, r.status, r.body)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(*http.Request)
+	}{
+		{"an old browser", func(r *http.Request) { r.Header.Set("Origin", secure); r.Header.Del("Sec-Fetch-Site") }},
+		{"another site", func(r *http.Request) {
+			r.Header.Set("Origin", "https://evil.example")
+			r.Header.Set("Sec-Fetch-Site", "cross-site")
+		}},
+		{"another site, old browser", func(r *http.Request) { r.Header.Set("Origin", "https://evil.example"); r.Header.Del("Sec-Fetch-Site") }},
+	} {
+		body := []byte(`{"participant":1,"seq":1,"cell":` + strconv.Itoa(v.you()) + `}`)
+		if r := b.do("POST", "/api/move", body, c.edit); r.status != http.StatusForbidden {
+			t.Errorf("%s: status %d, want 403: %s", c.name, r.status, r.body)
+		}
+	}
+	if n := len(records(t, s)); n != 1 {
+		t.Errorf("%d moves recorded; want the one through the proxy", n)
 	}
 }

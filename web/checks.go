@@ -55,13 +55,26 @@ func loopbackHost(r *http.Request) bool {
 }
 
 // checkSameOrigin refuses a request another site made the browser send
-// (cross-site request forgery): the Origin header, which browsers send
-// with every POST and every cross-origin request, must name this server,
-// and Sec-Fetch-Site, when the browser sends it, must say the request
-// comes from this origin or from the user (typing the address). Requests
-// without either header (curl, tests) pass: they carry no victim's cookie.
-// The cookie's SameSite=Strict is the second line of the same defence.
+// (cross-site request forgery). Sec-Fetch-Site, which browsers send with
+// every request and no page can set, decides when it is there: the
+// request must come from this origin or from the user (typing the
+// address). The browser knows the page's origin, whatever stands between
+// it and this server: behind a reverse proxy that serves HTTPS, the page
+// is https://HOST while this server sees plain HTTP, so the Origin header
+// cannot be matched against this server's own scheme. Without
+// Sec-Fetch-Site (an older browser), the Origin header, which browsers
+// send with every POST and every cross-origin request, must be this
+// server's scheme://host. Requests without either header (curl, tests)
+// pass: they carry no victim's cookie. The cookie's SameSite=Strict is the
+// second line of the same defence.
 func checkSameOrigin(r *http.Request) (status int, msg string) {
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "same-origin", "none":
+		return 0, ""
+	case "":
+	default:
+		return http.StatusForbidden, "cross-site request refused"
+	}
 	if origin := r.Header.Get("Origin"); origin != "" {
 		scheme := "http"
 		if r.TLS != nil {
@@ -71,12 +84,7 @@ func checkSameOrigin(r *http.Request) (status int, msg string) {
 			return http.StatusForbidden, "cross-origin request refused"
 		}
 	}
-	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
-		return 0, ""
-	default:
-		return http.StatusForbidden, "cross-site request refused"
-	}
+	return 0, ""
 }
 
 // decode reads a POST's JSON body into v: of type application/json (a

@@ -46,15 +46,22 @@
 //     machines, when the server is bound elsewhere, are not checked so.
 //   - 405: a route's one method (GET for the page and assets, which also
 //     answer HEAD), with Allow.
-//   - 403, cross-site request forgery: an Origin header (browsers send it
-//     with every POST and cross-origin request) that is not this server's
-//     scheme://host, or a Sec-Fetch-Site that is not same-origin or none,
-//     on every /api request; and a POST body that is not application/json,
-//     which a cross-site form cannot send without the browser asking the
-//     server first (a preflight this server does not grant). Requests
-//     without these headers (curl, tests) pass: they carry no one's cookie.
-//     Behind a proxy that rewrites Host, Origin must match the Host the
-//     proxy sends.
+//   - 403, cross-site request forgery, on every /api request: a
+//     Sec-Fetch-Site that is not same-origin or none (browsers send it with
+//     every request since 2023, and no page can set it); from a browser
+//     that does not send it, an Origin header (sent with every POST and
+//     cross-origin request) that is not this server's scheme://host; and a
+//     POST body that is not application/json, which a cross-site form
+//     cannot send without the browser asking the server first (a
+//     preflight this server does not grant). Requests without these
+//     headers (curl, tests) pass: they carry no one's cookie. Sec-Fetch-Site
+//     decides when it is there because the browser knows the page's
+//     origin, proxies or not: behind a reverse proxy that serves HTTPS the
+//     page's Origin is https://HOST while this server sees plain HTTP
+//     (there only an older browser's Origin check fails). On loopback, the
+//     rule above still wants a loopback name in Host: a proxy on the same
+//     machine must send one (as nginx's proxy_pass http://127.0.0.1:PORT
+//     does by default), not the public name.
 //   - 413: a body over 4 KiB (http.MaxBytesReader); /api/start has 6000
 //     bytes more for each intro question, room for a 1000-byte reply
 //     however JSON escapes it.
@@ -110,9 +117,10 @@
 // participant must know; the exercises in order with their step counts;
 // the cells as coloured squares from a fixed palette, numbered in a
 // corner; the participant always ○; the other objects as neutral symbols
-// (study.Glyphs: ◆ ■ ▲ ★ ✚ ⬢ ● ▬ ♣ ♠) that the study draws afresh for each
-// exercise; cells that can be reached with a thick border, and under the
-// pointer or the keyboard's focus a double border and a more saturated
+// (study.Glyphs: ◆ ⬟ ▲ ★ ▰ ⬢ ● ⧓ ♣ ♠; none a reward's sign, a plus or a
+// minus, which would say which is Good) that the study draws afresh for
+// each exercise; cells that can be reached with a thick border, and under
+// the pointer or the keyboard's focus a double border and a more saturated
 // background; the reward of the last step as an up arrow in a green
 // circle, a small square in a grey one or a down arrow in a red one; a
 // pause screen between exercises and a thank-you screen at the end.
@@ -124,9 +132,12 @@
 // ones; unreachable cells are disabled), each labelled like "Cell 3: you,
 // star; reachable"; a live region announces each step's reward (gained,
 // nothing, lost) and the next step; after a move the focus stays on the
-// participant's cell. The page ignores clicks while a move is in flight,
-// and on 409 (or 403, 422) shows the server's view again with a line
-// asking the participant to choose again.
+// participant's cell; between exercises it goes to Continue, which the
+// last step's reward and the next exercise describe (the live region is
+// hidden with the cells), and at the end to the heading that says so.
+// The page ignores clicks while a move is in flight, and on 409 (or 403,
+// 422) shows the server's view again with a line asking the participant
+// to choose again.
 //
 // Stable ids and classes for tests and styling: #intro, #consent (the
 // checkbox), #code, #start, #test, #exercise-list, #step, #reward

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,7 +40,7 @@ func TestPageAndAssets(t *testing.T) {
 			`"/api/view"`, `"/api/move"`, `"/api/start"`, `"/api/intro"`, "performance.now()", "client_ms",
 			`"aria-label"`, "reachable", "gained", "nothing", "lost", "ArrowRight",
 			// every glyph the study may name
-			"diamond:", "square:", "triangle:", "star:", "cross:", "hexagon:", "disc:", "bar:", "club:", "spade:",
+			"diamond:", "pentagon:", "triangle:", "star:", "parallelogram:", "hexagon:", "disc:", "bowtie:", "club:", "spade:",
 		}},
 		{"/assets/style.css", "text/css; charset=utf-8", []string{
 			".cell.accessible", ":hover", ":focus-visible", "double", `#reward[data-sign="1"]`,
@@ -151,5 +152,86 @@ func TestHead(t *testing.T) {
 	r := b.do("HEAD", "/assets/style.css", nil, nil)
 	if r.status != http.StatusOK || len(r.body) != 0 || r.header.Get("Content-Type") != "text/css; charset=utf-8" {
 		t.Fatalf("HEAD: %d %q %q", r.status, r.header.Get("Content-Type"), r.body)
+	}
+}
+
+// TestGlyphsCarryNoMeaning reads the symbols the page draws for the
+// study's glyphs: seed 002 wants symbols without implicit meaning, and in
+// this page some would have one. A glyph drawn as a reward's sign (■ is
+// "nothing") or as a sign of gain or loss (a plus or a minus: the papers'
+// own ⊕ and ⊖ without their circles) would tell a person which of Good and
+// Evil it is, which an agent is not told. Every glyph is drawn, each as
+// its own symbol, none as the participant's ○.
+func TestGlyphsCarryNoMeaning(t *testing.T) {
+	b := newBrowser(t, serve(t, openStudy(t, study.Intro{})))
+	r := b.do("GET", "/assets/app.js", nil, nil)
+	if r.status != http.StatusOK {
+		t.Fatalf("app.js: status %d", r.status)
+	}
+	js := string(r.body)
+	block := regexp.MustCompile(`(?s)const GLYPHS = \{(.*?)\};`).FindStringSubmatch(js)
+	if block == nil {
+		t.Fatal("app.js has no GLYPHS table")
+	}
+	symbols := map[string]string{}
+	for _, m := range regexp.MustCompile(`(\w+): "([^"]+)"`).FindAllStringSubmatch(block[1], -1) {
+		symbols[m[1]] = m[2]
+	}
+	meaningful := map[string]string{"○": "the participant"}
+	for _, m := range regexp.MustCompile(`icon: "([^"]+)"`).FindAllStringSubmatch(js, -1) {
+		meaningful[m[1]] = "a reward's sign"
+	}
+	if len(meaningful) != 4 {
+		t.Fatalf("app.js draws %d reward signs; want 3", len(meaningful)-1)
+	}
+	for _, s := range []string{"+", "-", "−", "➕", "➖", "✚", "✛", "✜", "╋", "▬", "━", "⊕", "⊖", "↑", "↓"} {
+		meaningful[s] = "a sign of gain or loss"
+	}
+	drawn := map[string]string{}
+	for _, name := range study.Glyphs {
+		s, ok := symbols[name]
+		switch {
+		case !ok:
+			t.Errorf("glyph %s: the page has no symbol for it", name)
+		case meaningful[s] != "":
+			t.Errorf("glyph %s is drawn as %s, %s", name, s, meaningful[s])
+		case drawn[s] != "":
+			t.Errorf("glyphs %s and %s are both drawn as %s", drawn[s], name, s)
+		}
+		drawn[s] = name
+	}
+}
+
+// TestScreensBetweenExercisesAreAnnounced checks what a screen reader is
+// given when the page leaves the cells: the live region that announces
+// each step's reward is inside the test section, which the pause and the
+// end hide. Between exercises the focus goes to Continue, which must be
+// described by the last step's reward and the next exercise (or the
+// reward of each exercise's last step would never be heard); at the end
+// the focus goes to the heading that says the test is over.
+func TestScreensBetweenExercisesAreAnnounced(t *testing.T) {
+	b := newBrowser(t, serve(t, openStudy(t, study.Intro{})))
+	page := string(b.do("GET", "/", nil, nil).body)
+	js := string(b.do("GET", "/assets/app.js", nil, nil).body)
+	tag := func(id string) string {
+		return regexp.MustCompile(`<[a-z0-9]+ id="` + id + `"[^>]*>`).FindString(page)
+	}
+	cont := tag("continue")
+	described := regexp.MustCompile(`aria-describedby="([^"]*)"`).FindStringSubmatch(cont)
+	if described == nil {
+		t.Errorf("the Continue button %s is described by nothing", cont)
+	} else {
+		ids := strings.Fields(described[1])
+		for _, id := range []string{"pause-last", "pause-next"} {
+			if !slices.Contains(ids, id) || tag(id) == "" {
+				t.Errorf("the Continue button is described by %q; want #%s, on the page", ids, id)
+			}
+		}
+	}
+	if !strings.Contains(js, `$("continue").focus()`) {
+		t.Error("app.js does not focus Continue on the pause screen")
+	}
+	if over := tag("over-title"); !strings.Contains(over, `tabindex="-1"`) || !strings.Contains(js, `$("over-title").focus()`) {
+		t.Errorf("the end's heading %s does not take the focus", over)
 	}
 }

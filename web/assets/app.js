@@ -4,10 +4,11 @@
 "use strict";
 
 (function () {
-  // The neutral symbols, by the names the server gives them.
+  // The neutral symbols, by the names the server gives them: none is a
+  // reward's sign, a plus or a minus, which would carry a meaning.
   const GLYPHS = {
-    you: "○", diamond: "◆", square: "■", triangle: "▲", star: "★", cross: "✚",
-    hexagon: "⬢", disc: "●", bar: "▬", club: "♣", spade: "♠",
+    you: "○", diamond: "◆", pentagon: "⬟", triangle: "▲", star: "★", parallelogram: "▰",
+    hexagon: "⬢", disc: "●", bowtie: "⧓", club: "♣", spade: "♠",
   };
   const SIGNS = {
     "1": { icon: "↑", word: "gained" },
@@ -168,6 +169,8 @@
     $("pause-next").textContent = "Next: exercise " + v.exercise + " of " + v.exercises.length +
       ", " + steps(v) + " steps.";
     show("pause");
+    // The live region is hidden with the cells: Continue, described by
+    // the last step's reward and the next exercise, says both.
     $("continue").focus();
   }
 
@@ -178,6 +181,9 @@
     showError("");
     if (v.over) {
       show("over");
+      // The cells, and the focus with them, are gone: a screen reader
+      // says where the participant is.
+      $("over-title").focus();
     } else if (v.last && v.last.exercise < v.exercise && continued !== v.exercise) {
       drawPause(v);
     } else {
