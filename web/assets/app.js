@@ -1,0 +1,299 @@
+// The page of an ANYNT study. It shows what the server's view says and
+// sends the participant's clicks; the server decides every move. No
+// framework, nothing fetched from elsewhere.
+"use strict";
+
+(function () {
+  // The neutral symbols, by the names the server gives them.
+  const GLYPHS = {
+    you: "○", diamond: "◆", square: "■", triangle: "▲", star: "★", cross: "✚",
+    hexagon: "⬢", disc: "●", bar: "▬", club: "♣", spade: "♠",
+  };
+  const SIGNS = {
+    "1": { icon: "↑", word: "gained" },
+    "0": { icon: "■", word: "nothing" },
+    "-1": { icon: "↓", word: "lost" },
+  };
+  const COLOURS = 12; // style.css's palette
+
+  const $ = (id) => document.getElementById(id);
+  const sections = ["intro", "test", "pause", "over"];
+
+  let view = null;        // the last view served
+  let shownAt = 0;        // performance.now() when the view was drawn
+  let busy = false;       // a request is in flight: further clicks are ignored
+  let continued = 0;      // the exercise whose pause screen was passed
+  let questions = 0;      // the number of intro questions
+
+  function show(id) {
+    for (const s of sections) $(s).hidden = s !== id;
+  }
+
+  function showError(msg) {
+    const e = $("error");
+    e.textContent = msg;
+    e.hidden = msg === "";
+  }
+
+  async function api(method, path, body) {
+    const init = { method, headers: {}, credentials: "same-origin", cache: "no-store" };
+    if (body !== undefined) {
+      init.headers["Content-Type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    let res;
+    try {
+      res = await fetch(path, init);
+    } catch (err) {
+      return { status: 0, data: { error: "The server cannot be reached. Wait a moment and try again." } };
+    }
+    let data = null;
+    try {
+      data = await res.json();
+    } catch (err) {
+      data = { error: "The server's answer could not be read." };
+    }
+    return { status: res.status, data };
+  }
+
+  // glyph splits a name such as "star" or "star2" (when an exercise has
+  // more objects than symbols) into its symbol and spoken name.
+  function glyph(name) {
+    const m = /^([a-z]+)(\d*)$/.exec(name);
+    if (!m || !(m[1] in GLYPHS)) return { symbol: "?", suffix: "", spoken: name };
+    return { symbol: GLYPHS[m[1]], suffix: m[2], spoken: m[2] ? m[1] + " " + m[2] : m[1] };
+  }
+
+  function cellLabel(c) {
+    const objects = c.objects.length ? c.objects.map((o) => glyph(o).spoken).join(", ") : "empty";
+    return "Cell " + c.number + ": " + objects + "; " + (c.accessible ? "reachable" : "not reachable");
+  }
+
+  function drawCell(c) {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "cell" + (c.accessible ? " accessible" : "");
+    b.dataset.cell = String(c.number);
+    b.dataset.color = String(((c.number - 1) % COLOURS) + 1);
+    b.disabled = !c.accessible;
+    b.setAttribute("aria-label", cellLabel(c));
+    const num = document.createElement("span");
+    num.className = "number";
+    num.textContent = String(c.number);
+    num.setAttribute("aria-hidden", "true");
+    const objs = document.createElement("span");
+    objs.className = "objects";
+    objs.setAttribute("aria-hidden", "true");
+    for (const o of c.objects) {
+      const g = glyph(o);
+      const s = document.createElement("span");
+      s.className = "glyph" + (o === "you" ? " you" : "");
+      s.dataset.object = o;
+      s.textContent = g.symbol;
+      if (g.suffix) {
+        const sub = document.createElement("sub");
+        sub.textContent = g.suffix;
+        s.appendChild(sub);
+      }
+      objs.appendChild(s);
+    }
+    b.append(num, objs);
+    b.addEventListener("click", () => move(c.number));
+    return b;
+  }
+
+  function drawExercises(v) {
+    const list = $("exercise-list");
+    list.replaceChildren();
+    for (const x of v.exercises) {
+      const li = document.createElement("li");
+      li.dataset.exercise = String(x.number);
+      li.textContent = "Exercise " + x.number + ": " + x.steps + " steps";
+      if (x.number < v.exercise) {
+        li.className = "done";
+        li.textContent += " (done)";
+      } else if (x.number === v.exercise) {
+        li.className = "current";
+        li.setAttribute("aria-current", "step");
+        li.textContent += " (" + x.done + " done)";
+      }
+      list.appendChild(li);
+    }
+  }
+
+  function steps(v) {
+    const x = v.exercises[v.exercise - 1];
+    return x ? x.steps : 0;
+  }
+
+  // drawTest draws the exercise under way; a reward of the previous
+  // exercise (after its pause) is not shown.
+  function drawTest(v, focusCell) {
+    drawExercises(v);
+    const stepText = "Exercise " + v.exercise + " of " + v.exercises.length +
+      ": step " + (v.step + 1) + " of " + steps(v);
+    $("step").textContent = stepText;
+    const reward = $("reward");
+    const last = v.last && v.last.exercise === v.exercise ? v.last : null;
+    if (last) {
+      const s = SIGNS[String(last.sign)];
+      reward.dataset.sign = String(last.sign);
+      reward.textContent = s.icon;
+      reward.setAttribute("aria-label", "Step " + last.step + ": " + s.word);
+      $("live").textContent = "Step " + last.step + ": " + s.word + ". " + stepText + ".";
+    } else {
+      reward.dataset.sign = "";
+      reward.textContent = "";
+      reward.removeAttribute("aria-label");
+      $("live").textContent = stepText + ".";
+    }
+    const cells = $("cells");
+    cells.replaceChildren(...v.cells.map(drawCell));
+    show("test");
+    const target = cells.querySelector('.cell[data-cell="' + focusCell + '"]:not([disabled])') ||
+      cells.querySelector(".cell .you")?.closest(".cell:not([disabled])");
+    if (target) target.focus();
+  }
+
+  function drawPause(v) {
+    const s = SIGNS[String(v.last.sign)];
+    $("pause-title").textContent = "Exercise " + v.last.exercise + " done";
+    $("pause-last").textContent = "Last step: ";
+    const icon = document.createElement("span");
+    icon.className = "sign";
+    icon.dataset.sign = String(v.last.sign);
+    icon.textContent = s.icon;
+    icon.setAttribute("aria-hidden", "true");
+    $("pause-last").append(icon, " " + s.word + ".");
+    $("pause-next").textContent = "Next: exercise " + v.exercise + " of " + v.exercises.length +
+      ", " + steps(v) + " steps.";
+    show("pause");
+    $("continue").focus();
+  }
+
+  // render shows a view: the end, the pause between two exercises, or the
+  // exercise under way.
+  function render(v, focusCell) {
+    view = v;
+    showError("");
+    if (v.over) {
+      show("over");
+    } else if (v.last && v.last.exercise < v.exercise && continued !== v.exercise) {
+      drawPause(v);
+    } else {
+      drawTest(v, focusCell);
+    }
+    shownAt = performance.now();
+  }
+
+  async function refresh() {
+    const r = await api("GET", "/api/view");
+    if (r.status === 200) {
+      render(r.data);
+    } else if (r.status === 403) {
+      await intro();
+    } else {
+      showError(r.data.error);
+    }
+  }
+
+  async function move(cell) {
+    if (busy || !view || view.over) return;
+    busy = true;
+    const clientMs = Math.round((performance.now() - shownAt) * 1000) / 1000;
+    try {
+      const r = await api("POST", "/api/move", {
+        participant: view.participant, seq: view.seq, cell, client_ms: clientMs,
+      });
+      if (r.status === 200) {
+        render(r.data, cell);
+      } else if (r.status === 409 || r.status === 422 || r.status === 403) {
+        // The view was out of date (a second tab, a restarted server):
+        // show the server's.
+        await refresh();
+      } else {
+        showError(r.data.error);
+      }
+    } finally {
+      busy = false;
+    }
+  }
+
+  function moveFocus(e) {
+    const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+    const cells = Array.from($("cells").querySelectorAll(".cell:not([disabled])"));
+    let i = cells.indexOf(document.activeElement);
+    if (e.key in keys) {
+      i = i < 0 ? 0 : (i + keys[e.key] + cells.length) % cells.length;
+    } else if (e.key === "Home") {
+      i = 0;
+    } else if (e.key === "End") {
+      i = cells.length - 1;
+    } else {
+      return;
+    }
+    e.preventDefault();
+    if (cells[i]) cells[i].focus();
+  }
+
+  async function intro() {
+    const r = await api("GET", "/api/intro");
+    if (r.status !== 200) {
+      showError(r.data.error);
+      return;
+    }
+    const d = r.data;
+    $("consent-box").hidden = d.consent === "";
+    $("consent-text").textContent = d.consent;
+    $("consent").required = d.consent !== "";
+    $("code-box").hidden = !d.ask_code;
+    $("code").required = d.ask_code;
+    const qs = $("questions");
+    qs.replaceChildren();
+    questions = d.questions.length;
+    d.questions.forEach((q, i) => {
+      const label = document.createElement("label");
+      label.htmlFor = "question-" + (i + 1);
+      label.textContent = q;
+      const area = document.createElement("textarea");
+      area.id = "question-" + (i + 1);
+      area.maxLength = 1000;
+      area.rows = 2;
+      qs.append(label, area);
+    });
+    show("intro");
+  }
+
+  async function start(e) {
+    e.preventDefault();
+    if (busy) return;
+    busy = true;
+    const replies = [];
+    for (let i = 1; i <= questions; i++) replies.push($("question-" + i).value);
+    try {
+      const r = await api("POST", "/api/start", {
+        consent: $("consent").checked, code: $("code").value.trim(), replies,
+      });
+      if (r.status === 200) {
+        render(r.data);
+      } else {
+        showError(r.data.error);
+      }
+    } finally {
+      busy = false;
+    }
+  }
+
+  function init() {
+    $("intro-form").addEventListener("submit", start);
+    $("continue").addEventListener("click", async () => {
+      if (!view) return;
+      continued = view.exercise;
+      await refresh(); // restarts the server's timer of the next move
+    });
+    $("cells").addEventListener("keydown", moveFocus);
+    refresh();
+  }
+
+  init();
+})();

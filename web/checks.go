@@ -1,0 +1,150 @@
+package web
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+
+	"github.com/anynt/anynt/study"
+)
+
+const (
+	// cookieName is the cookie that holds a session's secret token.
+	cookieName = "anynt_session"
+	// bodyLimit bounds a request's body: a move is under 100 bytes.
+	bodyLimit = 4 << 10
+	// replyRoom is what one answer to an intro question may take in a
+	// body: study bounds a reply to 1000 bytes, and JSON may write a byte
+	// as six (\u0001).
+	replyRoom = 6000
+	// maxTokenLength bounds the cookie's value before the study looks it
+	// up; a token is 32 hexadecimal digits.
+	maxTokenLength = 64
+)
+
+// startLimit bounds the body of /api/start: 4 KiB, and room for the
+// answer to each question, so that a study with several questions does
+// not refuse honest long answers.
+func startLimit(questions int) int64 {
+	return bodyLimit + int64(questions)*replyRoom
+}
+
+// checkSameOrigin refuses a request another site made the browser send
+// (cross-site request forgery): the Origin header, which browsers send
+// with every POST and every cross-origin request, must name this server,
+// and Sec-Fetch-Site, when the browser sends it, must say the request
+// comes from this origin or from the user (typing the address). Requests
+// without either header (curl, tests) pass: they carry no victim's cookie.
+// The cookie's SameSite=Strict is the second line of the same defence.
+func checkSameOrigin(r *http.Request) (status int, msg string) {
+	if origin := r.Header.Get("Origin"); origin != "" {
+		scheme := "http"
+		if r.TLS != nil {
+			scheme = "https"
+		}
+		if origin != scheme+"://"+r.Host {
+			return http.StatusForbidden, "cross-origin request refused"
+		}
+	}
+	switch r.Header.Get("Sec-Fetch-Site") {
+	case "", "same-origin", "none":
+		return 0, ""
+	default:
+		return http.StatusForbidden, "cross-site request refused"
+	}
+}
+
+// decode reads a POST's JSON body into v: of type application/json (a
+// form or text/plain body is what a cross-site form can send without a
+// preflight), at most limit bytes, one object with no unknown field and
+// nothing after it. It answers the refusal itself and returns false.
+func (s *server) decode(w http.ResponseWriter, r *http.Request, limit int64, v any) bool {
+	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mediaType != "application/json" {
+		s.refuse(w, r, http.StatusForbidden, "the body must be application/json")
+		return false
+	}
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, limit))
+	dec.DisallowUnknownFields()
+	err = dec.Decode(v)
+	if err == nil {
+		if dec.Decode(&struct{}{}) != io.EOF {
+			err = errors.New("more than one JSON value")
+		}
+	}
+	if err == nil {
+		return true
+	}
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		s.refuse(w, r, http.StatusRequestEntityTooLarge, fmt.Sprintf("the body is larger than %d bytes", limit))
+		return false
+	}
+	s.refuse(w, r, http.StatusBadRequest, "malformed request: "+err.Error())
+	return false
+}
+
+// token is the session's token from the cookie; without one (or with one
+// no study could have made) it refuses the request.
+func (s *server) token(w http.ResponseWriter, r *http.Request) (string, bool) {
+	c, err := r.Cookie(cookieName)
+	if err != nil || c.Value == "" || len(c.Value) > maxTokenLength {
+		s.refuse(w, r, http.StatusForbidden, "no session: start the test first")
+		return "", false
+	}
+	return c.Value, true
+}
+
+// statuses maps the study's refusals to HTTP statuses.
+var statuses = []struct {
+	err    error
+	status int
+}{
+	{study.ErrNoSession, http.StatusForbidden},
+	{study.ErrIntro, http.StatusBadRequest},
+	{study.ErrOutOfRange, http.StatusBadRequest},
+	{study.ErrNotAccessible, http.StatusUnprocessableEntity},
+	{study.ErrStale, http.StatusConflict},
+	{study.ErrOver, http.StatusConflict},
+}
+
+// fail answers an error of the study: a refusal with its status and the
+// study's message, anything else as the server's fault, logged and not
+// shown (it may name files).
+func (s *server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	for _, m := range statuses {
+		if errors.Is(err, m.err) {
+			s.refuse(w, r, m.status, err.Error())
+			return
+		}
+	}
+	s.log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	writeJSON(w, http.StatusInternalServerError, errorJSON{"the server failed; try again"})
+}
+
+// errorJSON is the body of every refusal.
+type errorJSON struct {
+	Error string `json:"error"`
+}
+
+// refuse answers a refusal.
+func (s *server) refuse(w http.ResponseWriter, r *http.Request, status int, msg string) {
+	s.log.Debug("refused", "method", r.Method, "path", r.URL.Path, "status", status, "msg", msg)
+	writeJSON(w, status, errorJSON{msg})
+}
+
+// writeJSON writes v with the status.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	body, err := json.Marshal(v)
+	if err != nil {
+		// Only the server's own types are written: a fault of the build.
+		http.Error(w, `{"error":"the server failed"}`, http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(append(body, '\n'))
+}
