@@ -86,7 +86,7 @@ another protocol version (docs/protocol.md).`,
 	}
 	root.AddCommand(newMarkovCmd(io), newExpandCmd(io), newFmtCmd(io), newDisasmCmd(io),
 		newCheckCmd(io), newSpaceCmd(io), newRunCmd(io), newDotCmd(io), newComplexityCmd(io),
-		newEnumerateCmd(io), newEvolveCmd(io), newTestCmd(io), newServeEnvCmd(io), newResultsCmd(io))
+		newEnumerateCmd(io), newEvolveCmd(io), newTestCmd(io), newServeEnvCmd(io), newServeCmd(io), newResultsCmd(io))
 	return root
 }
 
