@@ -428,8 +428,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	o := Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)}
 	player := env.NewPlayer(it.Env)
 	var run aggregate.Run
-	var atTau aggregate.Average
-	curve := make([]aggregate.Average, s.CurvePoints)
+	t := newTally(s)
 	for e := range s.Episodes {
 		seed := env.EpisodeSeed(it.Seed, e)
 		var a env.Agent
@@ -446,12 +445,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 		if stopped {
 			o.Stopped++
 		}
-		v := values(run, end, s.Lambda)
-		o.Scores[e] = s.Score.Of(v)
-		atTau.Add(v)
-		for k := range curve {
-			curve[k].Add(values(run, min(curveTau(tau, k, s.CurvePoints), end), s.Lambda))
-		}
+		o.Scores[e] = t.add(run, end, tau)
 		if timed != nil {
 			o.Times.Merge(timed.Times)
 			if o.Fault = timed.Fault(); o.Fault != nil {
@@ -460,13 +454,74 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 			}
 		}
 	}
-	o.Values = atTau.Values()
-	o.Values.Tau = tau
-	for k := range curve {
-		o.Curve[k] = curve[k].Values()
-		o.Curve[k].Tau = curveTau(tau, k, s.CurvePoints)
+	t.finish(&o)
+	return o
+}
+
+// tally sums an item's episodes into its outcome: the payoffs when each
+// episode ended, and along the anytime curve.
+type tally struct {
+	s     Settings
+	atTau aggregate.Average
+	curve []aggregate.Average
+}
+
+func newTally(s Settings) *tally {
+	return &tally{s: s, curve: make([]aggregate.Average, s.CurvePoints)}
+}
+
+// add counts one episode's run, which ended at end, in a test of time tau,
+// and returns its score: the payoff at end. An episode over before a
+// point of the curve is read there at its end.
+func (t *tally) add(run aggregate.Run, end, tau float64) float64 {
+	v := values(run, end, t.s.Lambda)
+	t.atTau.Add(v)
+	for k := range t.curve {
+		t.curve[k].Add(values(run, min(curveTau(tau, k, t.s.CurvePoints), end), t.s.Lambda))
+	}
+	return t.s.Score.Of(v)
+}
+
+// finish writes the means into o, whose Tau and Scores are set.
+func (t *tally) finish(o *Outcome) {
+	o.Values = t.atTau.Values()
+	o.Values.Tau = o.Tau
+	for k := range t.curve {
+		o.Curve[k] = t.curve[k].Values()
+		o.Curve[k].Tau = curveTau(o.Tau, k, t.s.CurvePoints)
 	}
 	o.Score, o.CI95 = env.MeanCI(o.Scores)
+}
+
+// Played scores runs played outside Take, such as a person's (package
+// study), as Take scores an examinee that did all its steps before τ:
+// each run is one episode of item i, its interactions at the times they
+// were performed, in seconds from the episode's start. Each run is read at
+// its last interaction, and τ is the latest of those times: a person is
+// given the steps, not a test time, so the time after the last click is
+// not held against them. The times are first put on Take's clock (whole
+// microseconds, each at least one after the one before), so that the
+// curve's last point counts the last interaction exactly. s must be valid
+// (Settings.Validate); its Episodes and Pace are not used.
+func Played(item int, agent string, runs []aggregate.Run, s Settings) Outcome {
+	o := Outcome{Item: item, Agent: agent, Scores: make([]float64, len(runs)), Curve: make([]aggregate.Values, s.CurvePoints)}
+	gridded := make([]aggregate.Run, len(runs))
+	ends := make([]float64, len(runs))
+	for e, run := range runs {
+		gridded[e] = make(aggregate.Run, len(run))
+		var t int64
+		for i, x := range run {
+			t = max(ticks(x.T), t+1)
+			gridded[e][i] = aggregate.Interaction{T: seconds(t), Reward: x.Reward}
+		}
+		ends[e] = seconds(t)
+		o.Tau = max(o.Tau, ends[e])
+	}
+	t := newTally(s)
+	for e, run := range gridded {
+		o.Scores[e] = t.add(run, ends[e], o.Tau)
+	}
+	t.finish(&o)
 	return o
 }
 

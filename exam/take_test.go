@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/google/go-cmp/cmp"
@@ -368,5 +369,60 @@ func TestParsePace(t *testing.T) {
 		if p, err := exam.ParsePace(in); err == nil {
 			t.Errorf("ParsePace(%q) = %+v, accepted", in, p)
 		}
+	}
+}
+
+// Played scores a run played outside Take as Take scores the same run: an
+// agent at a constant pace d (whole microseconds, which Take's clock keeps
+// exactly), its run rebuilt from an episode's trace at the times i·d in
+// floating point (0.7·3 is 2.0999999999999996, off the clock's grid), gets
+// the outcome Take gives it, payoffs, curve and score alike.
+func TestPlayedScoresAsTake(t *testing.T) {
+	items := lambdaOneItems(t, 5, 1)
+	x := examinee(t, "qlearning")
+	for _, delay := range []float64{0.7, 0.003, 2.5} {
+		s := exam.DefaultSettings
+		s.Pace = exam.Pace{Model: "constant", A: delay}
+		out, err := exam.Take(items, []exam.Examinee{x}, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range out {
+			it := items[want.Item]
+			var run aggregate.Run
+			env.NewEpisode(it.Env, x.New(), env.EpisodeSeed(it.Seed, 0)).Run(it.Steps, func(st env.Step) {
+				run = append(run, aggregate.Interaction{T: float64(st.Interaction) * delay, Reward: st.Reward})
+			})
+			got := exam.Played(want.Item, x.Name, []aggregate.Run{run}, s)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("pace %v, %s: Played differs from Take (-Take +Played):\n%s", delay, it.Name, diff)
+			}
+		}
+	}
+}
+
+// Played puts the times on the clock's grid, each after the one before, so
+// that every interaction counts, and reads each run at its own last
+// interaction, τ being the latest: a run over sooner is not held to the
+// longer one's time.
+func TestPlayedReadsEachRunAtItsEnd(t *testing.T) {
+	runs := []aggregate.Run{
+		{{T: 1e-7, Reward: 1}, {T: 1e-7, Reward: 1}, {T: 0.5, Reward: -1}},
+		{{T: 1, Reward: 1}, {T: 2, Reward: 1}, {T: 4, Reward: 1}},
+	}
+	s := exam.DefaultSettings
+	s.Score = exam.ScoreDiminishing
+	o := exam.Played(0, "person", runs, s)
+	if o.Tau != 4 {
+		t.Errorf("τ is %v; the latest run ends at 4", o.Tau)
+	}
+	if want := []float64{1.0 / 3, 1}; !cmp.Equal(o.Scores, want) {
+		t.Errorf("v̌‖τ of each run read at its end: %v, want %v", o.Scores, want)
+	}
+	if o.Values.Count != 3 || o.Values.PerCycle != (1.0/3+1)/2 {
+		t.Errorf("payoffs at the end %+v: 3 interactions each, v‖τ the mean of 1/3 and 1", o.Values)
+	}
+	if last := o.Curve[len(o.Curve)-1]; last.Tau != 4 || last.Count != 3 {
+		t.Errorf("the curve ends at %+v; at τ = 4 with every interaction", last)
 	}
 }

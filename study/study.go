@@ -56,48 +56,53 @@ type Move struct {
 
 // View is what the page shows a participant: where the test stands and the
 // space as the participant sees it.
+//
+// Its JSON form is the view of the page's API (snake_case).
 type View struct {
-	Participant int        // the session's number, from 1
-	Test        int        // the test it takes, from 1
-	Exercises   []Exercise // the test's exercises in order
+	Participant int        `json:"participant"` // the session's number, from 1
+	Test        int        `json:"test"`        // the test it takes, from 1
+	Exercises   []Exercise `json:"exercises"`   // the test's exercises in order
 	// Exercise is the exercise under way, from 1; len(Exercises)+1 once
 	// the test is over.
-	Exercise int
-	Step     int // steps done in the exercise under way
+	Exercise int `json:"exercise"`
+	Step     int `json:"step"` // steps done in the exercise under way
 	// Seq is the number the next move must carry: the moves recorded in
 	// the session so far.
-	Seq   int
-	Cells []Cell // nil once the test is over
-	// Last is the reward of the move just made, nil before the first move
-	// of an exercise.
-	Last *Reward
-	Over bool
+	Seq   int    `json:"seq"`
+	Cells []Cell `json:"cells"` // nil once the test is over
+	// Last is the reward of the session's last move, nil before its first:
+	// after an exercise's last step it is still that step's reward (its
+	// Exercise says which), so that the page can show it as the next
+	// exercise begins.
+	Last *Reward `json:"last"`
+	Over bool    `json:"over"`
 }
 
 // Exercise is one exercise of a participant's test.
 type Exercise struct {
-	Number int
-	Steps  int
-	Done   int // steps done
+	Number int `json:"number"`
+	Steps  int `json:"steps"`
+	Done   int `json:"done"` // steps done
 }
 
 // Cell is one cell as the participant sees it.
 type Cell struct {
-	Number int // from 1
+	Number int `json:"number"` // from 1
 	// Objects are the glyph names of what is in the cell, in the
 	// observation's order: "you" for the participant (○), then neutral
 	// names (Glyphs) drawn for each exercise for Good, Evil and the
-	// objects, which carry no meaning.
-	Objects    []string
-	Accessible bool // one move leads there from the participant's cell
+	// objects, which carry no meaning. A test with more objects than
+	// Glyphs reuses them with a number: "diamond2".
+	Objects    []string `json:"objects"`
+	Accessible bool     `json:"accessible"` // one move leads there from the participant's cell
 }
 
 // Reward is the reward of a move, as the page shows it.
 type Reward struct {
-	Exercise int
-	Step     int // from 1
-	Value    float64
-	Sign     int // −1, 0 or +1: a down arrow in a red circle, a small square in a grey one, an up arrow in a green one
+	Exercise int     `json:"exercise"`
+	Step     int     `json:"step"` // from 1
+	Value    float64 `json:"value"`
+	Sign     int     `json:"sign"` // −1, 0 or +1: a down arrow in a red circle, a small square in a grey one, an up arrow in a green one
 }
 
 // Glyphs are the neutral symbols' names, from which each exercise draws
@@ -115,6 +120,10 @@ var (
 	ErrNotAccessible = errors.New("the cell cannot be reached from the participant's cell")
 	ErrOver          = errors.New("the test is over")
 	ErrIntro         = errors.New("the intro is not answered as asked")
+	// ErrReplay is the error of a session whose recorded moves do not
+	// replay: the environment or the database changed since they were
+	// recorded. It names the participant, exercise and step.
+	ErrReplay = errors.New("the recorded moves do not replay")
 )
 
 // Participant describes one session, for the researcher.
@@ -146,47 +155,3 @@ type Record struct {
 	TookMillis   float64 // the time the payoffs use (docs/people.md)
 	At           time.Time
 }
-
-// Study is a study in its database.
-type Study struct{}
-
-var errTODO = errors.New("study: not built yet")
-
-// Open opens the study in the database at path. A database without a study
-// gets d's (ErrNoStudy when d is nil); one with a study keeps it, and d,
-// when not nil, must be the same test (ErrOtherDesign, saying what
-// differs).
-func Open(path string, d *Design) (*Study, error) { return nil, errTODO }
-
-// Design is the stored design.
-func (s *Study) Design() Design { return Design{} }
-
-// Start opens a session for a new participant who answered the intro, and
-// returns its secret token and first view.
-func (s *Study) Start(a Answers) (token string, v View, err error) { return "", View{}, errTODO }
-
-// View is the session's current view; serving it starts the server's timer
-// of the next move.
-func (s *Study) View(token string) (View, error) { return View{}, errTODO }
-
-// Move plays the participant's move, records it (committed before Move
-// returns) and returns the next view.
-func (s *Study) Move(token string, m Move) (View, error) { return View{}, errTODO }
-
-// Participants lists the sessions in order.
-func (s *Study) Participants() ([]Participant, error) { return nil, errTODO }
-
-// Records calls each for every recorded interaction, participant by
-// participant, in order.
-func (s *Study) Records(each func(Record) error) error { return errTODO }
-
-// Outcomes gives the participants who finished their test as exam.Take
-// would give one examinee named name: the items of each one's test, in
-// order (Item.Test renumbered by participant, in order), and one outcome
-// per item, from the interactions at their recorded times (exam.Played).
-func (s *Study) Outcomes(name string, set exam.Settings) (items []exam.Item, outs []exam.Outcome, who []Participant, err error) {
-	return nil, nil, nil, errTODO
-}
-
-// Close closes the database.
-func (s *Study) Close() error { return errTODO }

@@ -1,0 +1,440 @@
+package study
+
+import (
+	crand "crypto/rand"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/exam"
+)
+
+// Bounds of what a participant sends.
+const (
+	MaxCode  = 64   // bytes of a participant code
+	MaxReply = 1000 // bytes of a reply to a question
+	// maxClientMillis is the longest time the page may claim for a move
+	// when the server's own measure is unknown (after a restart).
+	maxClientMillis = 3_600_000
+	tokenBytes      = 16
+)
+
+// live is a session under way in this process: its episode and where it
+// stands. Its mutex orders the requests of one session; sessions do not
+// wait for one another except to write.
+type live struct {
+	mu sync.Mutex
+	// ready says the fields below hold the session; it is false until the
+	// session is read from the database, and again after a failed write,
+	// so that the next request rebuilds it from what was committed.
+	ready        bool
+	hash         string // of the token
+	number, test int
+	items        []int // the test's items, as indices into Design.Items
+	exercise     int   // under way, from 0; len(items) once over
+	step         int   // steps done in the exercise under way
+	seq          int   // moves recorded
+	ep           *env.Episode
+	view         *env.View // of the interaction begun; nil once over
+	obs          string    // the view's observation, as the papers write it
+	glyphs       []string  // the exercise's names for Good, Evil and the objects
+	last         *Reward
+	// served is when this process last served the session's view (zero
+	// when it has not since it started): the server's timer of a move.
+	served time.Time
+}
+
+// idle stands for the participant in an episode: the moves come through
+// Begin and Finish, so it is never asked to act.
+type idle struct{}
+
+func (idle) Start(*env.Env, *rand.Rand) {}
+func (idle) Act(*env.View) int          { return 0 }
+func (idle) End(float64)                {}
+
+// Start opens a session for a new participant who answered the intro, and
+// returns its secret token and first view. Answers that do not answer the
+// intro as asked are refused with ErrIntro, saying why.
+func (s *Study) Start(a Answers) (token string, v View, err error) {
+	code, err := checkAnswers(s.design.Intro, a)
+	if err != nil {
+		return "", View{}, err
+	}
+	raw := make([]byte, tokenBytes)
+	crand.Read(raw) // crypto/rand never fails (it panics if the OS cannot give randomness)
+	token = hex.EncodeToString(raw)
+	replies, err := json.Marshal(append([]string{}, a.Replies...))
+	if err != nil {
+		return "", View{}, err
+	}
+	l := &live{hash: hashToken(token)}
+	s.write.Lock()
+	err = s.db.QueryRow(`INSERT INTO sessions (number, token, code, test, replies, started)
+		SELECT n, ?, ?, (n - 1) % ? + 1, ?, ? FROM (SELECT coalesce(max(number), 0) + 1 AS n FROM sessions)
+		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), time.Now().UnixNano()).Scan(&l.number, &l.test)
+	s.write.Unlock()
+	if err != nil {
+		return "", View{}, fmt.Errorf("recording the session: %w", err)
+	}
+	l.items = s.tests[l.test-1]
+	s.begin(l)
+	l.ready = true
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s.mu.Lock()
+	s.live[l.hash] = l
+	s.mu.Unlock()
+	return token, s.serve(l), nil
+}
+
+// checkAnswers checks the answers against the intro and returns the code
+// to keep.
+func checkAnswers(in Intro, a Answers) (string, error) {
+	fail := func(format string, args ...any) (string, error) {
+		return "", fmt.Errorf("%w: %s", ErrIntro, fmt.Sprintf(format, args...))
+	}
+	code := strings.TrimSpace(a.Code)
+	switch {
+	case in.Consent != "" && !a.Consent:
+		return fail("the participant did not give consent")
+	case !in.AskCode && code != "":
+		return fail("no participant code is asked, so none is kept")
+	case in.AskCode && code == "":
+		return fail("the participant code is missing")
+	case len(code) > MaxCode:
+		return fail("the participant code is %d bytes; at most %d", len(code), MaxCode)
+	case !printable(code):
+		return fail("the participant code holds a character that cannot be printed")
+	case len(a.Replies) != len(in.Questions):
+		return fail("%d replies to %d questions", len(a.Replies), len(in.Questions))
+	}
+	for i, r := range a.Replies {
+		if len(r) > MaxReply {
+			return fail("reply %d is %d bytes; at most %d", i+1, len(r), MaxReply)
+		}
+		if !printable(strings.NewReplacer("\n", " ", "\t", " ", "\r", " ").Replace(r)) {
+			return fail("reply %d holds a character that cannot be printed", i+1)
+		}
+	}
+	return code, nil
+}
+
+// printable says s is UTF-8 text of printable characters (spaces are).
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return true
+}
+
+func hashToken(token string) string {
+	h := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(h[:])
+}
+
+// View is the session's current view; serving it starts the server's timer
+// of the next move. An unknown token is ErrNoSession; a session whose
+// recorded moves no longer replay is ErrReplay.
+func (s *Study) View(token string) (View, error) {
+	l, err := s.session(token)
+	if err != nil {
+		return View{}, err
+	}
+	defer l.mu.Unlock()
+	return s.serve(l), nil
+}
+
+// Move plays the participant's move, records it (committed before Move
+// returns) and returns the next view. A move that is not the
+// participant's next legal one is refused and changes nothing: ErrStale
+// when m.Seq is not the view's, ErrOver after the last step, ErrOutOfRange
+// for a cell the space does not have, ErrNotAccessible for one that no
+// action reaches. A click on a cell plays the lowest action leading there.
+func (s *Study) Move(token string, m Move) (View, error) {
+	l, err := s.session(token)
+	if err != nil {
+		return View{}, err
+	}
+	defer l.mu.Unlock()
+	if m.Seq != l.seq {
+		return View{}, fmt.Errorf("%w: the move answers view %d; the current view is %d", ErrStale, m.Seq, l.seq)
+	}
+	if l.view == nil {
+		return View{}, ErrOver
+	}
+	dest := l.view.Dest()
+	if m.Cell < 1 || m.Cell > len(l.view.CellRewards()) {
+		return View{}, fmt.Errorf("%w: cell %d; the space has cells 1 to %d", ErrOutOfRange, m.Cell, len(l.view.CellRewards()))
+	}
+	action := actionTo(dest, m.Cell-1)
+	if action < 0 {
+		return View{}, fmt.Errorf("%w: cell %d", ErrNotAccessible, m.Cell)
+	}
+	now := time.Now()
+	r := Record{
+		Participant: l.number, Exercise: l.exercise + 1, Step: l.step + 1, Seq: l.seq,
+		Observation: l.obs, Cell: m.Cell, Action: action, ClientMillis: m.ClientMillis, At: now,
+	}
+	if !(r.ClientMillis >= 0 && r.ClientMillis <= math.MaxFloat64) { // not a time: unknown
+		r.ClientMillis = 0
+	}
+	if !l.served.IsZero() {
+		r.ServerMillis = float64(now.Sub(l.served).Microseconds()) / 1000
+	}
+	r.TookMillis = took(r.ClientMillis, r.ServerMillis)
+	r.Reward, err = l.ep.Finish(action)
+	if err != nil { // cannot happen: an interaction is begun and action is in range
+		l.ready = false
+		return View{}, err
+	}
+	if err := s.record(r); err != nil {
+		l.ready = false // the episode moved on; rebuild it from what was committed
+		return View{}, fmt.Errorf("recording the move: %w", err)
+	}
+	s.advance(l, r.Reward)
+	return s.serve(l), nil
+}
+
+// actionTo is the lowest action leading from a cell whose destinations
+// are dest to cell c, or −1 when none does.
+func actionTo(dest []int, c int) int {
+	for a, d := range dest {
+		if d == c {
+			return a
+		}
+	}
+	return -1
+}
+
+// took is the time a move took, in milliseconds, for the payoffs: the
+// page's measure when the server's bounds it (the page's clock runs from
+// showing the view to the click, without the network's delays, but a page
+// can say anything, and the server's clock, from sending the view to
+// receiving the click, bounds it); the server's otherwise; the page's,
+// up to an hour, when the server's is unknown (a restart came between the
+// view and the move). Never below a millisecond, so that the times of a
+// run increase.
+func took(client, server float64) float64 {
+	t := server
+	if client > 0 && (client <= server || server == 0 && client <= maxClientMillis) {
+		t = client
+	}
+	return max(t, 1)
+}
+
+// record commits r.
+func (s *Study) record(r Record) error {
+	s.write.Lock()
+	defer s.write.Unlock()
+	_, err := s.db.Exec(`INSERT INTO interactions
+		(session, seq, exercise, step, observation, cell, action, reward, client_ms, server_ms, took_ms, at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Participant, r.Seq, r.Exercise, r.Step, r.Observation, r.Cell, r.Action, r.Reward,
+		r.ClientMillis, r.ServerMillis, r.TookMillis, r.At.UnixNano())
+	return err
+}
+
+// begin starts the episode of the exercise under way: episode 0 of its
+// item, as exam.Take plays it, so that a participant meets the random
+// choices an agent meets.
+func (s *Study) begin(l *live) {
+	it := s.design.Items[l.items[l.exercise]]
+	l.ep = env.NewEpisode(it.Env, idle{}, env.EpisodeSeed(it.Seed, 0))
+	l.view, _ = l.ep.Begin() // a new episode has no interaction under way
+	l.obs = l.view.Text()
+	l.glyphs = glyphs(it, len(l.view.Positions())-1)
+}
+
+// advance moves l past a finished move of reward reward: to the next
+// step, the next exercise, or the end of the test.
+func (s *Study) advance(l *live, reward float64) {
+	l.step++
+	l.seq++
+	l.last = &Reward{Exercise: l.exercise + 1, Step: l.step, Value: reward, Sign: sign(reward)}
+	if l.step < s.design.Items[l.items[l.exercise]].Steps {
+		l.view, _ = l.ep.Begin() // the move finished the interaction
+		l.obs = l.view.Text()
+		return
+	}
+	l.ep.End()
+	l.exercise++
+	l.step = 0
+	if l.exercise < len(l.items) {
+		s.begin(l)
+		return
+	}
+	l.ep, l.view, l.obs, l.glyphs = nil, nil, "", nil
+}
+
+func sign(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// glyphs names Good, Evil and the n−2 objects of an item: a permutation of
+// Glyphs drawn from the item's seed (its own stream), so that the names
+// change from exercise to exercise, carry no meaning, and are the same for
+// every participant and every run.
+func glyphs(it exam.Item, n int) []string {
+	perm := rand.New(rand.NewPCG(it.Seed, 0x676c79706873)).Perm(len(Glyphs)) // "glyphs"
+	names := make([]string, n)
+	for k := range names {
+		names[k] = Glyphs[perm[k%len(Glyphs)]]
+		if k >= len(Glyphs) {
+			names[k] += strconv.Itoa(k/len(Glyphs) + 1)
+		}
+	}
+	return names
+}
+
+// serve returns l's view and starts the server's timer of its next move.
+func (s *Study) serve(l *live) View {
+	l.served = time.Now()
+	v := View{Participant: l.number, Test: l.test, Exercise: l.exercise + 1, Step: l.step, Seq: l.seq, Over: l.view == nil}
+	v.Exercises = make([]Exercise, len(l.items))
+	for i, item := range l.items {
+		x := Exercise{Number: i + 1, Steps: s.design.Items[item].Steps}
+		switch {
+		case i < l.exercise:
+			x.Done = x.Steps
+		case i == l.exercise:
+			x.Done = l.step
+		}
+		v.Exercises[i] = x
+	}
+	if l.last != nil {
+		last := *l.last
+		v.Last = &last
+	}
+	if l.view == nil {
+		return v
+	}
+	v.Cells = make([]Cell, len(l.view.CellRewards()))
+	for c := range v.Cells {
+		v.Cells[c] = Cell{Number: c + 1, Objects: []string{}}
+	}
+	for i, c := range l.view.Positions() {
+		name := "you"
+		if i > 0 {
+			name = l.glyphs[i-1]
+		}
+		v.Cells[c].Objects = append(v.Cells[c].Objects, name)
+	}
+	for _, d := range l.view.Dest() {
+		v.Cells[d].Accessible = true
+	}
+	return v
+}
+
+// session finds the session of token, rebuilding it from the database when
+// this process does not hold it, and returns it locked.
+func (s *Study) session(token string) (*live, error) {
+	if len(token) != 2*tokenBytes || strings.Trim(token, "0123456789abcdef") != "" {
+		return nil, ErrNoSession
+	}
+	h := hashToken(token)
+	s.mu.Lock()
+	l := s.live[h]
+	if l == nil {
+		l = &live{hash: h}
+		s.live[h] = l
+	}
+	s.mu.Unlock()
+	l.mu.Lock()
+	if l.ready {
+		return l, nil
+	}
+	if err := s.rebuild(l); err != nil {
+		l.mu.Unlock()
+		if errors.Is(err, ErrNoSession) {
+			s.mu.Lock()
+			if s.live[h] == l {
+				delete(s.live, h)
+			}
+			s.mu.Unlock()
+		}
+		return nil, err
+	}
+	l.ready = true
+	return l, nil
+}
+
+// rebuild reads l's session from the database and replays its recorded
+// moves from the seeds, checking that each shows the recorded observation
+// and gives the recorded reward.
+func (s *Study) rebuild(l *live) error {
+	err := s.db.QueryRow(`SELECT number, test FROM sessions WHERE token = ?`, l.hash).Scan(&l.number, &l.test)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNoSession
+	}
+	if err != nil {
+		return fmt.Errorf("reading the session: %w", err)
+	}
+	if l.test < 1 || l.test > len(s.tests) {
+		return fmt.Errorf("%w: participant %d takes test %d, which the study does not have", ErrReplay, l.number, l.test)
+	}
+	l.items, l.exercise, l.step, l.seq, l.last, l.served = s.tests[l.test-1], 0, 0, 0, nil, time.Time{}
+	s.begin(l)
+	rows, err := s.db.Query(`SELECT seq, exercise, step, observation, cell, action, reward
+		FROM interactions WHERE session = ? ORDER BY seq`, l.number)
+	if err != nil {
+		return fmt.Errorf("reading the moves: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Record
+		if err := rows.Scan(&r.Seq, &r.Exercise, &r.Step, &r.Observation, &r.Cell, &r.Action, &r.Reward); err != nil {
+			return fmt.Errorf("reading the moves: %w", err)
+		}
+		if err := s.replay(l, r); err != nil {
+			return fmt.Errorf("%w: participant %d, exercise %d, step %d: %s", ErrReplay, l.number, r.Exercise, r.Step, err)
+		}
+	}
+	return rows.Err()
+}
+
+// replay plays one recorded move, checking it against the episode.
+func (s *Study) replay(l *live, r Record) error {
+	switch {
+	case l.view == nil:
+		return errors.New("a move is recorded after the end of the test")
+	case r.Seq != l.seq || r.Exercise != l.exercise+1 || r.Step != l.step+1:
+		return fmt.Errorf("the move %d is recorded as exercise %d, step %d; the replay is at move %d, exercise %d, step %d",
+			r.Seq, r.Exercise, r.Step, l.seq, l.exercise+1, l.step+1)
+	case r.Observation != l.obs:
+		return fmt.Errorf("the observation was %q and is now %q", r.Observation, l.obs)
+	case r.Cell < 1 || actionTo(l.view.Dest(), r.Cell-1) != r.Action:
+		return fmt.Errorf("the click on cell %d is recorded as action %d, which is not the lowest action leading there", r.Cell, r.Action)
+	}
+	reward, err := l.ep.Finish(r.Action)
+	if err != nil {
+		return err
+	}
+	if reward != r.Reward {
+		return fmt.Errorf("the reward was %v and is now %v", r.Reward, reward)
+	}
+	s.advance(l, reward)
+	return nil
+}

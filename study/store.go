@@ -1,0 +1,323 @@
+package study
+
+import (
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/lang"
+
+	// The SQLite driver "sqlite": SQLite's own C code translated to Go,
+	// so that anynt builds without cgo or a C compiler.
+	_ "modernc.org/sqlite"
+)
+
+// schemaVersion is the version of the tables below; a database of a newer
+// one was written by a newer anynt and is refused rather than misread.
+const schemaVersion = 1
+
+// schema creates the tables. Sessions keep a hash of their token, not the
+// token, so that a copy of the database (an export, a backup) cannot be
+// used to play in someone's session.
+const schema = `
+CREATE TABLE study (
+	id INTEGER PRIMARY KEY CHECK (id = 1),
+	schema INTEGER NOT NULL,
+	design TEXT NOT NULL
+);
+CREATE TABLE items (
+	test INTEGER NOT NULL,
+	number INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	steps INTEGER NOT NULL,
+	seed INTEGER NOT NULL,
+	complexity REAL NOT NULL,
+	bits REAL NOT NULL,
+	kapprox INTEGER NOT NULL,
+	cells INTEGER NOT NULL,
+	source TEXT NOT NULL,
+	position INTEGER PRIMARY KEY
+);
+CREATE TABLE sessions (
+	number INTEGER PRIMARY KEY,
+	token TEXT NOT NULL UNIQUE,
+	code TEXT NOT NULL,
+	test INTEGER NOT NULL,
+	replies TEXT NOT NULL,
+	started INTEGER NOT NULL
+);
+CREATE TABLE interactions (
+	session INTEGER NOT NULL REFERENCES sessions(number),
+	seq INTEGER NOT NULL,
+	exercise INTEGER NOT NULL,
+	step INTEGER NOT NULL,
+	observation TEXT NOT NULL,
+	cell INTEGER NOT NULL,
+	action INTEGER NOT NULL,
+	reward REAL NOT NULL,
+	client_ms REAL NOT NULL,
+	server_ms REAL NOT NULL,
+	took_ms REAL NOT NULL,
+	at INTEGER NOT NULL,
+	PRIMARY KEY (session, seq)
+) WITHOUT ROWID;
+`
+
+// storedDesign is the design without its items, as the study table keeps
+// it (the items have their own table).
+type storedDesign struct {
+	Version    string `json:"version"`
+	Protocol   string `json:"protocol"`
+	Complexity string `json:"complexity"`
+	Strata     string `json:"strata"`
+	Settings   string `json:"settings"`
+	Seed       uint64 `json:"seed"`
+	Tests      int    `json:"tests"`
+	Intro      Intro  `json:"intro"`
+}
+
+// Study is a study in its database. Its methods are safe for concurrent
+// use; one process at a time may serve a database.
+type Study struct {
+	db     *sql.DB
+	design Design
+	// tests holds each test's items, as indices into design.Items.
+	tests [][]int
+	// write serialises the writes of this process, so that they queue in
+	// Go rather than spin on SQLite's lock.
+	write sync.Mutex
+	mu    sync.Mutex
+	live  map[string]*live // by token hash
+}
+
+// Open opens the study in the database at path. A database without a study
+// gets d's (ErrNoStudy when d is nil); one with a study keeps it, and d,
+// when not nil, must be the same test (ErrOtherDesign, saying what
+// differs). A file that is not a SQLite database, or that holds something
+// else, is refused.
+func Open(path string, d *Design) (*Study, error) {
+	if d == nil {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", path, ErrNoStudy)
+		}
+	} else if err := checkDesign(d); err != nil {
+		return nil, err
+	}
+	// The pragmas are set on every connection the pool opens: WAL lets
+	// the researcher's export read while participants write, and
+	// synchronous=FULL makes each commit durable before Move returns.
+	q := url.Values{"_pragma": {"journal_mode(WAL)", "synchronous(FULL)", "foreign_keys(ON)", "busy_timeout(10000)"}}
+	db, err := sql.Open("sqlite", "file:"+url.PathEscape(path)+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	s := &Study{db: db, live: map[string]*live{}}
+	if err := s.load(path, d); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// checkDesign refuses a design that cannot be given.
+func checkDesign(d *Design) error {
+	if d.Tests < 1 {
+		return fmt.Errorf("a study needs at least one test; the design has %d", d.Tests)
+	}
+	if len(d.Items) == 0 {
+		return fmt.Errorf("the design has no items")
+	}
+	for i, it := range d.Items {
+		if it.Test < 1 || it.Test > d.Tests {
+			return fmt.Errorf("item %d (%s) is of test %d; the design has tests 1 to %d", i+1, it.Name, it.Test, d.Tests)
+		}
+		if it.Steps < 1 || it.Steps > exam.MaxSteps {
+			return fmt.Errorf("item %d (%s) has %d steps; an item has 1 to %d", i+1, it.Name, it.Steps, exam.MaxSteps)
+		}
+		if it.Source == "" {
+			return fmt.Errorf("item %d (%s) has no source, which the study must keep", i+1, it.Name)
+		}
+	}
+	return nil
+}
+
+// load reads the study, creating d's when the database has none.
+func (s *Study) load(path string, d *Design) error {
+	var tables int
+	err := s.db.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&tables)
+	if err != nil {
+		return fmt.Errorf("%s: not a SQLite database, or a damaged one: %w", path, err)
+	}
+	if tables == 0 {
+		if d == nil {
+			return fmt.Errorf("%s: %w", path, ErrNoStudy)
+		}
+		if err := s.create(d); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	var version int
+	var design string
+	err = s.db.QueryRow(`SELECT schema, design FROM study`).Scan(&version, &design)
+	if err != nil {
+		return fmt.Errorf("%s: a SQLite database, but not a study's: %w", path, err)
+	}
+	if version != schemaVersion {
+		return fmt.Errorf("%s: the study's schema is version %d; this anynt reads version %d (a newer anynt wrote it)", path, version, schemaVersion)
+	}
+	var sd storedDesign
+	if err := json.Unmarshal([]byte(design), &sd); err != nil {
+		return fmt.Errorf("%s: the study's design is not readable: %w", path, err)
+	}
+	s.design = Design{Version: sd.Version, Protocol: sd.Protocol, Complexity: sd.Complexity, Strata: sd.Strata,
+		Settings: sd.Settings, Seed: sd.Seed, Tests: sd.Tests, Intro: sd.Intro}
+	if s.design.Items, err = s.loadItems(); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if err := checkDesign(&s.design); err != nil {
+		return fmt.Errorf("%s: the stored design: %w", path, err)
+	}
+	s.tests = make([][]int, s.design.Tests)
+	for i, it := range s.design.Items {
+		s.tests[it.Test-1] = append(s.tests[it.Test-1], i)
+	}
+	for k, items := range s.tests {
+		if len(items) == 0 {
+			return fmt.Errorf("%s: the stored design's test %d has no items", path, k+1)
+		}
+	}
+	if d != nil {
+		if err := sameDesign(&s.design, d); err != nil {
+			return fmt.Errorf("%s: %w: %s", path, ErrOtherDesign, err)
+		}
+	}
+	return nil
+}
+
+// create writes d into an empty database, in one transaction.
+func (s *Study) create(d *Design) error {
+	design, err := json.Marshal(storedDesign{Version: d.Version, Protocol: d.Protocol, Complexity: d.Complexity,
+		Strata: d.Strata, Settings: d.Settings, Seed: d.Seed, Tests: d.Tests, Intro: d.Intro})
+	if err != nil {
+		return err
+	}
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback() // after Commit, a no-op
+	if _, err := tx.Exec(schema); err != nil {
+		return fmt.Errorf("creating the tables: %w", err)
+	}
+	if _, err := tx.Exec(`INSERT INTO study (id, schema, design) VALUES (1, ?, ?)`, schemaVersion, string(design)); err != nil {
+		return err
+	}
+	for i, it := range d.Items {
+		_, err := tx.Exec(`INSERT INTO items (position, test, number, name, steps, seed, complexity, bits, kapprox, cells, source)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			i, it.Test, it.Number, it.Name, it.Steps, int64(it.Seed), it.Complexity, it.Bits, it.KApprox, it.Cells, it.Source)
+		if err != nil {
+			return err
+		}
+	}
+	return tx.Commit()
+}
+
+// loadItems reads the items and loads each environment from its source.
+func (s *Study) loadItems() ([]exam.Item, error) {
+	rows, err := s.db.Query(`SELECT test, number, name, steps, seed, complexity, bits, kapprox, cells, source FROM items ORDER BY position`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var items []exam.Item
+	for rows.Next() {
+		var it exam.Item
+		var seed int64
+		if err := rows.Scan(&it.Test, &it.Number, &it.Name, &it.Steps, &seed, &it.Complexity, &it.Bits, &it.KApprox, &it.Cells, &it.Source); err != nil {
+			return nil, err
+		}
+		it.Seed = uint64(seed)
+		f, err := lang.Parse(it.Name, []byte(it.Source))
+		if err != nil {
+			return nil, fmt.Errorf("the stored item %s: %w", it.Name, err)
+		}
+		if it.Env, err = env.Load(f); err != nil {
+			return nil, fmt.Errorf("the stored item %s: %w", it.Name, err)
+		}
+		items = append(items, it)
+	}
+	return items, rows.Err()
+}
+
+// sameDesign says how d differs from the stored design, in what decides
+// the test a participant takes; nil when it does not. The version and the
+// report's presentation (Complexity, Strata) may differ, and so may the
+// sources' comments, which name the version that wrote them.
+func sameDesign(stored, d *Design) error {
+	switch {
+	case stored.Protocol != d.Protocol:
+		return fmt.Errorf("its protocol is %q, not %q", stored.Protocol, d.Protocol)
+	case stored.Seed != d.Seed:
+		return fmt.Errorf("its seed is %d, not %d", stored.Seed, d.Seed)
+	case stored.Tests != d.Tests:
+		return fmt.Errorf("it has %d tests, not %d", stored.Tests, d.Tests)
+	case stored.Settings != d.Settings:
+		return fmt.Errorf("its settings are %q, not %q", stored.Settings, d.Settings)
+	case stored.Intro.Consent != d.Intro.Consent:
+		return fmt.Errorf("its consent text differs")
+	case stored.Intro.AskCode != d.Intro.AskCode:
+		return fmt.Errorf("it asks for a code: %t, not %t", stored.Intro.AskCode, d.Intro.AskCode)
+	case !slices.Equal(stored.Intro.Questions, d.Intro.Questions):
+		return fmt.Errorf("its questions are %q, not %q", stored.Intro.Questions, d.Intro.Questions)
+	case len(stored.Items) != len(d.Items):
+		return fmt.Errorf("it has %d items, not %d", len(stored.Items), len(d.Items))
+	}
+	for i, a := range stored.Items {
+		b := d.Items[i]
+		switch {
+		case a.Test != b.Test || a.Name != b.Name:
+			return fmt.Errorf("its item %d is %s of test %d, not %s of test %d", i+1, a.Name, a.Test, b.Name, b.Test)
+		case a.Steps != b.Steps:
+			return fmt.Errorf("its item %d (%s) has %d steps, not %d", i+1, a.Name, a.Steps, b.Steps)
+		case a.Seed != b.Seed:
+			return fmt.Errorf("its item %d (%s) has seed %d, not %d", i+1, a.Name, a.Seed, b.Seed)
+		case withoutComments(a.Source) != withoutComments(b.Source):
+			return fmt.Errorf("its item %d (%s) has another source", i+1, a.Name)
+		}
+	}
+	return nil
+}
+
+// withoutComments drops the source's comment lines.
+func withoutComments(src string) string {
+	var b strings.Builder
+	for line := range strings.Lines(src) {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// Design is the stored design. Its Items' environments are shared: the
+// caller must not change them.
+func (s *Study) Design() Design {
+	d := s.design
+	d.Items = append([]exam.Item(nil), d.Items...)
+	d.Intro.Questions = append([]string(nil), d.Intro.Questions...)
+	return d
+}
+
+// Close closes the database. Every move was committed when it was
+// answered, so nothing is lost.
+func (s *Study) Close() error { return s.db.Close() }
