@@ -254,7 +254,7 @@ func sign(x float64) string {
 // cannot be drawn fails the test.
 func screenshot(t *testing.T, tab context.Context, name string) {
 	t.Helper()
-	png, err := chromedp.Run(tab, chromedp.CaptureScreenshot())
+	png, err := chromedp.Run(tab, chromedp.FullScreenshot(100)) // 100: PNG
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
@@ -266,8 +266,9 @@ func screenshot(t *testing.T, tab context.Context, name string) {
 }
 
 // start answers the intro on the page: the consent box, the code and the
-// questions when the study asks them.
-func start(t *testing.T, tab context.Context, f *fixture, code string, replies ...string) {
+// questions when the study asks them; shot names the screenshot of the
+// answered intro, "" for none.
+func start(t *testing.T, tab context.Context, f *fixture, shot, code string, replies ...string) {
 	t.Helper()
 	if err := chromedp.Do(tab, chromedp.Navigate(f.url)); err != nil {
 		t.Fatal(err)
@@ -287,7 +288,9 @@ func start(t *testing.T, tab context.Context, f *fixture, code string, replies .
 	if err := chromedp.Do(tab, steps...); err != nil {
 		t.Fatalf("answering the intro: %v", err)
 	}
-	screenshot(t, tab, "intro")
+	if shot != "" {
+		screenshot(t, tab, shot)
+	}
 	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("start"))); err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +308,7 @@ func TestBrowserWholeExercise(t *testing.T) {
 		AskCode: true, Questions: []string{"How old are you, in years?"}})
 	tab, closeTab := newTab(t, newBrowser(t))
 	defer closeTab()
-	start(t, tab, f, "P-017", "34")
+	start(t, tab, f, "intro", "P-017", "34")
 
 	ps, err := f.study.Participants()
 	if err != nil {
@@ -316,6 +319,7 @@ func TestBrowserWholeExercise(t *testing.T) {
 	}
 	tok := token(t, tab)
 	steps := f.study.Design().Items[0].Steps
+	gained := false
 	for step := range steps {
 		p := readPageState(t, tab)
 		v, err := f.study.View(tok)
@@ -372,8 +376,9 @@ func TestBrowserWholeExercise(t *testing.T) {
 		if onPage != youCell(now.Cells) {
 			t.Fatalf("step %d: the page shows ○ in cell %d, the server moved it to cell %d", step+1, onPage, youCell(now.Cells))
 		}
-		if step == 2 {
-			screenshot(t, tab, "step") // the pointer is still over the clicked cell
+		if after.Sign == "1" && !gained {
+			screenshot(t, tab, "step") // as seed 002's Fig. 2: a gain, the pointer over the clicked cell
+			gained = true
 		}
 	}
 	screenshot(t, tab, "pause")
@@ -403,7 +408,7 @@ func TestBrowserReopenResumes(t *testing.T) {
 	f := newFixture(t, study.Intro{})
 	browser := newBrowser(t)
 	tab, closeTab := newTab(t, browser)
-	start(t, tab, f, "")
+	start(t, tab, f, "", "")
 	tok := token(t, tab)
 	for range 4 {
 		p := readPageState(t, tab)

@@ -107,7 +107,7 @@ func runResults(io *stdio, fl resultsFlags, changed func(string) bool) error {
 	}
 	s, err := study.Open(fl.db, nil)
 	if err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %s: %w", fl.db, err)}
+		return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
 	}
 	defer s.Close()
 	switch {

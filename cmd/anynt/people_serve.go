@@ -196,7 +196,7 @@ func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, er
 			return s, nil
 		}
 		if !errors.Is(err, study.ErrNoStudy) {
-			return nil, studyError(fl.db, err)
+			return nil, studyError(err)
 		}
 	}
 	d, err := serveDesign(fl, changed)
@@ -205,7 +205,7 @@ func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, er
 	}
 	s, err := study.Open(fl.db, &d)
 	if err != nil {
-		return nil, studyError(fl.db, err)
+		return nil, studyError(err)
 	}
 	return s, nil
 }
@@ -213,11 +213,11 @@ func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, er
 // studyError gives study.Open's error its exit status: another study is a
 // usage error (the flags do not describe the database), the rest a file
 // that could not be read or written.
-func studyError(db string, err error) error {
+func studyError(err error) error {
 	if errors.Is(err, study.ErrOtherDesign) {
-		return usage(fmt.Errorf("--db %s: %w; give the flags that made it, or none to go on with it, or another --db", db, err))
+		return usage(fmt.Errorf("--db %w; give the flags that made it, or none to go on with it, or another --db", err))
 	}
-	return &exitError{code: exitIO, err: fmt.Errorf("--db %s: %w", db, err)}
+	return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
 }
 
 // serveDesign draws the test the flags describe, as anynt test does, with
