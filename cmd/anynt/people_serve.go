@@ -231,10 +231,7 @@ func serveDesign(fl serveFlags, changed func(string) bool) (study.Design, error)
 		return study.Design{}, err
 	}
 	if t.protocol != "lambda-one" {
-		if changed("tests") {
-			return study.Design{}, usage(fmt.Errorf("--tests is for --protocol lambda-one; a battery is one test"))
-		}
-		t.tests = 1
+		t.tests = 1 // a battery is one test; checkProtocolFlags refused --tests
 	}
 	intro, err := serveIntro(fl)
 	if err != nil {
