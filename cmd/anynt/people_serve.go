@@ -111,7 +111,7 @@ answered. anynt results reads the database.`,
 }
 
 // runServe opens the study and serves it until a signal stops it.
-func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
+func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 	if fl.db == "" {
 		return usage(errors.New("--db FILE is required: the database that keeps the study"))
 	}
@@ -122,7 +122,16 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	if err != nil {
 		return err
 	}
-	defer s.Close()
+	defer func() {
+		if cerr := s.Close(); cerr != nil && err == nil {
+			err = &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", cerr)}
+		}
+	}()
+	d := s.Design()
+	ps, err := s.Participants()
+	if err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("--db %s: %w", fl.db, err)}
+	}
 	ln, err := net.Listen("tcp", fl.addr)
 	if err != nil {
 		return &exitError{code: exitIO, err: fmt.Errorf("--addr: %w", err)}
@@ -139,9 +148,8 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	d := s.Design()
-	fmt.Fprintf(io.out, "anynt serve: %s test (seed %d, %d tests) at http://%s/ — Ctrl-C stops it\n",
-		d.Protocol, d.Seed, d.Tests, ln.Addr())
+	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %d tests, %d participants so far) is at http://%s/ — Ctrl-C stops it\n",
+		d.Protocol, d.Seed, d.Tests, len(ps), ln.Addr())
 	select {
 	case err := <-served:
 		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
@@ -152,9 +160,6 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	defer cancel()
 	if err := srv.Shutdown(shutdown); err != nil {
 		return &exitError{code: exitIO, err: fmt.Errorf("stopping: %w", err)}
-	}
-	if err := s.Close(); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", err)}
 	}
 	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
 	return nil
