@@ -66,6 +66,11 @@
 // (Settings.ContinueAfterFault), and Take's error is an *AgentError.
 // docs/tests.md gives every rule's reasons.
 //
+// Played scores runs played outside Take, a person's in package study, as
+// Take scores an agent that did all its steps before τ: each run read at
+// its last interaction, its times first put on Take's clock, so that a
+// person and an agent on the same item are scored by the same code.
+//
 // A battery (item 2 of issue 10) draws its environments from a pool: files
 // and folders (ReadPool, LoadPool: every file loaded before anything runs,
 // every error of every file returned together) or the generator's stream in

@@ -1,7 +1,97 @@
-// Package study runs a study of the ANYNT tests with people: it gives a
-// participant the test of a Design one move at a time, keeps every
+// Package study runs a study of the ANYNT tests with people: it gives each
+// participant a test of a Design one move at a time, keeps every
 // interaction in an embedded SQLite database, and gives the results as
 // package exam gives an agent's, so that a report puts people beside the
-// agents on the same items. It knows nothing of HTTP (package web serves
-// it).
+// agents on the same items. It knows nothing of HTTP: package web serves
+// it, and decides nothing itself.
+//
+// # Storage
+//
+// The database is SQLite through modernc.org/sqlite, SQLite's own C code
+// translated to Go: a real SQLite file, which any sqlite3 tool reads, with
+// no cgo, so that go build works on a fresh machine without a C compiler.
+// Four tables: study (one row: the schema version and the design without
+// its items, as JSON), items (every test's items, each with its Source,
+// so that a study never depends on files that may change, and its steps
+// and seed), sessions (number, hashed token, code, test, replies, start)
+// and interactions (one row a move, keyed by session and sequence number:
+// the observation shown, the cell clicked, the action it played, the
+// reward, the page's and the server's times, the time counted, the
+// clock). A study is created by the first Open of a file with a design;
+// later Opens read it back, loading each environment from its stored
+// source, and refuse a design that is not the same test (ErrOtherDesign,
+// naming the first difference in protocol, seed, tests, settings, intro,
+// or an item's name, steps, seed or source; the version and the sources'
+// comment lines, which name the version, may differ, so that a newer
+// anynt continues a study). A file that is not a SQLite database, a
+// database of another program, or a study of a newer schema is refused
+// with an error that says so.
+//
+// # Durability and replay
+//
+// The connection runs in WAL mode with synchronous=FULL: Move commits the
+// move's record (an fsync) before it returns, and so before the page is
+// answered, so that a move the participant saw answered is on disk. The
+// state of a session in memory is only a cache: a session this process
+// does not hold (after a restart, or a closed and reopened tab on another
+// server process) is rebuilt by replaying its recorded moves from the
+// item's seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as
+// exam.Take gives an agent, so that a person and an agent meet the same
+// random choices (a paired design, as seed 002). Each replayed step must
+// show the recorded observation, its click must be the recorded action and
+// give the recorded reward; otherwise the environment or the database
+// changed, and the session is refused with ErrReplay naming the
+// participant, exercise and step. When a record cannot be written, the
+// move is refused and the session is dropped from memory, so that the next
+// request rebuilds it from what was committed. One process serves a
+// database at a time (a second one's writes would collide on the
+// interactions' key, which refuses the move rather than losing one).
+//
+// # Moves and refusals
+//
+// The study decides every move: a click on cell c plays the lowest action
+// that leads from the participant's cell to c. A move must carry the
+// view's sequence number (ErrStale otherwise: a replayed, duplicated or
+// reordered request), a cell of the space (ErrOutOfRange), a cell some
+// action reaches (ErrNotAccessible), and come before the end of the test
+// (ErrOver). A refusal changes nothing. Requests of one session are
+// serialised by its own lock; sessions run in parallel and queue only to
+// write.
+//
+// # Sessions and privacy
+//
+// A session is identified by a secret token, 128 random bits from
+// crypto/rand in hex; the database keeps its SHA-256 only, so that a copy
+// of the database cannot be used to play in a session. Participant n
+// takes test ((n−1) mod Tests)+1. The intro asks nothing by default: a
+// participant code only when the design asks for one (at most 64 bytes of
+// printable text), the replies to the configured questions only (exactly
+// one each, at most 1000 bytes), and consent only when there is consent
+// text. Nothing else is kept: no address, no user agent, no name.
+//
+// # What the participant sees
+//
+// The view gives the cells with their contents: "you" (○) and, for Good,
+// Evil and the objects, neutral names drawn for each item from the item's
+// seed (a permutation of Glyphs on its own stream), so that the symbols
+// change from exercise to exercise, carry no meaning, and are the same
+// for every participant. The participant is shown where Good and Evil are
+// but not which is which, as in seed 002's interface. A cell is
+// accessible when some action leads there from the participant's cell.
+// The reward of the last move is shown by its sign.
+//
+// # Timing
+//
+// The payoffs of seed 001 need the time each move took. The page measures
+// from showing the view to the click, which leaves the network out; the
+// server measures from serving the view (View or Move) to receiving the
+// move, which includes it. A page can say anything, so its time counts
+// only when the server's bounds it (0 < page ≤ server); otherwise the
+// server's counts. After a restart the server did not serve the view and
+// its time is unknown (0): the page's counts then, up to an hour. A time
+// that is not a number or is negative is kept as 0 (unknown). The time
+// counted is never below 1 ms, so that a run's times increase. Outcomes
+// puts an exercise's moves at the running sum of these times and scores
+// it with exam.Played, at its last move, as exam.Take scores an agent
+// that did all its steps before τ.
 package study

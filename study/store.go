@@ -136,15 +136,22 @@ func checkDesign(d *Design) error {
 	if len(d.Items) == 0 {
 		return fmt.Errorf("the design has no items")
 	}
+	given := make([]bool, d.Tests)
 	for i, it := range d.Items {
 		if it.Test < 1 || it.Test > d.Tests {
 			return fmt.Errorf("item %d (%s) is of test %d; the design has tests 1 to %d", i+1, it.Name, it.Test, d.Tests)
 		}
+		given[it.Test-1] = true
 		if it.Steps < 1 || it.Steps > exam.MaxSteps {
 			return fmt.Errorf("item %d (%s) has %d steps; an item has 1 to %d", i+1, it.Name, it.Steps, exam.MaxSteps)
 		}
 		if it.Source == "" {
 			return fmt.Errorf("item %d (%s) has no source, which the study must keep", i+1, it.Name)
+		}
+	}
+	for k, ok := range given {
+		if !ok {
+			return fmt.Errorf("test %d has no items", k+1)
 		}
 	}
 	return nil
@@ -189,11 +196,6 @@ func (s *Study) load(path string, d *Design) error {
 	s.tests = make([][]int, s.design.Tests)
 	for i, it := range s.design.Items {
 		s.tests[it.Test-1] = append(s.tests[it.Test-1], i)
-	}
-	for k, items := range s.tests {
-		if len(items) == 0 {
-			return fmt.Errorf("%s: the stored design's test %d has no items", path, k+1)
-		}
 	}
 	if d != nil {
 		if err := sameDesign(&s.design, d); err != nil {

@@ -1,0 +1,390 @@
+package web_test
+
+import (
+	"math"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/anynt/anynt/study"
+)
+
+// TestWholeExercise plays the first exercise through the API, a different
+// reachable cell each step, and checks that the server made each move
+// (the participant is where it clicked), counted it, showed its reward, and
+// recorded it as shown.
+func TestWholeExercise(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	b := newBrowser(t, serve(t, s))
+	v := b.start()
+	if v.Participant != 1 || v.Test != 1 || v.Exercise != 1 || v.Step != 0 || v.Seq != 0 || v.Last != nil || v.Over {
+		t.Fatalf("first view %+v", v)
+	}
+	if len(v.Exercises) != 7 || v.Exercises[0].Number != 1 {
+		t.Fatalf("exercises %+v", v.Exercises)
+	}
+	steps := v.Exercises[0].Steps
+	type shown struct{ cell, sign int }
+	var moves []shown
+	for k := 1; k <= steps; k++ {
+		var reachable []int
+		for _, c := range v.Cells {
+			if c.Accessible {
+				reachable = append(reachable, c.Number)
+			}
+		}
+		if v.you() == 0 || !slices.Contains(reachable, v.you()) {
+			t.Fatalf("step %d: the participant's cell %d is not among the reachable %v", k, v.you(), reachable)
+		}
+		cell := reachable[k%len(reachable)]
+		v = b.decode(b.move(v, cell))
+		if v.Seq != k {
+			t.Fatalf("step %d: seq %d", k, v.Seq)
+		}
+		if v.Last == nil || v.Last.Exercise != 1 || v.Last.Step != k {
+			t.Fatalf("step %d: last %+v", k, v.Last)
+		}
+		if want := sign(v.Last.Value); v.Last.Sign != want {
+			t.Fatalf("step %d: sign %d for the value %v", k, v.Last.Sign, v.Last.Value)
+		}
+		if k < steps {
+			if v.Exercise != 1 || v.Step != k || v.Exercises[0].Done != k {
+				t.Fatalf("step %d: exercise %d step %d done %d", k, v.Exercise, v.Step, v.Exercises[0].Done)
+			}
+			if v.you() != cell {
+				t.Fatalf("step %d: clicked cell %d, the participant is in %d", k, cell, v.you())
+			}
+		}
+		moves = append(moves, shown{cell, v.Last.Sign})
+	}
+	if v.Exercise != 2 || v.Step != 0 || v.Exercises[0].Done != steps {
+		t.Fatalf("after the exercise: exercise %d step %d, done %d of %d", v.Exercise, v.Step, v.Exercises[0].Done, steps)
+	}
+	rs := records(t, s)
+	if len(rs) != steps {
+		t.Fatalf("%d records for %d moves", len(rs), steps)
+	}
+	for i, r := range rs {
+		if r.Participant != 1 || r.Exercise != 1 || r.Step != i+1 || r.Seq != i {
+			t.Errorf("record %d: participant %d exercise %d step %d seq %d", i, r.Participant, r.Exercise, r.Step, r.Seq)
+		}
+		if r.Cell != moves[i].cell || sign(r.Reward) != moves[i].sign {
+			t.Errorf("record %d: cell %d reward %v, the page clicked %d and showed sign %d", i, r.Cell, r.Reward, moves[i].cell, moves[i].sign)
+		}
+		if r.ClientMillis != 1500 {
+			t.Errorf("record %d: client_ms %v, sent 1500", i, r.ClientMillis)
+		}
+	}
+}
+
+func sign(x float64) int {
+	switch {
+	case x > 0:
+		return 1
+	case x < 0:
+		return -1
+	}
+	return 0
+}
+
+// TestRefusals sends each kind of bad request and checks its status, that
+// it says why, and that the study recorded nothing for it.
+func TestRefusals(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	srv := serve(t, s)
+	b := newBrowser(t, srv)
+	v := b.start()
+	other := newBrowser(t, srv)
+	otherView := other.start()
+	stranger := newBrowser(t, srv) // no session
+	move := func(fields string) []byte { return []byte("{" + fields + "}") }
+	good := `"participant":1,"seq":0,"cell":` + strconv.Itoa(v.you()) + `,"client_ms":10`
+	setHeader := func(k, val string) func(*http.Request) { return func(r *http.Request) { r.Header.Set(k, val) } }
+	for _, c := range []struct {
+		name   string
+		by     *browser
+		method string
+		path   string
+		body   []byte
+		edit   func(*http.Request)
+		status int
+		says   string
+	}{
+		{"cross origin", b, "POST", "/api/move", move(good), setHeader("Origin", "http://evil.example"), 403, "cross-origin"},
+		{"other port", b, "POST", "/api/move", move(good), setHeader("Origin", "http://127.0.0.1:1"), 403, "cross-origin"},
+		{"null origin", b, "POST", "/api/move", move(good), setHeader("Origin", "null"), 403, "cross-origin"},
+		{"cross site", b, "POST", "/api/move", move(good), setHeader("Sec-Fetch-Site", "cross-site"), 403, "cross-site"},
+		{"same site", b, "POST", "/api/move", move(good), setHeader("Sec-Fetch-Site", "same-site"), 403, "cross-site"},
+		{"cross-site view", b, "GET", "/api/view", nil, setHeader("Sec-Fetch-Site", "cross-site"), 403, "cross-site"},
+		{"text/plain", b, "POST", "/api/move", move(good), setHeader("Content-Type", "text/plain"), 403, "application/json"},
+		{"form", b, "POST", "/api/move", []byte("participant=1&seq=0&cell=1"), setHeader("Content-Type", "application/x-www-form-urlencoded"), 403, "application/json"},
+		{"no content type", b, "POST", "/api/move", move(good), func(r *http.Request) { r.Header.Del("Content-Type") }, 403, "application/json"},
+		{"unknown field", b, "POST", "/api/move", move(good + `,"action":2`), nil, 400, "unknown field"},
+		{"malformed", b, "POST", "/api/move", []byte(`{"participant":1,`), nil, 400, "malformed"},
+		{"two values", b, "POST", "/api/move", []byte("{" + good + "}{}"), nil, 400, "more than one"},
+		{"not a number", b, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":"1"`), nil, 400, "malformed"},
+		{"fraction", b, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":1.5`), nil, 400, "malformed"},
+		{"no cell", b, "POST", "/api/move", move(`"participant":1,"seq":0`), nil, 400, "needs participant, seq and cell"},
+		{"cell 0", b, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":0`), nil, 400, study.ErrOutOfRange.Error()},
+		{"cell past the last", b, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":` + strconv.Itoa(len(v.Cells)+1)), nil, 400, study.ErrOutOfRange.Error()},
+		{"huge cell", b, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":99999999999`), nil, 400, ""},
+		{"seq ahead", b, "POST", "/api/move", move(`"participant":1,"seq":1,"cell":1`), nil, 409, study.ErrStale.Error()},
+		{"seq behind", b, "POST", "/api/move", move(`"participant":1,"seq":-1,"cell":1`), nil, 409, study.ErrStale.Error()},
+		{"another session's participant", b, "POST", "/api/move", move(`"participant":2,"seq":0,"cell":1`), nil, 403, "another session"},
+		{"the other way round", other, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":` + strconv.Itoa(otherView.you())), nil, 403, "another session"},
+		{"no cookie, move", stranger, "POST", "/api/move", move(good), nil, 403, "no session"},
+		{"no cookie, view", stranger, "GET", "/api/view", nil, nil, 403, "no session"},
+		{"unknown session", stranger, "GET", "/api/view", nil, setHeader("Cookie", "anynt_session=00112233445566778899aabbccddeeff"), 403, study.ErrNoSession.Error()},
+		{"unknown session, move", stranger, "POST", "/api/move", move(good), setHeader("Cookie", "anynt_session=00112233445566778899aabbccddeeff"), 403, study.ErrNoSession.Error()},
+		{"long cookie", stranger, "GET", "/api/view", nil, setHeader("Cookie", "anynt_session="+strings.Repeat("a", 65)), 403, "no session"},
+		{"body too large", b, "POST", "/api/move", move(good + `,"client_ms":1` + strings.Repeat("0", 5000)), nil, 413, "larger than 4096"},
+		{"start too large", stranger, "POST", "/api/start", []byte(`{"code":"` + strings.Repeat("x", 5000) + `"}`), nil, 413, "larger than 4096"},
+		{"GET move", b, "GET", "/api/move", nil, nil, 405, "use POST"},
+		{"POST view", b, "POST", "/api/view", move(""), nil, 405, "use GET"},
+		{"PUT start", b, "PUT", "/api/start", move(""), nil, 405, "use POST"},
+		{"POST page", b, "POST", "/", move(""), nil, 405, "use GET"},
+		{"DELETE asset", b, "DELETE", "/assets/app.js", nil, nil, 405, "use GET"},
+		{"no such API", b, "GET", "/api/records", nil, nil, 404, "no such page"},
+		{"asset directory", b, "GET", "/assets/", nil, nil, 404, "no such page"},
+		{"index.html", b, "GET", "/assets/index.html", nil, nil, 404, "no such page"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			before := len(records(t, s))
+			r := c.by.do(c.method, c.path, c.body, c.edit)
+			if r.status != c.status {
+				t.Fatalf("status %d, want %d: %s", r.status, c.status, r.body)
+			}
+			if msg := errorOf(t, r); !strings.Contains(msg, c.says) {
+				t.Errorf("message %q does not say %q", msg, c.says)
+			}
+			if r.status == http.StatusMethodNotAllowed && r.header.Get("Allow") == "" {
+				t.Errorf("405 without Allow")
+			}
+			if got := r.header.Get("Content-Type"); got != "application/json" {
+				t.Errorf("Content-Type %q", got)
+			}
+			if after := len(records(t, s)); after != before {
+				t.Errorf("%d records after the refusal, %d before", after, before)
+			}
+		})
+	}
+	// After all that, the honest move still goes through.
+	if w := b.decode(b.move(v, v.you())); w.Seq != 1 {
+		t.Fatalf("seq %d after one move", w.Seq)
+	}
+}
+
+// TestReplay sends the same move twice: the second is refused and the
+// database holds one record of it.
+func TestReplay(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	b := newBrowser(t, serve(t, s))
+	v := b.start()
+	first := b.move(v, v.you())
+	if first.status != http.StatusOK {
+		t.Fatalf("first: %d %s", first.status, first.body)
+	}
+	again := b.move(v, v.you())
+	if again.status != http.StatusConflict {
+		t.Fatalf("replay: status %d, want 409: %s", again.status, again.body)
+	}
+	if msg := errorOf(t, again); !strings.Contains(msg, study.ErrStale.Error()) {
+		t.Errorf("replay says %q", msg)
+	}
+	rs := records(t, s)
+	if len(rs) != 1 || rs[0].Seq != 0 {
+		t.Fatalf("records %+v, want one of seq 0", rs)
+	}
+	if w := b.decode(b.do("GET", "/api/view", nil, nil)); w.Seq != 1 {
+		t.Fatalf("the view after the replay has seq %d, want 1", w.Seq)
+	}
+}
+
+// TestInaccessible clicks a cell that cannot be reached: 422, nothing
+// recorded. It stays in its cell until a view has such a cell.
+func TestInaccessible(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	b := newBrowser(t, serve(t, s))
+	v := b.start()
+	for v.cell(false) == 0 {
+		if v.Over {
+			t.Fatal("the test ended without an unreachable cell: choose another seed")
+		}
+		v = b.decode(b.move(v, v.you()))
+	}
+	before := len(records(t, s))
+	r := b.move(v, v.cell(false))
+	if r.status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422: %s", r.status, r.body)
+	}
+	if msg := errorOf(t, r); !strings.Contains(msg, study.ErrNotAccessible.Error()) {
+		t.Errorf("message %q", msg)
+	}
+	if after := len(records(t, s)); after != before {
+		t.Errorf("%d records, %d before", after, before)
+	}
+}
+
+// TestWholeTest plays the whole test, staying put, and checks the end:
+// the last view is over with no cells, a further move is refused with 409,
+// and every move is recorded.
+func TestWholeTest(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	b := newBrowser(t, serve(t, s))
+	v := b.start()
+	total := 0
+	for _, x := range v.Exercises {
+		total += x.Steps
+	}
+	last := v
+	for !v.Over {
+		last = v
+		v = b.decode(b.move(v, v.you()))
+	}
+	if v.Seq != total || v.Exercise != len(v.Exercises)+1 || len(v.Cells) != 0 || v.Cells == nil {
+		t.Fatalf("the end: seq %d of %d, exercise %d, cells %v", v.Seq, total, v.Exercise, v.Cells)
+	}
+	r := b.post("/api/move", map[string]any{"participant": 1, "seq": v.Seq, "cell": last.you()})
+	if r.status != http.StatusConflict || !strings.Contains(errorOf(t, r), study.ErrOver.Error()) {
+		t.Fatalf("a move after the end: %d %s", r.status, r.body)
+	}
+	if n := len(records(t, s)); n != total {
+		t.Fatalf("%d records, %d moves", n, total)
+	}
+	if w := b.decode(b.do("GET", "/api/view", nil, nil)); !w.Over {
+		t.Fatalf("the view after the end is not over: %+v", w)
+	}
+}
+
+// TestIntro checks that the intro says what the study asks, and that
+// /api/start refuses answers that do not give it.
+func TestIntro(t *testing.T) {
+	intro := study.Intro{Consent: "I agree to take part.", AskCode: true, Questions: []string{"Age?", "Hand?"}}
+	s := openStudy(t, intro)
+	srv := serve(t, s)
+	b := newBrowser(t, srv)
+	r := b.do("GET", "/api/intro", nil, nil)
+	want := `{"version":"web-test","consent":"I agree to take part.","ask_code":true,"questions":["Age?","Hand?"]}` + "\n"
+	if r.status != 200 || string(r.body) != want {
+		t.Fatalf("intro %d %s, want %s", r.status, r.body, want)
+	}
+	for _, c := range []struct {
+		name   string
+		answer map[string]any
+		status int
+	}{
+		{"no consent", map[string]any{"consent": false, "code": "P1", "replies": []string{"30", "left"}}, 400},
+		{"no code", map[string]any{"consent": true, "code": "", "replies": []string{"30", "left"}}, 400},
+		{"long code", map[string]any{"consent": true, "code": strings.Repeat("x", 65), "replies": []string{"30", "left"}}, 400},
+		{"one reply short", map[string]any{"consent": true, "code": "P1", "replies": []string{"30"}}, 400},
+		{"long reply", map[string]any{"consent": true, "code": "P1", "replies": []string{strings.Repeat("y", 1001), "left"}}, 400},
+		{"unknown field", map[string]any{"consent": true, "code": "P1", "replies": []string{"30", "left"}, "email": "a@b"}, 400},
+		{"answered", map[string]any{"consent": true, "code": "P1", "replies": []string{"30", strings.Repeat("é", 500)}}, 200},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := newBrowser(t, srv).post("/api/start", c.answer)
+			if r.status != c.status {
+				t.Fatalf("status %d, want %d: %s", r.status, c.status, r.body)
+			}
+			if r.status != 200 {
+				errorOf(t, r)
+				if r.header.Get("Set-Cookie") != "" {
+					t.Errorf("a refused start set a cookie")
+				}
+			}
+		})
+	}
+	ps, err := s.Participants()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 1 || ps[0].Code != "P1" || ps[0].Replies[0] != "30" {
+		t.Fatalf("participants %+v, want the one answered", ps)
+	}
+}
+
+// TestCookie checks the session cookie's attributes, and that the view
+// resumes with it and only with it.
+func TestCookie(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	srv := serve(t, s)
+	b := newBrowser(t, srv)
+	r := b.post("/api/start", map[string]any{"consent": true})
+	res := http.Response{Header: r.header}
+	cookies := res.Cookies()
+	if len(cookies) != 1 {
+		t.Fatalf("cookies %v", r.header.Values("Set-Cookie"))
+	}
+	c := cookies[0]
+	if c.Name != "anynt_session" || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.Path != "/" || c.Secure || c.MaxAge != 0 || !c.Expires.IsZero() {
+		t.Fatalf("cookie %s", r.header.Get("Set-Cookie"))
+	}
+	if len(c.Value) != 32 {
+		t.Errorf("token %q is not 128 bits in hex", c.Value)
+	}
+	v := b.decode(r)
+	w := b.decode(b.do("GET", "/api/view", nil, nil))
+	if w.Participant != v.Participant || w.Seq != v.Seq {
+		t.Fatalf("resumed %+v, started %+v", w, v)
+	}
+	if strings.Contains(string(r.body), c.Value) {
+		t.Errorf("the body shows the token")
+	}
+}
+
+// TestRestart serves the same study from a new handler (a restarted
+// server process) and then reopens the database (a restarted study): a
+// page open across the restart is told 409 once, fetches the view, and
+// goes on where it stopped, nothing lost.
+func TestRestart(t *testing.T) {
+	path := t.TempDir() + "/study.db"
+	d := design(t, 2, study.Intro{})
+	s, err := study.Open(path, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := newBrowser(t, serve(t, s))
+	v := b.start()
+	for range 3 {
+		v = b.decode(b.move(v, v.you()))
+	}
+	b.base = serve(t, s).URL // the same browser, its cookie, a new server process
+	r := b.move(v, v.you())
+	if r.status != http.StatusConflict {
+		t.Fatalf("a move across the restart: %d %s", r.status, r.body)
+	}
+	v = b.decode(b.do("GET", "/api/view", nil, nil))
+	if v.Seq != 3 {
+		t.Fatalf("seq %d after the restart, want 3", v.Seq)
+	}
+	v = b.decode(b.move(v, v.you()))
+
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = study.Open(path, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b.base = serve(t, s).URL // the same browser, its cookie, a new server process
+	w := b.decode(b.do("GET", "/api/view", nil, nil))
+	if w.Seq != 4 || w.Step != v.Step || w.you() != v.you() || !slices.EqualFunc(w.Cells, v.Cells, func(a, b struct {
+		Number     int      `json:"number"`
+		Objects    []string `json:"objects"`
+		Accessible bool     `json:"accessible"`
+	}) bool {
+		return a.Number == b.Number && a.Accessible == b.Accessible && slices.Equal(a.Objects, b.Objects)
+	}) {
+		t.Fatalf("after reopening: %+v, before %+v", w, v)
+	}
+	if n := len(records(t, s)); n != 4 {
+		t.Fatalf("%d records after reopening, want 4", n)
+	}
+	w = b.decode(b.move(w, w.you()))
+	if w.Seq != 5 || math.IsNaN(w.Last.Value) {
+		t.Fatalf("after the reopened move: %+v", w)
+	}
+}

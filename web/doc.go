@@ -1,0 +1,126 @@
+// Package web serves a study (package study) to people as a web page: the
+// page, its script and style, embedded in the binary so that nothing is
+// fetched at run time, and the small JSON API the page speaks. The study
+// decides and records every move; this package carries requests to it and
+// refuses those that no honest page of this server would send.
+//
+// # Routes
+//
+//	GET  /            the page (index.html, its title from Options.Title)
+//	GET  /assets/…    app.js and style.css, nothing else (no listing)
+//	GET  /api/intro   {"version","consent","ask_code","questions"}
+//	POST /api/start   {"consent","code","replies"} → sets the cookie → view
+//	GET  /api/view    → view; serving it starts the server's timer of the move
+//	POST /api/move    {"participant","seq","cell","client_ms"} → view
+//
+// A view is {"participant","test","exercises":[{"number","steps","done"}],
+// "exercise","step","seq","cells":[{"number","objects","accessible"}],
+// "last":{"exercise","step","value","sign"}|null,"over"}: study.View in
+// snake_case, its lists never null. Every refusal is {"error":"message"}.
+//
+// # Sessions
+//
+// POST /api/start opens a session and sets the cookie anynt_session to its
+// secret token (128 random bits chosen by the study): HttpOnly, so that no
+// script reads it; SameSite=Strict, so that no other site's page makes the
+// browser send it; Path=/; Secure when the request came over TLS. It is a
+// session cookie: it lasts until the browser is closed, so a closed tab or a
+// reloaded page resumes the test (GET /api/view), and the next participant
+// on a shared computer, after the browser is closed, gets a new session.
+// The page never sees the token; a request without the cookie, or with one
+// the study does not know, is refused with 403 and the page shows the
+// intro.
+//
+// # Checks
+//
+// Each is the cheapest that refuses one kind of bad request, before the
+// study is asked:
+//
+//   - 405: a route's one method (GET for the page and assets, which also
+//     answer HEAD), with Allow.
+//   - 403, cross-site request forgery: an Origin header (browsers send it
+//     with every POST and cross-origin request) that is not this server's
+//     scheme://host, or a Sec-Fetch-Site that is not same-origin or none,
+//     on every /api request; and a POST body that is not application/json,
+//     which a cross-site form cannot send without the browser asking the
+//     server first (a preflight this server does not grant). Requests
+//     without these headers (curl, tests) pass: they carry no one's cookie.
+//     Behind a proxy that rewrites Host, Origin must match the Host the
+//     proxy sends.
+//   - 413: a body over 4 KiB (http.MaxBytesReader); /api/start has 6000
+//     bytes more for each intro question, room for a 1000-byte reply
+//     however JSON escapes it.
+//   - 400: a body that is not one JSON object of the route's fields
+//     (unknown fields are refused, so a misspelt field is not silently
+//     zero), a move without participant, seq or cell, a cell that does not
+//     exist (study.ErrOutOfRange), an intro not answered as asked
+//     (study.ErrIntro: the bounds on the code and replies are the study's).
+//   - 403: a move whose participant is not the cookie's session's
+//     (another tab's stale page, or a forged body), or no such session
+//     (study.ErrNoSession).
+//   - 409: a move whose seq is not the view's (study.ErrStale: a replayed,
+//     doubled or reordered request, which changes nothing) or after the end
+//     (study.ErrOver); and a move for a session this process has not
+//     served a view since it started (a restarted server): the study would
+//     record a time since a view it did not serve, so the move is refused
+//     and the page fetches the view again, which starts the timer.
+//   - 422: a cell that cannot be reached (study.ErrNotAccessible).
+//   - 500: anything else from the study (the database failed), logged to
+//     Options.Logger and not shown.
+//
+// Study errors are mapped with errors.Is, never by their text.
+//
+// # Headers
+//
+// Every response has a Content-Security-Policy that lets the page run its
+// own script and style only (default-src 'none'; no inline script or
+// style, nothing from another origin, no framing, no form posting), with
+// X-Content-Type-Options nosniff, Referrer-Policy no-referrer,
+// X-Frame-Options DENY and same-origin opener and resource policies. API
+// answers are Cache-Control no-store (a view must never come from a
+// cache); the page and assets no-cache.
+//
+// # Timing
+//
+// The study times each move twice: the page sends client_ms, measured with
+// performance.now() from drawing the view to the click (the participant's
+// own time, without the network), and the study measures from serving the
+// view to receiving the move. The page asks for the view again after the
+// pause between exercises, so that neither time counts the pause.
+//
+// The caller owns the http.Server and its limits. This package expects,
+// and cmd/anynt sets: ReadHeaderTimeout and ReadTimeout of seconds (bodies
+// are tiny), a WriteTimeout of seconds (answers are small, a move is one
+// database commit), an IdleTimeout for keep-alive connections, and
+// MaxHeaderBytes of a few KiB. A study is safe for concurrent use, and so
+// is the handler: many participants move at once.
+//
+// # The page
+//
+// The page (assets/) follows the ANYNT prototype's interface (seed 002
+// §4.2, Fig. 2; seed 003 Fig. 4): instructions that say only what the
+// participant must know; the exercises in order with their step counts;
+// the cells as coloured squares from a fixed palette, numbered in a
+// corner; the participant always ○; the other objects as neutral symbols
+// (study.Glyphs: ◆ ■ ▲ ★ ✚ ⬢ ● ▬ ♣ ♠) that the study draws afresh for each
+// exercise; cells that can be reached with a thick border, and under the
+// pointer or the keyboard's focus a double border and a more saturated
+// background; the reward of the last step as an up arrow in a green
+// circle, a small square in a grey one or a down arrow in a red one; a
+// pause screen between exercises and a thank-you screen at the end.
+// Nothing else is shown.
+//
+// So that no group of people is favoured, the page can be used without a
+// mouse and with a screen reader: the cells are buttons in order (Tab,
+// Enter or Space; the arrow keys, Home and End move among the reachable
+// ones; unreachable cells are disabled), each labelled like "Cell 3: you,
+// star; reachable"; a live region announces each step's reward (gained,
+// nothing, lost) and the next step; after a move the focus stays on the
+// participant's cell. The page ignores clicks while a move is in flight,
+// and on 409 (or 403, 422) shows the server's view again.
+//
+// Stable ids and classes for tests and styling: #intro, #consent (the
+// checkbox), #code, #start, #test, #exercise-list, #step, #reward
+// (data-sign 1, 0, −1, or empty), #cells, .cell[data-cell=N], .accessible,
+// #live, #pause, #continue, #over, #error.
+package web
