@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -513,4 +514,65 @@ func TestBrowserKeyboard(t *testing.T) {
 	if ps, err := f.study.Participants(); err != nil || len(ps) != 1 || ps[0].Code != "K-1" {
 		t.Fatalf("the code typed is recorded as %+v (%v)", ps, err)
 	}
+}
+
+// TestBrowserWholeTestFromServe is a participant taking the whole Λ_one
+// test in Chromium from the anynt binary, as on a fresh clone: every
+// exercise to the thank-you screen; then the researcher's anynt results
+// reports the participant beside Q-learning on the same items.
+func TestBrowserWholeTestFromServe(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "study.db")
+	srv := startServer(t, "--db", db, "--tests", "1", "--seed", "9")
+	tab, closeTab := newTab(t, newBrowser(t))
+	defer closeTab()
+	if err := chromedp.Do(tab, chromedp.Navigate(srv.url+"/"), chromedp.WaitVisible(chromedp.ID("intro")),
+		chromedp.Click(chromedp.ID("start")), chromedp.WaitVisible(chromedp.ID("test"))); err != nil {
+		t.Fatal(err)
+	}
+	const where = `(() => {
+		const $ = (id) => document.getElementById(id);
+		return {
+			section: ['intro', 'test', 'pause', 'over'].find((id) => !$(id).hidden) || '',
+			step: $('step').textContent,
+			reach: [...document.querySelectorAll('#cells .cell.accessible')].map((c) => Number(c.dataset.cell)),
+		};
+	})()`
+	type state struct {
+		Section, Step string
+		Reach         []int
+	}
+	moves, pauses := 0, 0
+	for moves+pauses <= 400 {
+		p, err := chromedp.Run(tab, chromedp.Evaluate[state](where))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch p.Section {
+		case "over":
+			if moves != 350 || pauses != 6 {
+				t.Fatalf("the test ended after %d moves and %d pauses; Λ_one has 350 steps in 7 exercises", moves, pauses)
+			}
+			out, err := exec.Command(anyntBin, "results", "--db", db, "--agent", "qlearning").CombinedOutput()
+			if err != nil || !strings.Contains(string(out), "people") || !strings.Contains(string(out), "paired differences against people") {
+				t.Fatalf("anynt results: %v\n%s", err, out)
+			}
+			return
+		case "pause":
+			pauses++
+			if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("continue")), chromedp.WaitVisible(chromedp.ID("test"))); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		case "test":
+		default:
+			t.Fatalf("the page shows %q after %d moves", p.Section, moves)
+		}
+		cell := p.Reach[moves%len(p.Reach)]
+		if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(fmt.Sprintf(`.cell[data-cell="%d"]`, cell)))); err != nil {
+			t.Fatal(err)
+		}
+		waitMoved(t, tab, p.Step)
+		moves++
+	}
+	t.Fatalf("the test did not end after %d moves", moves)
 }
