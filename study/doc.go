@@ -33,8 +33,8 @@
 // move's record (an fsync) before it returns, and so before the page is
 // answered, so that a move the participant saw answered is on disk. The
 // state of a session in memory is only a cache: a session this process
-// does not hold (after a restart, or a closed and reopened tab on another
-// server process) is rebuilt by replaying its recorded moves from the
+// does not hold (after a restart of the server; a closed and reopened tab
+// only asks for the view again) is rebuilt by replaying its recorded moves from the
 // item's seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as
 // exam.Take gives an agent, so that a person and an agent meet the same
 // random choices (a paired design, as seed 002). Each replayed step must
@@ -50,8 +50,10 @@
 // # Moves and refusals
 //
 // The study decides every move: a click on cell c plays the lowest action
-// that leads from the participant's cell to c. A move must carry the
-// view's sequence number (ErrStale otherwise: a replayed, duplicated or
+// that leads from the participant's cell to c. A move must carry its
+// session's participant number, when it carries one (ErrOtherSession: a
+// page of another session, or a forged request), the view's sequence
+// number (ErrStale otherwise: a replayed, duplicated or
 // reordered request), a cell of the space (ErrOutOfRange), a cell some
 // action reaches (ErrNotAccessible), and come before the end of the test
 // (ErrOver). A refusal changes nothing. Requests of one session are
@@ -67,7 +69,9 @@
 // participant code only when the design asks for one (at most 64 bytes of
 // printable text), the replies to the configured questions only (exactly
 // one each, at most 1000 bytes), and consent only when there is consent
-// text. Nothing else is kept: no address, no user agent, no name.
+// text (a session exists only once it is given, so it is not stored).
+// Nothing else is kept: no address, no user agent, no name; the times are
+// the session's start and each move's.
 //
 // # What the participant sees
 //

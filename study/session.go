@@ -75,13 +75,10 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 	raw := make([]byte, tokenBytes)
 	crand.Read(raw) // crypto/rand never fails (it panics if the OS cannot give randomness)
 	token = hex.EncodeToString(raw)
-	replies, err := json.Marshal(append([]string{}, a.Replies...))
-	if err != nil {
-		return "", View{}, err
-	}
+	replies, _ := json.Marshal(append([]string{}, a.Replies...)) // strings always marshal
 	l := &live{hash: hashToken(token)}
 	s.write.Lock()
-	err = s.db.QueryRow(`INSERT INTO sessions (number, token, code, test, replies, started)
+	err = s.db.QueryRow(`INSERT INTO sessions (number, token_sha256, code, test, replies, started)
 		SELECT n, ?, ?, (n - 1) % ? + 1, ?, ? FROM (SELECT coalesce(max(number), 0) + 1 AS n FROM sessions)
 		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), time.Now().UnixNano()).Scan(&l.number, &l.test)
 	s.write.Unlock()
@@ -163,7 +160,8 @@ func (s *Study) View(token string) (View, error) {
 
 // Move plays the participant's move, records it (committed before Move
 // returns) and returns the next view. A move that is not the
-// participant's next legal one is refused and changes nothing: ErrStale
+// participant's next legal one is refused and changes nothing:
+// ErrOtherSession when m.Participant is another session's, ErrStale
 // when m.Seq is not the view's, ErrOver after the last step, ErrOutOfRange
 // for a cell the space does not have, ErrNotAccessible for one that no
 // action reaches. A click on a cell plays the lowest action leading there.
@@ -173,6 +171,9 @@ func (s *Study) Move(token string, m Move) (View, error) {
 		return View{}, err
 	}
 	defer l.mu.Unlock()
+	if m.Participant != 0 && m.Participant != l.number {
+		return View{}, fmt.Errorf("%w: participant %d is not this session's", ErrOtherSession, m.Participant)
+	}
 	if m.Seq != l.seq {
 		return View{}, fmt.Errorf("%w: the move answers view %d; the current view is %d", ErrStale, m.Seq, l.seq)
 	}
@@ -385,7 +386,7 @@ func (s *Study) session(token string) (*live, error) {
 // moves from the seeds, checking that each shows the recorded observation
 // and gives the recorded reward.
 func (s *Study) rebuild(l *live) error {
-	err := s.db.QueryRow(`SELECT number, test FROM sessions WHERE token = ?`, l.hash).Scan(&l.number, &l.test)
+	err := s.db.QueryRow(`SELECT number, test FROM sessions WHERE token_sha256 = ?`, l.hash).Scan(&l.number, &l.test)
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNoSession
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -83,6 +84,9 @@ func TestAWholeTestIsTheEpisodesOfItsItems(t *testing.T) {
 		}
 		if next.Seq != seq+1 || next.Last == nil || next.Last.Exercise != v.Exercise || next.Last.Step != v.Step+1 {
 			t.Fatalf("after move %d: seq %d, last %+v; from exercise %d, step %d", seq, next.Seq, next.Last, v.Exercise, v.Step)
+		}
+		if l := next.Last; l.Value > 0 && l.Sign != 1 || l.Value < 0 && l.Sign != -1 || l.Value == 0 && l.Sign != 0 {
+			t.Fatalf("after move %d: reward %v shown with sign %d", seq, l.Value, l.Sign)
 		}
 		v = next
 	}
@@ -234,6 +238,8 @@ func TestMovesAreRefused(t *testing.T) {
 		move  study.Move
 		want  error
 	}{
+		{token, study.Move{Participant: 2, Seq: v.Seq, Cell: c.cell(v)}, study.ErrOtherSession},
+		{token, study.Move{Participant: -1, Seq: v.Seq, Cell: c.cell(v)}, study.ErrOtherSession},
 		{token, study.Move{Seq: v.Seq - 1, Cell: c.cell(v)}, study.ErrStale},
 		{token, study.Move{Seq: v.Seq + 1, Cell: c.cell(v)}, study.ErrStale},
 		{token, study.Move{Seq: v.Seq, Cell: 0}, study.ErrOutOfRange},
@@ -255,6 +261,9 @@ func TestMovesAreRefused(t *testing.T) {
 	}
 	if after, err := s.View(token); err != nil || !cmp.Equal(after, v) || len(records(t, s)) != 3 {
 		t.Errorf("after the refusals the view is %+v (%v), %d records; want %+v, 3", after, err, len(records(t, s)), v)
+	}
+	if v, err = s.Move(token, study.Move{Participant: 1, Seq: v.Seq, Cell: c.cell(v)}); err != nil {
+		t.Errorf("a move of the session's own participant: %v", err)
 	}
 	v = play(t, s, token, v, c, -1)
 	if _, err := s.Move(token, study.Move{Seq: v.Seq, Cell: 1}); !errors.Is(err, study.ErrOver) {
@@ -330,9 +339,16 @@ func TestParticipantsTakeTheTestsInTurn(t *testing.T) {
 			t.Errorf("token %q: 32 hex digits, each new", token)
 		}
 		tokens[token] = true
-		var found int
-		if err := sqlDB(t, path).QueryRow(`SELECT count(*) FROM sessions WHERE token = ?`, token).Scan(&found); err != nil || found != 0 {
-			t.Errorf("the token is stored as it is (%v)", err)
+		// The database's files (the WAL holds the latest writes) do not
+		// hold the token.
+		for _, f := range []string{path, path + "-wal"} {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Contains(string(b), token) {
+				t.Errorf("%s holds the token %s", f, token)
+			}
 		}
 	}
 }

@@ -18,8 +18,12 @@ import (
 
 	// The SQLite driver "sqlite": SQLite's own C code translated to Go,
 	// so that anynt builds without cgo or a C compiler.
-	_ "modernc.org/sqlite"
+	"modernc.org/sqlite"
 )
+
+// sqliteCantOpen is SQLite's result code SQLITE_CANTOPEN: the file could
+// not be opened or created, which is not a damaged database.
+const sqliteCantOpen = 14
 
 // schemaVersion is the version of the tables below; a database of a newer
 // one was written by a newer anynt and is refused rather than misread.
@@ -49,7 +53,7 @@ CREATE TABLE items (
 );
 CREATE TABLE sessions (
 	number INTEGER PRIMARY KEY,
-	token TEXT NOT NULL UNIQUE,
+	token_sha256 TEXT NOT NULL UNIQUE,
 	code TEXT NOT NULL,
 	test INTEGER NOT NULL,
 	replies TEXT NOT NULL,
@@ -161,6 +165,10 @@ func checkDesign(d *Design) error {
 func (s *Study) load(path string, d *Design) error {
 	var tables int
 	err := s.db.QueryRow(`SELECT count(*) FROM sqlite_schema`).Scan(&tables)
+	var sqliteErr *sqlite.Error
+	if errors.As(err, &sqliteErr) && sqliteErr.Code() == sqliteCantOpen {
+		return fmt.Errorf("%s: cannot open or create the database file (is its folder there, writable, and the path not a folder?): %w", path, err)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: not a SQLite database, or a damaged one: %w", path, err)
 	}

@@ -49,6 +49,11 @@ type Answers struct {
 // reordered request, with the time the page measured from showing the
 // view to the click.
 type Move struct {
+	// Participant is the session's number as the page knows it
+	// (View.Participant), checked against the token's session: a page
+	// that sends another session's number is refused (ErrOtherSession).
+	// 0 skips the check.
+	Participant  int
 	Seq          int
 	Cell         int
 	ClientMillis float64
@@ -115,6 +120,7 @@ var (
 	ErrNoStudy       = errors.New("the database holds no study")
 	ErrOtherDesign   = errors.New("the database holds another study")
 	ErrNoSession     = errors.New("no such session")
+	ErrOtherSession  = errors.New("the move is for another session")
 	ErrStale         = errors.New("the move does not answer the current view (replayed or out of order)")
 	ErrOutOfRange    = errors.New("no such cell")
 	ErrNotAccessible = errors.New("the cell cannot be reached from the participant's cell")

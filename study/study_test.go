@@ -9,9 +9,7 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/exam"
-	"github.com/anynt/anynt/study"
-
-	_ "modernc.org/sqlite"
+	"github.com/anynt/anynt/study" // registers the driver "sqlite" that sqlDB uses
 )
 
 // design is a Λ_one study of tests tests from seed 7.
@@ -148,6 +146,12 @@ func TestOpenRefusesWhatIsNotAStudy(t *testing.T) {
 	}
 	if _, err := study.Open(other, design(t, 1)); err == nil || !strings.Contains(err.Error(), "not a study's") {
 		t.Errorf("another program's database: %v, want an error saying it is not a study's", err)
+	}
+
+	for _, path := range []string{dir, filepath.Join(dir, "no-such-folder", "s.db")} {
+		if _, err := study.Open(path, design(t, 1)); err == nil || !strings.Contains(err.Error(), "cannot open or create") {
+			t.Errorf("%s: %v, want an error saying the file cannot be opened", path, err)
+		}
 	}
 
 	empty := filepath.Join(dir, "empty.db")

@@ -1,14 +1,17 @@
 package web_test
 
 import (
+	"log/slog"
 	"math"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/study"
+	"github.com/anynt/anynt/web"
 )
 
 // TestWholeExercise plays the first exercise through the API, a different
@@ -386,5 +389,53 @@ func TestRestart(t *testing.T) {
 	w = b.decode(b.move(w, w.you()))
 	if w.Seq != 5 || math.IsNaN(w.Last.Value) {
 		t.Fatalf("after the reopened move: %+v", w)
+	}
+}
+
+// TestServerFault closes the study under the server: the request fails
+// with 500 and a message that names nothing, and the logger gets the
+// cause.
+func TestServerFault(t *testing.T) {
+	s, err := study.Open(t.TempDir()+"/study.db", design(t, 2, study.Intro{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logged strings.Builder
+	srv := httptest.NewServer(web.New(s, web.Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))}))
+	defer srv.Close()
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r := newBrowser(t, srv).post("/api/start", map[string]any{"consent": true})
+	if r.status != http.StatusInternalServerError {
+		t.Fatalf("status %d: %s", r.status, r.body)
+	}
+	if msg := errorOf(t, r); strings.Contains(msg, "study.db") || strings.Contains(msg, "closed") {
+		t.Errorf("the message shows the cause: %q", msg)
+	}
+	if !strings.Contains(logged.String(), "closed") || !strings.Contains(logged.String(), "/api/start") {
+		t.Errorf("the log does not say what failed: %q", logged.String())
+	}
+}
+
+// TestTLS serves over TLS: the cookie is Secure, and the Origin must say
+// https.
+func TestTLS(t *testing.T) {
+	srv := httptest.NewTLSServer(web.New(openStudy(t, study.Intro{}), web.Options{}))
+	defer srv.Close()
+	b := newBrowser(t, srv)
+	r := b.post("/api/start", map[string]any{"consent": true})
+	cookies := (&http.Response{Header: r.header}).Cookies()
+	if r.status != http.StatusOK || len(cookies) != 1 || !cookies[0].Secure {
+		t.Fatalf("start over TLS: %d, cookie %q", r.status, r.header.Get("Set-Cookie"))
+	}
+	v := b.decode(r)
+	body := []byte(`{"participant":1,"seq":0,"cell":` + strconv.Itoa(v.you()) + `}`)
+	plain := "http://" + strings.TrimPrefix(srv.URL, "https://")
+	if r := b.do("POST", "/api/move", body, func(r *http.Request) { r.Header.Set("Origin", plain) }); r.status != http.StatusForbidden {
+		t.Fatalf("Origin %s over TLS: status %d", plain, r.status)
+	}
+	if r := b.do("POST", "/api/move", body, nil); r.status != http.StatusOK {
+		t.Fatalf("Origin %s: status %d: %s", srv.URL, r.status, r.body)
 	}
 }

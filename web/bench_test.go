@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/anynt/anynt/study"
+	"github.com/anynt/anynt/web"
 )
 
 // player is a simulated participant for the benchmarks: its own browser
@@ -146,5 +147,45 @@ func BenchmarkParticipants(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.N)/elapsed.Seconds(), "moves/s")
 		})
+	}
+}
+
+// BenchmarkMoveHandler is the server's own time per move, without the
+// network or a client: the handler called directly, the checks, the
+// study's move and its commit, the JSON answer.
+func BenchmarkMoveHandler(b *testing.B) {
+	h := web.New(openStudy(b, study.Intro{}), web.Options{})
+	var cookie *http.Cookie
+	var v view
+	serveJSON := func(path string, body any) {
+		data, err := json.Marshal(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		req := httptest.NewRequest(http.MethodPost, path, bytes.NewReader(data))
+		req.Header.Set("Content-Type", "application/json")
+		if cookie != nil {
+			req.AddCookie(cookie)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatalf("%s: %d %s", path, rec.Code, rec.Body)
+		}
+		if c := rec.Result().Cookies(); len(c) > 0 {
+			cookie = c[0]
+		}
+		v = view{}
+		if err := json.Unmarshal(rec.Body.Bytes(), &v); err != nil {
+			b.Fatal(err)
+		}
+	}
+	serveJSON("/api/start", map[string]any{"consent": true})
+	b.ReportAllocs()
+	for b.Loop() {
+		if v.Over {
+			serveJSON("/api/start", map[string]any{"consent": true})
+		}
+		serveJSON("/api/move", map[string]any{"participant": v.Participant, "seq": v.Seq, "cell": v.you(), "client_ms": 1500.0})
 	}
 }

@@ -117,7 +117,8 @@
 // star; reachable"; a live region announces each step's reward (gained,
 // nothing, lost) and the next step; after a move the focus stays on the
 // participant's cell. The page ignores clicks while a move is in flight,
-// and on 409 (or 403, 422) shows the server's view again.
+// and on 409 (or 403, 422) shows the server's view again with a line
+// asking the participant to choose again.
 //
 // Stable ids and classes for tests and styling: #intro, #consent (the
 // checkbox), #code, #start, #test, #exercise-list, #step, #reward

@@ -140,13 +140,12 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFile(w, r, f)
 		return
 	}
+	h.Set("Cache-Control", "no-store")
 	route, ok := apiRoutes[path]
 	if !ok {
-		h.Set("Cache-Control", "no-store")
 		s.refuse(w, r, http.StatusNotFound, "no such page")
 		return
 	}
-	h.Set("Cache-Control", "no-store")
 	if r.Method != route.method {
 		h.Set("Allow", route.method)
 		s.refuse(w, r, http.StatusMethodNotAllowed, "use "+route.method)

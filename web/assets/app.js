@@ -209,8 +209,11 @@
         render(r.data, cell);
       } else if (r.status === 409 || r.status === 422 || r.status === 403) {
         // The view was out of date (a second tab, a restarted server):
-        // show the server's.
+        // show the server's, and say why the click did nothing.
         await refresh();
+        if (view && !view.over && !$("test").hidden) {
+          showError("The page was out of date and now shows where the test stands. Please choose again.");
+        }
       } else {
         showError(r.data.error);
       }
