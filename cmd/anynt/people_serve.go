@@ -148,8 +148,8 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 	defer stop()
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %d tests, %d participants so far) is at http://%s/ — Ctrl-C stops it\n",
-		d.Protocol, d.Seed, d.Tests, len(ps), ln.Addr())
+	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %s, %s so far) is at http://%s/ — Ctrl-C stops it\n",
+		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), ln.Addr())
 	select {
 	case err := <-served:
 		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
@@ -301,4 +301,12 @@ func readText(name string, limit int64) (string, error) {
 		return "", usage(fmt.Errorf("%s is not UTF-8 text", name))
 	}
 	return strings.TrimPrefix(text, "\uFEFF"), nil
+}
+
+// counted is n and the noun, in the plural unless n is 1.
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
