@@ -10,7 +10,10 @@
 // through a whole exercise, checking at every step that the page shows the
 // server's accessible cells, the reward the database recorded and the move
 // the server made; they close the tab mid-exercise and open it again, and
-// make a move with the keyboard alone. Chromium is never downloaded: when it
+// make a move with the keyboard alone. One more takes the whole Λ_one test
+// (350 moves, 7 exercises) in the browser from the anynt binary, as on a
+// fresh clone, and reads the report of anynt results on it. Chromium is
+// never downloaded: when it
 // is missing the tests fail and say to install it (apt-get install
 // chromium), as .ci/run does.
 //
