@@ -18,7 +18,7 @@ import (
 
 // peopleName is the examinee the participants make together in a report:
 // one score an item, as one examinee took each test (seed 002's design).
-const peopleName = "people"
+const peopleName = report.People
 
 // resultsFlags are anynt results' flags: how the agents take the
 // participants' items and how the report is written (as anynt test's),
