@@ -52,10 +52,16 @@ type serveFlags struct {
 	questions         []string
 }
 
-// designFlags are the flags that decide the study; anynt serve on a
-// database that holds a study and none of them serves the stored one.
-var designFlags = []string{"protocol", "tests", "seed", "weighting", "sample", "steps", "stratum-width",
-	"generate", "pool", "filters", "consent", "ask-code", "question"}
+// designFlags are the flags that decide the study (the protocols' own
+// among them); anynt serve on a database that holds a study and none of
+// them serves the stored one.
+func designFlags() []string {
+	names := []string{"protocol", "seed", "consent", "ask-code", "question"}
+	for _, n := range protocolNames() {
+		names = append(names, protocols[n].flags...)
+	}
+	return names
+}
 
 func newServeCmd(io *stdio) *cobra.Command {
 	var fl serveFlags
@@ -192,7 +198,7 @@ func checkListenAddr(addr string, public bool) error {
 // describe, which an existing study must equal.
 func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, error) {
 	described := len(fl.test.files) > 0
-	for _, name := range designFlags {
+	for _, name := range designFlags() {
 		described = described || changed(name)
 	}
 	if !described {
