@@ -299,7 +299,8 @@ func sameViewCells(a, b view) bool {
 
 // TestServeRefusesAnotherStudy starts anynt serve on a database that holds
 // a study with flags that describe another: it must exit 2 and name the
-// difference, leaving the database as it was.
+// difference, leaving the database as it was; the flags that made the
+// study serve it again.
 func TestServeRefusesAnotherStudy(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "study.db")
 	s := startServer(t, "--db", db, "--tests", "2", "--seed", "5")
@@ -318,4 +319,12 @@ func TestServeRefusesAnotherStudy(t *testing.T) {
 		t.Fatalf("serve on another study's database: %v, stderr %q; want exit 2 naming the difference", err, stderr.String())
 	}
 	t.Logf("refused with: %s", strings.TrimSpace(stderr.String()))
+	// the flags that made it describe it: serve goes on with it
+	again := startServer(t, "--db", db, "--tests", "2", "--seed", "5")
+	if err := again.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := again.wait(); err != nil {
+		t.Fatalf("serve with the study's own flags: %v, stderr %q", err, again.stderr.String())
+	}
 }
