@@ -1,6 +1,6 @@
 // Package fuzz holds the fuzz targets of the toolchain. It has no code of
 // its own: its tests drive the pipeline (lang → compiler → vm → env →
-// generate → exam) from the
+// generate → exam → study → web) from the
 // outside, the way a user's files do, and check the promises the packages
 // make to each other.
 //
@@ -77,6 +77,20 @@
 // that never go back, the curve's last point the payoffs at τ (it found
 // that τ·n/n is not always τ), and the same outcome again.
 //
+// FuzzStudy answers a study's intro with fuzzed answers and sends fuzzed
+// moves (participant, seq, cell, the page's time) to a study on a real
+// SQLite file: answers are accepted or refused with ErrIntro, and nothing
+// is recorded then; each move is played or refused with exactly the error
+// its first fault calls for, a refusal changing nothing; a study opened
+// again on the file resumes at the same view.
+//
+// FuzzWeb sends fuzzed requests (method, path, Content-Type, Origin,
+// Sec-Fetch-Site, body, with or without a session's cookie) to package
+// web's server over a study on a real SQLite file: every answer carries
+// the security headers, every refusal is a JSON error with one of the
+// documented statuses (never 500), and only a 200 to /api/move records a
+// move, exactly one.
+//
 // # Running
 //
 // The seeds run as ordinary tests with `go test ./fuzz/`. To fuzz one
@@ -90,6 +104,8 @@
 //	go test ./fuzz -run=^$ -fuzz=FuzzSpaceCode -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzEnumerate -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzTake -fuzztime=30s
+//	go test ./fuzz -run=^$ -fuzz=FuzzStudy -fuzztime=30s
+//	go test ./fuzz -run=^$ -fuzz=FuzzWeb -fuzztime=30s
 //
 // A failing input is written under testdata/fuzz/FuzzX/; it is committed
 // once the bug is fixed, and then runs with the seeds. A differential

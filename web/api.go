@@ -118,7 +118,6 @@ func (s *server) start(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.remember(token, v.Participant)
 	http.SetCookie(w, &http.Cookie{
 		Name: cookieName, Value: token, Path: "/",
 		HttpOnly: true, SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil,
@@ -136,7 +135,6 @@ func (s *server) view(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.remember(token, v.Participant)
 	writeJSON(w, http.StatusOK, toJSON(v))
 }
 
@@ -153,49 +151,18 @@ func (s *server) move(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, r, http.StatusBadRequest, "a move needs participant, seq and cell")
 		return
 	}
-	participant, served := s.participant(token)
-	if !served {
-		// This process has not served the session a view (it restarted
-		// since): the move answers a view it cannot vouch for, and the
-		// time since that view is unknown. Serving the view again checks
-		// the session and restarts the study's timer; the page, told 409,
-		// fetches the view and the participant clicks again.
-		v, err := s.study.View(token)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		s.remember(token, v.Participant)
-		s.refuse(w, r, http.StatusConflict, "the server restarted since this view: fetch it again")
-		return
-	}
-	if *m.Participant != participant {
-		s.refuse(w, r, http.StatusForbidden, "the move is for another session than this browser's")
+	if *m.Participant < 1 {
+		s.refuse(w, r, http.StatusBadRequest, "participant is a session's number, from 1")
 		return
 	}
 	var clientMs float64
 	if m.ClientMs != nil {
 		clientMs = *m.ClientMs
 	}
-	v, err := s.study.Move(token, study.Move{Seq: *m.Seq, Cell: *m.Cell, ClientMillis: clientMs})
+	v, err := s.study.Move(token, study.Move{Participant: *m.Participant, Seq: *m.Seq, Cell: *m.Cell, ClientMillis: clientMs})
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, toJSON(v))
-}
-
-// remember notes the participant of a session this process served.
-func (s *server) remember(token string, participant int) {
-	s.mu.Lock()
-	s.participants[token] = participant
-	s.mu.Unlock()
-}
-
-// participant is the participant of a session this process served.
-func (s *server) participant(token string) (int, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	p, ok := s.participants[token]
-	return p, ok
 }

@@ -1,8 +1,10 @@
 package web_test
 
 import (
+	"encoding/json"
 	"log/slog"
 	"math"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -135,6 +137,7 @@ func TestRefusals(t *testing.T) {
 		{"huge cell", b, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":99999999999`), nil, 400, ""},
 		{"seq ahead", b, "POST", "/api/move", move(`"participant":1,"seq":1,"cell":1`), nil, 409, study.ErrStale.Error()},
 		{"seq behind", b, "POST", "/api/move", move(`"participant":1,"seq":-1,"cell":1`), nil, 409, study.ErrStale.Error()},
+		{"participant 0", b, "POST", "/api/move", move(`"participant":0,"seq":0,"cell":1`), nil, 400, "from 1"},
 		{"another session's participant", b, "POST", "/api/move", move(`"participant":2,"seq":0,"cell":1`), nil, 403, "another session"},
 		{"the other way round", other, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":` + strconv.Itoa(otherView.you())), nil, 403, "another session"},
 		{"no cookie, move", stranger, "POST", "/api/move", move(good), nil, 403, "no session"},
@@ -337,10 +340,11 @@ func TestCookie(t *testing.T) {
 	}
 }
 
-// TestRestart serves the same study from a new handler (a restarted
-// server process) and then reopens the database (a restarted study): a
-// page open across the restart is told 409 once, fetches the view, and
-// goes on where it stopped, nothing lost.
+// TestRestart closes the study under a page and opens it again behind a
+// new server (a restarted process): the page's next move, answering the
+// view it showed before the restart, goes through, its time the page's
+// (the server's is unknown); after another restart the view resumes where
+// it stopped, nothing lost.
 func TestRestart(t *testing.T) {
 	path := t.TempDir() + "/study.db"
 	d := design(t, 2, study.Intro{})
@@ -353,26 +357,32 @@ func TestRestart(t *testing.T) {
 	for range 3 {
 		v = b.decode(b.move(v, v.you()))
 	}
-	b.base = serve(t, s).URL // the same browser, its cookie, a new server process
-	r := b.move(v, v.you())
-	if r.status != http.StatusConflict {
-		t.Fatalf("a move across the restart: %d %s", r.status, r.body)
+	restart := func() {
+		t.Helper()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if s, err = study.Open(path, d); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { s.Close() })
+		b.base = serve(t, s).URL // the same browser, its cookie, a new server
 	}
-	v = b.decode(b.do("GET", "/api/view", nil, nil))
-	if v.Seq != 3 {
-		t.Fatalf("seq %d after the restart, want 3", v.Seq)
-	}
-	v = b.decode(b.move(v, v.you()))
 
-	if err := s.Close(); err != nil {
-		t.Fatal(err)
+	restart()
+	v = b.decode(b.move(v, v.you()))
+	if v.Seq != 4 {
+		t.Fatalf("seq %d after a move across the restart, want 4", v.Seq)
 	}
-	s, err = study.Open(path, d)
-	if err != nil {
-		t.Fatal(err)
+	rs := records(t, s)
+	if len(rs) != 4 {
+		t.Fatalf("%d records, want 4", len(rs))
 	}
-	defer s.Close()
-	b.base = serve(t, s).URL // the same browser, its cookie, a new server process
+	if r := rs[3]; r.ServerMillis != 0 || r.TookMillis != 1500 {
+		t.Errorf("the move across the restart: server_ms %v took_ms %v, want 0 and the page's 1500", r.ServerMillis, r.TookMillis)
+	}
+
+	restart()
 	w := b.decode(b.do("GET", "/api/view", nil, nil))
 	if w.Seq != 4 || w.Step != v.Step || w.you() != v.you() || !slices.EqualFunc(w.Cells, v.Cells, func(a, b struct {
 		Number     int      `json:"number"`
@@ -386,8 +396,7 @@ func TestRestart(t *testing.T) {
 	if n := len(records(t, s)); n != 4 {
 		t.Fatalf("%d records after reopening, want 4", n)
 	}
-	w = b.decode(b.move(w, w.you()))
-	if w.Seq != 5 || math.IsNaN(w.Last.Value) {
+	if w = b.decode(b.move(w, w.you())); w.Seq != 5 || w.Last == nil || math.IsNaN(w.Last.Value) {
 		t.Fatalf("after the reopened move: %+v", w)
 	}
 }
@@ -437,5 +446,75 @@ func TestTLS(t *testing.T) {
 	}
 	if r := b.do("POST", "/api/move", body, nil); r.status != http.StatusOK {
 		t.Fatalf("Origin %s: status %d: %s", srv.URL, r.status, r.body)
+	}
+}
+
+// TestDNSRebinding sends what a page of another site sends once it made
+// its name resolve to 127.0.0.1: its own name as Host and Origin. The
+// server on loopback refuses it, page and API, and answers its loopback
+// names.
+func TestDNSRebinding(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	srv := serve(t, s)
+	b := newBrowser(t, srv)
+	_, port, err := net.SplitHostPort(srv.Listener.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	as := func(host string) func(*http.Request) {
+		return func(r *http.Request) {
+			r.Host = host
+			if r.Header.Get("Origin") != "" {
+				r.Header.Set("Origin", "http://"+host)
+			}
+		}
+	}
+	for _, c := range []struct {
+		host   string
+		status int
+	}{
+		{"evil.example:" + port, 403},
+		{"evil.example", 403},
+		{"localhost.evil.example:" + port, 403},
+		{"10.0.0.1:" + port, 403},
+		{"localhost:" + port, 200},
+		{"127.0.0.1:" + port, 200},
+		{"127.0.0.2:" + port, 200},
+		{"[::1]:" + port, 200},
+	} {
+		for _, path := range []string{"/", "/assets/app.js", "/api/intro"} {
+			if r := b.do("GET", path, nil, as(c.host)); r.status != c.status {
+				t.Errorf("GET %s as %s: status %d, want %d", path, c.host, r.status, c.status)
+			}
+		}
+		r := b.do("POST", "/api/start", []byte(`{"consent":true}`), as(c.host))
+		if r.status != c.status {
+			t.Errorf("POST /api/start as %s: status %d, want %d: %s", c.host, r.status, c.status, r.body)
+		}
+	}
+	ps, err := s.Participants()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ps) != 4 {
+		t.Errorf("%d sessions, want the 4 started under loopback names", len(ps))
+	}
+}
+
+// TestLongReplies answers five questions at the study's longest: the body
+// is over 4 KiB and is taken, since /api/start makes room for each reply.
+func TestLongReplies(t *testing.T) {
+	s := openStudy(t, study.Intro{Questions: []string{"1", "2", "3", "4", "5"}})
+	b := newBrowser(t, serve(t, s))
+	reply := strings.Repeat("x", study.MaxReply)
+	body, err := json.Marshal(map[string]any{"replies": []string{reply, reply, reply, reply, reply}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(body) <= 4096 {
+		t.Fatalf("the body is only %d bytes", len(body))
+	}
+	if r := b.do("POST", "/api/start", body, nil); r.status != http.StatusOK {
+		t.Fatalf("status %d: %s", r.status, r.body)
 	}
 }

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
+	"strings"
 
 	"github.com/anynt/anynt/study"
 )
@@ -17,9 +19,9 @@ const (
 	// bodyLimit bounds a request's body: a move is under 100 bytes.
 	bodyLimit = 4 << 10
 	// replyRoom is what one answer to an intro question may take in a
-	// body: study bounds a reply to 1000 bytes, and JSON may write a byte
-	// as six (\u0001).
-	replyRoom = 6000
+	// body: study bounds a reply, and JSON may write a byte as six
+	// (\u0001).
+	replyRoom = 6 * study.MaxReply
 	// maxTokenLength bounds the cookie's value before the study looks it
 	// up; a token is 32 hexadecimal digits.
 	maxTokenLength = 64
@@ -30,6 +32,26 @@ const (
 // not refuse honest long answers.
 func startLimit(questions int) int64 {
 	return bodyLimit + int64(questions)*replyRoom
+}
+
+// loopbackHost says a request that came over loopback names a loopback
+// host. Another site's page can make its own name resolve to 127.0.0.1
+// (DNS rebinding) and then talk to this server as its own origin, Origin
+// and all; only the Host it sends gives it away.
+func loopbackHost(r *http.Request) bool {
+	local, ok := r.Context().Value(http.LocalAddrContextKey).(*net.TCPAddr)
+	if !ok || !local.IP.IsLoopback() {
+		return true
+	}
+	host, _, err := net.SplitHostPort(r.Host)
+	if err != nil {
+		host = strings.TrimSuffix(strings.TrimPrefix(r.Host, "["), "]") // no port
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }
 
 // checkSameOrigin refuses a request another site made the browser send
@@ -104,6 +126,7 @@ var statuses = []struct {
 	status int
 }{
 	{study.ErrNoSession, http.StatusForbidden},
+	{study.ErrOtherSession, http.StatusForbidden},
 	{study.ErrIntro, http.StatusBadRequest},
 	{study.ErrOutOfRange, http.StatusBadRequest},
 	{study.ErrNotAccessible, http.StatusUnprocessableEntity},

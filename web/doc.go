@@ -33,9 +33,17 @@
 //
 // # Checks
 //
-// Each is the cheapest that refuses one kind of bad request, before the
-// study is asked:
+// The refusals, by status; the server's own checks come before the study
+// is asked:
 //
+//   - 403, DNS rebinding: a request that came over loopback must name a
+//     loopback host (localhost, 127.0.0.0/8, [::1]) in its Host header, on
+//     every route. Another site's page can make its own name resolve to
+//     127.0.0.1 and then talk to this server as its own origin (Origin and
+//     Host agree, so the check below passes); it would reach no one's
+//     session (the cookie is not sent to its name) but could start and
+//     play sessions of its own, polluting the study. Requests from other
+//     machines, when the server is bound elsewhere, are not checked so.
 //   - 405: a route's one method (GET for the page and assets, which also
 //     answer HEAD), with Allow.
 //   - 403, cross-site request forgery: an Origin header (browsers send it
@@ -52,21 +60,21 @@
 //     however JSON escapes it.
 //   - 400: a body that is not one JSON object of the route's fields
 //     (unknown fields are refused, so a misspelt field is not silently
-//     zero), a move without participant, seq or cell, a cell that does not
+//     zero), a move without participant, seq or cell, a participant below
+//     1 (which would skip the study's check of it), a cell that does not
 //     exist (study.ErrOutOfRange), an intro not answered as asked
 //     (study.ErrIntro: the bounds on the code and replies are the study's).
 //   - 403: a move whose participant is not the cookie's session's
-//     (another tab's stale page, or a forged body), or no such session
+//     (study.ErrOtherSession: another tab's stale page after a new session
+//     was started, or a forged body), or no such session
 //     (study.ErrNoSession).
 //   - 409: a move whose seq is not the view's (study.ErrStale: a replayed,
 //     doubled or reordered request, which changes nothing) or after the end
-//     (study.ErrOver); and a move for a session this process has not
-//     served a view since it started (a restarted server): the study would
-//     record a time since a view it did not serve, so the move is refused
-//     and the page fetches the view again, which starts the timer.
+//     (study.ErrOver).
 //   - 422: a cell that cannot be reached (study.ErrNotAccessible).
-//   - 500: anything else from the study (the database failed), logged to
-//     Options.Logger and not shown.
+//   - 500: anything else from the study (the database failed, or a
+//     session's recorded moves no longer replay: study.ErrReplay), logged
+//     to Options.Logger and not shown.
 //
 // Study errors are mapped with errors.Is, never by their text.
 //

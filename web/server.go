@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/anynt/anynt/study"
@@ -54,13 +53,6 @@ type server struct {
 	log   *slog.Logger
 	page  []byte
 	files map[string]asset // by URL path
-
-	// participants maps the tokens of the sessions this process served to
-	// their participant numbers, so that a move is checked against its
-	// session without asking the study for a view, which would restart
-	// the server's timer of the move.
-	mu           sync.Mutex
-	participants map[string]int
 }
 
 // New returns the handler of the study's page and API. It serves:
@@ -84,11 +76,10 @@ func New(s *study.Study, o Options) http.Handler {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return &server{
-		study:        s,
-		log:          logger,
-		page:         renderPage(title),
-		files:        loadAssets(),
-		participants: make(map[string]int),
+		study: s,
+		log:   logger,
+		page:  renderPage(title),
+		files: loadAssets(),
 	}
 }
 
@@ -130,6 +121,11 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	for k, v := range securityHeaders {
 		h.Set(k, v)
+	}
+	if !loopbackHost(r) {
+		h.Set("Cache-Control", "no-store")
+		s.refuse(w, r, http.StatusForbidden, "a server on loopback answers only to a loopback name (localhost, 127.0.0.1, [::1])")
+		return
 	}
 	path := r.URL.Path
 	if path == "/" {
