@@ -190,14 +190,15 @@ func (c *client) move(t *testing.T, v *view, i int) (cell int) {
 // exported is one interaction as anynt results --interactions --json
 // writes it.
 type exported struct {
-	Participant int     `json:"participant"`
-	Exercise    int     `json:"exercise"`
-	Step        int     `json:"step"`
-	Seq         int     `json:"seq"`
-	Cell        int     `json:"cell"`
-	Reward      float64 `json:"reward"`
-	TookMillis  float64 `json:"took_ms"`
-	Version     string  `json:"version"`
+	Participant  int     `json:"participant"`
+	Exercise     int     `json:"exercise"`
+	Step         int     `json:"step"`
+	Seq          int     `json:"seq"`
+	Cell         int     `json:"cell"`
+	Reward       float64 `json:"reward"`
+	TookMillis   float64 `json:"took_ms"`
+	ServerMillis float64 `json:"server_ms"`
+	Version      string  `json:"version"`
 }
 
 func interactions(t *testing.T, db string) []exported {
@@ -227,7 +228,8 @@ func interactions(t *testing.T, db string) []exported {
 // anything), starts it again on the same database with no flag but --db,
 // and checks that every answered move is recorded, that the participant's
 // cookie resumes the session at the same view, that a replay of the last
-// answered move is refused, and that the next move goes on.
+// answered move is refused, and that the next move goes on; then that a
+// move sent across another restart, without the view, is played.
 func TestKillAndRestartLosesNothing(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "study.db")
 	first := startServer(t, "--db", db, "--tests", "2", "--seed", "5")
@@ -284,6 +286,16 @@ func TestKillAndRestartLosesNothing(t *testing.T) {
 	}
 	if !strings.Contains(second.rest.String(), "stopped") {
 		t.Errorf("anynt serve stopped by SIGTERM printed %q; want it to say it stopped", second.rest.String())
+	}
+
+	// A page left open across the restart sends its move without asking
+	// for the view again: it is played, and timed by the page alone.
+	third := startServer(t, "--db", db)
+	c.base = third.url
+	c.move(t, &resumed, 1) // client_ms 301
+	got := interactions(t, db)
+	if last := got[len(got)-1]; len(got) != moves+2 || last.ServerMillis != 0 || last.TookMillis != 301 {
+		t.Fatalf("the move across the restart is recorded as %+v; want server_ms 0 and took_ms 301, the page's", last)
 	}
 }
 
