@@ -36,14 +36,37 @@ var seed002QLearning = PaperFigures{
 	},
 }
 
-// paperFigures gives seed 002's figures for an agent given the paper's
-// test with the paper's settings: Q-learning with the thesis's α, γ and
-// Q0 on Λ_one. Another agent or protocol has none to compare with.
+// People is the examinee that stands for the participants of a study
+// with people (anynt results): its scores are theirs, one test each.
+const People = "people"
+
+// seed002Humans is seed 002's human result (§5 and Table 2): 20 people,
+// each given one of the 20 Λ_one tests of 7 exercises.
+var seed002Humans = PaperFigures{
+	Source: "seed 002 §5, Table 2",
+	N:      140, Mean: 0.237, SD: 0.150, R: -0.257,
+	Strata: []PaperStratum{
+		{3, 20, -0.474, 0.017}, {4, 20, -0.134, 0.286}, {5, 20, -0.367, 0.056}, {6, 20, -0.515, 0.010},
+		{7, 20, -0.282, 0.114}, {8, 20, -0.189, 0.213}, {9, 20, -0.146, 0.270},
+	},
+}
+
+// paperFigures gives seed 002's figures for an examinee given the paper's
+// test: Q-learning with the thesis's α, γ and Q0, or people, on Λ_one.
+// Another agent or protocol has none to compare with.
 func paperFigures(protocol string, a Agent) *PaperFigures {
-	if protocol != "lambda-one" || a.Name != "qlearning" || a.QLearning == nil || *a.QLearning != agent.DefaultSettings {
+	if protocol != "lambda-one" || a.Command != "" {
 		return nil
 	}
-	f := seed002QLearning
+	var f PaperFigures
+	switch {
+	case a.Name == "qlearning" && a.QLearning != nil && *a.QLearning == agent.DefaultSettings:
+		f = seed002QLearning
+	case a.Name == People && a.QLearning == nil:
+		f = seed002Humans
+	default:
+		return nil
+	}
 	return &f
 }
 

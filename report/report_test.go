@@ -141,6 +141,33 @@ func TestPaperFiguresOnlyForThePapersTest(t *testing.T) {
 	}
 }
 
+// People (anynt results) get seed 002's human figures beside theirs on
+// Λ_one, and only there.
+func TestPaperFiguresOfPeople(t *testing.T) {
+	in := input(t, 1, exam.DefaultSettings, "random", "qlearning")
+	in.Agents[0].Name = report.People
+	for i := range 7 {
+		in.Outcomes[i].Agent = report.People
+	}
+	r := build(t, in)
+	if p := r.Summaries[0].Paper; p == nil || p.Mean != 0.237 || p.SD != 0.150 || p.R != -0.257 {
+		t.Fatalf("people's paper figures: %+v", p)
+	}
+	var text bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"seed 002 §5, Table 2  140  +0.237   0.150", "-0.474 (0.017)", "-0.146 (0.270)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text lacks %q", want)
+		}
+	}
+	in.Protocol.Name = "battery"
+	if build(t, in).Summaries[0].Paper != nil {
+		t.Error("people's paper figures printed for another protocol")
+	}
+}
+
 func TestNewRefusesOutcomesThatDoNotMatch(t *testing.T) {
 	in := input(t, 1, exam.DefaultSettings, "random", "oracle")
 	short := in

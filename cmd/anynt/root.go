@@ -74,7 +74,8 @@ func newRootCmd(io *stdio) *cobra.Command {
 papers (optional groups, alternatives, the wildcard χ, bound subscripts and
 Δ/∇ memory), compiles them to bytecode and runs them.
 
-Exit status: 0 success; 1 errors in an input file; 2 usage errors;
+Exit status: 0 success; 1 errors in an input file (results: no
+participant has finished); 2 usage errors;
 3 a run stopped at a limit (steps, length, matcher work; an input longer
 than the length limit is not run); 4 a file could not be read
 or written; 5 an agent outside anynt (--agent-cmd) failed: it crashed,
@@ -86,7 +87,7 @@ another protocol version (docs/protocol.md).`,
 	}
 	root.AddCommand(newMarkovCmd(io), newExpandCmd(io), newFmtCmd(io), newDisasmCmd(io),
 		newCheckCmd(io), newSpaceCmd(io), newRunCmd(io), newDotCmd(io), newComplexityCmd(io),
-		newEnumerateCmd(io), newEvolveCmd(io), newTestCmd(io), newServeEnvCmd(io))
+		newEnumerateCmd(io), newEvolveCmd(io), newTestCmd(io), newServeEnvCmd(io), newServeCmd(io), newResultsCmd(io))
 	return root
 }
 

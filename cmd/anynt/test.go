@@ -11,6 +11,7 @@ import (
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/report"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Ceilings of test's flags (docs/reports.md): beyond them a test would
@@ -91,7 +92,6 @@ func protocolNames() []string {
 
 func newTestCmd(io *stdio) *cobra.Command {
 	fl := testFlags{settings: agent.DefaultSettings}
-	d := exam.DefaultSettings
 	cmd := &cobra.Command{
 		Use:   "test [--protocol P | --adaptive] [--agent A,B] [--tests N] [--seed S] [--json | --csv] [--html FILE] [FILE|DIR...]",
 		Short: "Give a test to agents and report their scores",
@@ -154,10 +154,8 @@ On a terminal a progress line on standard error shows the rate and time left.`,
   anynt test --agent random,qlearning --agent-cmd "python3 my_agent.py" --tests 20`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			changed := cmd.Flags().Changed
-			for _, name := range []string{"alpha", "gamma", "q0"} {
-				if changed(name) && !slices.Contains(fl.agents, "qlearning") {
-					return usage(fmt.Errorf("--%s is a setting of qlearning; the agents %s have none", name, strings.Join(fl.agents, ", ")))
-				}
+			if err := checkAgentSettings(fl, changed); err != nil {
+				return err
 			}
 			if err := checkProtocolFlags(fl, changed, len(args)); err != nil {
 				return err
@@ -176,10 +174,29 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 		},
 	}
 	f := cmd.Flags()
+	fl.registerProtocol(f)
+	fl.registerExam(f, []string{"random", "qlearning"})
+	fl.outside.register(f)
+	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
+	fl.adaptiveTest = newAdaptiveFlags()
+	fl.adaptiveTest.register(f)
+	return cmd
+}
+
+// registerProtocol adds the flags that draw a test's items: the protocol,
+// its tests and seed, and a battery's flags.
+func (fl *testFlags) registerProtocol(f *pflag.FlagSet) {
 	f.StringVar(&fl.protocol, "protocol", "lambda-one", "the test: "+protocolList())
-	f.StringSliceVar(&fl.agents, "agent", []string{"random", "qlearning"}, "the agents, a list (comma-separated or repeated); the first is the paired differences' baseline")
 	f.IntVar(&fl.tests, "tests", 20, fmt.Sprintf("the tests drawn (1 to %d)", maxTests))
 	f.Uint64Var(&fl.seed, "seed", 1, "the seed of every random choice")
+	fl.battery.register(f)
+}
+
+// registerExam adds the flags that decide how the agents (by default
+// agents) take the items and how the report is written.
+func (fl *testFlags) registerExam(f *pflag.FlagSet, agents []string) {
+	d := exam.DefaultSettings
+	f.StringSliceVar(&fl.agents, "agent", agents, "the agents, a list (comma-separated or repeated); the first is the paired differences' baseline")
 	f.IntVar(&fl.episodes, "episodes", d.Episodes, fmt.Sprintf("episodes of each item (1 to %d)", exam.MaxEpisodes))
 	f.StringVar(&fl.pace, "pace", d.Pace.String(), "the delay before each action: constant:D, uniform:A:B or exponential:MEAN seconds")
 	f.Float64Var(&fl.tau, "tau", d.Tau, "the test time of an item in seconds; 0: its interactions × the pace's mean delay")
@@ -192,12 +209,17 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 	f.Float64Var(&fl.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate, in (0, 1]")
 	f.Float64Var(&fl.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
 	f.Float64Var(&fl.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
-	fl.battery.register(f)
-	fl.outside.register(f)
-	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
-	fl.adaptiveTest = newAdaptiveFlags()
-	fl.adaptiveTest.register(f)
-	return cmd
+}
+
+// checkAgentSettings refuses Q-learning's settings when no agent is
+// Q-learning: they would act on nothing.
+func checkAgentSettings(fl testFlags, changed func(string) bool) error {
+	for _, name := range []string{"alpha", "gamma", "q0"} {
+		if changed(name) && !slices.Contains(fl.agents, "qlearning") {
+			return usage(fmt.Errorf("--%s is a setting of qlearning; the agents %s have none", name, strings.Join(fl.agents, ", ")))
+		}
+	}
+	return nil
 }
 
 // checkProtocolFlags refuses a flag or a file that the test asked for does

@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/anynt/anynt/study"
+	"github.com/anynt/anynt/web"
+	"github.com/spf13/cobra"
+)
+
+// Bounds of what anynt serve shows a participant: the page is for a
+// person to read, and the database keeps the text with the study.
+const (
+	maxConsentBytes = 64 << 10
+	maxQuestions    = 20
+	maxQuestionLen  = 500 // bytes of one question
+)
+
+// The HTTP server's limits: a client that sends slowly, or sends large
+// headers, cannot hold a connection or memory for long. A move is a few
+// hundred bytes and answers in milliseconds, so these leave room for a
+// slow network only.
+const (
+	readHeaderTimeout = 10 * time.Second
+	readTimeout       = 30 * time.Second
+	writeTimeout      = 30 * time.Second
+	idleTimeout       = 2 * time.Minute
+	maxHeaderBytes    = 16 << 10
+	// shutdownGrace is how long a stopped server waits for the requests
+	// under way (each a move committed or not) before it closes them.
+	shutdownGrace = 10 * time.Second
+)
+
+// serveFlags are anynt serve's flags: the test (as anynt test draws it),
+// the database, the intro and where to listen.
+type serveFlags struct {
+	test              testFlags
+	db, addr, consent string
+	askCode, public   bool
+	questions         []string
+}
+
+// designFlags are the flags that decide the study (the protocols' own
+// among them); anynt serve on a database that holds a study and none of
+// them serves the stored one.
+func designFlags() []string {
+	names := []string{"protocol", "seed", "consent", "ask-code", "question"}
+	for _, n := range protocolNames() {
+		names = append(names, protocols[n].flags...)
+	}
+	return names
+}
+
+func newServeCmd(io *stdio) *cobra.Command {
+	var fl serveFlags
+	cmd := &cobra.Command{
+		Use:   "serve --db FILE [--protocol P] [--tests N] [--seed S] [--consent FILE] [--ask-code] [--question TEXT]... [--addr HOST:PORT [--public]] [FILE|DIR...]",
+		Short: "Give a test to people in a web browser, every interaction kept in a database",
+		Long: `serve starts a web server that gives a test to people: the page shows the
+exercises as seed 002's interface did (cells as coloured squares, the
+participant ○, Good and Evil as neutral symbols that change from exercise to
+exercise, accessible cells with a thicker border, the reward of each step as
+an up arrow in a green circle, a small square in a grey one or a down arrow
+in a red one), and can be used with the keyboard and a screen reader.
+
+The test is drawn as anynt test draws it (--protocol, --tests, --seed and a
+battery's flags and files); participant n takes test ((n−1) mod --tests)+1, so
+seed 002's design (20 tests, one person each) is the default. The study is
+kept in the SQLite database --db FILE: its test, every session and every
+interaction, each committed before the page sees its answer, so that a closed
+tab or a stopped server loses nothing. Given an existing database and no flag
+that decides the study, serve goes on with the stored study; given such flags,
+they must describe the stored study, or serve refuses and names the difference.
+
+Before the test a participant accepts --consent FILE's text (none by
+default), gives the participant code you handed out (--ask-code) and answers
+each --question; nothing else about a person is collected: no address, no
+browser. Each session is anonymous, known by a secret random token in a
+cookie.
+
+The server listens on --addr, on this machine only by default. Anyone who can
+reach the address can take the test and add sessions to the database, so an
+address other than a loopback one needs --public (docs/people.md, "Binding
+elsewhere"). SIGINT or SIGTERM stops the server once the requests under way are
+answered. anynt results reads the database.`,
+		Example: `  anynt serve --db study.db
+  anynt serve --db study.db --tests 20 --seed 7 --consent consent.txt --ask-code
+  anynt serve --db study.db --question "Your age in years?" --addr 127.0.0.1:9000
+  anynt serve --db battery.db --protocol battery --steps 200 corpus/paper
+  anynt serve --db study.db --addr 0.0.0.0:8080 --public`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fl.test.files = args
+			return runServe(io, fl, cmd.Flags().Changed)
+		},
+	}
+	f := cmd.Flags()
+	fl.test.registerProtocol(f)
+	f.StringVar(&fl.db, "db", "", "the study's SQLite database, created when missing (required)")
+	f.StringVar(&fl.addr, "addr", "127.0.0.1:8080", "the address to listen on, HOST:PORT (port 0: any free port)")
+	f.BoolVar(&fl.public, "public", false, "allow an --addr that is not a loopback address")
+	f.StringVar(&fl.consent, "consent", "", "a UTF-8 text FILE a participant must accept before the test")
+	f.BoolVar(&fl.askCode, "ask-code", false, "ask each participant for the code the researcher gave")
+	f.StringArrayVar(&fl.questions, "question", nil, fmt.Sprintf("a question asked before the test, its answer stored (repeatable, up to %d)", maxQuestions))
+	return cmd
+}
+
+// runServe opens the study and serves it until a signal stops it.
+func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
+	if fl.db == "" {
+		return usage(errors.New("--db FILE is required: the database that keeps the study"))
+	}
+	if err := checkListenAddr(fl.addr, fl.public); err != nil {
+		return err
+	}
+	s, err := openServedStudy(fl, changed)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := s.Close(); cerr != nil && err == nil {
+			err = &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", cerr)}
+		}
+	}()
+	d := s.Design()
+	ps, err := s.Participants()
+	if err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("--db %s: %w", fl.db, err)}
+	}
+	ln, err := net.Listen("tcp", fl.addr)
+	if err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("--addr: %w", err)}
+	}
+	srv := &http.Server{
+		Handler:           web.New(s, web.Options{Logger: slog.New(slog.NewTextHandler(io.err, nil))}),
+		ReadHeaderTimeout: readHeaderTimeout,
+		ReadTimeout:       readTimeout,
+		WriteTimeout:      writeTimeout,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %s, %s so far) is at http://%s/ — Ctrl-C stops it\n",
+		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), ln.Addr())
+	select {
+	case err := <-served:
+		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
+	case <-ctx.Done():
+	}
+	stop() // a second signal kills at once
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("stopping: %w", err)}
+	}
+	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
+	return nil
+}
+
+// checkListenAddr refuses an address the server cannot listen on, and one
+// that other machines can reach unless public says so.
+func checkListenAddr(addr string, public bool) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return usage(fmt.Errorf("--addr %q: %v (say HOST:PORT, such as 127.0.0.1:8080)", addr, err))
+	}
+	loopback := host == "localhost"
+	if ip := net.ParseIP(host); ip != nil {
+		loopback = ip.IsLoopback()
+	}
+	switch {
+	case !loopback && !public:
+		return usage(fmt.Errorf("--addr %s is not a loopback address: anyone who can reach it on the network "+
+			"could open the test, add sessions to the database and fill it; the traffic is plain HTTP. "+
+			"Add --public to listen there anyway (docs/people.md, \"Binding elsewhere\")", addr))
+	case loopback && public:
+		return usage(fmt.Errorf("--public means nothing with the loopback address %s", addr))
+	}
+	return nil
+}
+
+// openServedStudy opens the database: with its stored study when it has
+// one and no flag describes a study, else with the study the flags
+// describe, which an existing study must equal.
+func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, error) {
+	described := len(fl.test.files) > 0
+	for _, name := range designFlags() {
+		described = described || changed(name)
+	}
+	if !described {
+		s, err := study.Open(fl.db, nil)
+		if err == nil {
+			return s, nil
+		}
+		if !errors.Is(err, study.ErrNoStudy) {
+			return nil, studyError(err)
+		}
+	}
+	d, err := serveDesign(fl, changed)
+	if err != nil {
+		return nil, err
+	}
+	s, err := study.Open(fl.db, &d)
+	if err != nil {
+		return nil, studyError(err)
+	}
+	return s, nil
+}
+
+// studyError gives study.Open's error its exit status: another study is a
+// usage error (the flags do not describe the database), the rest a file
+// that could not be read or written.
+func studyError(err error) error {
+	if errors.Is(err, study.ErrOtherDesign) {
+		return usage(fmt.Errorf("--db %w; give the flags that made it, or none to go on with it, or another --db", err))
+	}
+	return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
+}
+
+// serveDesign draws the test the flags describe, as anynt test does, with
+// the intro.
+func serveDesign(fl serveFlags, changed func(string) bool) (study.Design, error) {
+	t := fl.test
+	if err := checkProtocolFlags(t, changed, len(t.files)); err != nil {
+		return study.Design{}, err
+	}
+	if err := checkBound("--tests", t.tests, 1, maxTests); err != nil {
+		return study.Design{}, err
+	}
+	if t.protocol != "lambda-one" {
+		t.tests = 1 // a battery is one test; checkProtocolFlags refused --tests
+	}
+	intro, err := serveIntro(fl)
+	if err != nil {
+		return study.Design{}, err
+	}
+	p := protocols[t.protocol]
+	items, err := p.items(t)
+	if err != nil {
+		return study.Design{}, err
+	}
+	d := study.Design{Version: versionString(), Protocol: t.protocol, Complexity: p.report.Complexity,
+		Strata: string(p.report.Strata), Seed: t.seed, Tests: t.tests, Items: items, Intro: intro}
+	if p.settings != nil {
+		d.Settings = p.settings(t)
+	}
+	return d, nil
+}
+
+// serveIntro reads the consent text and checks the questions.
+func serveIntro(fl serveFlags) (study.Intro, error) {
+	intro := study.Intro{AskCode: fl.askCode}
+	if fl.consent != "" {
+		text, err := readText(fl.consent, maxConsentBytes)
+		if err != nil {
+			return intro, err
+		}
+		if strings.TrimSpace(text) == "" {
+			return intro, usage(fmt.Errorf("--consent %s is empty; a participant would accept nothing", fl.consent))
+		}
+		intro.Consent = text
+	}
+	if len(fl.questions) > maxQuestions {
+		return intro, usage(fmt.Errorf("--question is given %d times; at most %d", len(fl.questions), maxQuestions))
+	}
+	for i, q := range fl.questions {
+		q = strings.TrimSpace(q)
+		if q == "" || len(q) > maxQuestionLen || !utf8.ValidString(q) {
+			return intro, usage(fmt.Errorf("--question %d must be UTF-8 text of 1 to %d bytes", i+1, maxQuestionLen))
+		}
+		intro.Questions = append(intro.Questions, q)
+	}
+	return intro, nil
+}
+
+// readText reads a UTF-8 text file of at most limit bytes named on the
+// command line.
+func readText(name string, limit int64) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", &exitError{code: exitIO, err: err}
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return "", &exitError{code: exitIO, err: fmt.Errorf("reading %s: %w", name, err)}
+	}
+	text := string(data)
+	switch {
+	case int64(len(text)) > limit:
+		return "", usage(fmt.Errorf("%s is larger than %d bytes", name, limit))
+	case !utf8.ValidString(text):
+		return "", usage(fmt.Errorf("%s is not UTF-8 text", name))
+	}
+	return strings.TrimPrefix(text, "\uFEFF"), nil
+}
+
+// counted is n and the noun, in the plural unless n is 1.
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
