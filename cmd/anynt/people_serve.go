@@ -133,6 +133,11 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 			err = &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", cerr)}
 		}
 	}()
+	// A database the process may read but not write opens, and would
+	// refuse every participant's start: say so now.
+	if err := s.CheckWritable(); err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("--db %w; anynt serve records every move in it", err)}
+	}
 	d := s.Design()
 	ps, err := s.Participants()
 	if err != nil {
