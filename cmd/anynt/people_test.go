@@ -46,6 +46,9 @@ func TestServeRefuses(t *testing.T) {
 		{"empty consent", []string{"serve", "--db", db, "--consent", empty}, exitUsage, "is empty"},
 		{"empty question", []string{"serve", "--db", db, "--question", " "}, exitUsage, "--question 1 must be"},
 		{"too many questions", many, exitUsage, "at most 20"},
+		{"empty title", []string{"serve", "--db", db, "--title", " "}, exitUsage, "--title must be"},
+		{"a title of two lines", []string{"serve", "--db", db, "--title", "A\nB"}, exitUsage, "--title must be"},
+		{"a long title", []string{"serve", "--db", db, "--title", strings.Repeat("x", maxTitleLen+1)}, exitUsage, "--title must be"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
