@@ -117,8 +117,8 @@
 // participant must know; the exercises in order with their step counts;
 // the cells as coloured squares from a fixed palette, numbered in a
 // corner; the participant always ○; the other objects as neutral symbols
-// (study.Glyphs: ◆ ⬟ ▲ ★ ▰ ⬢ ● ⧓ ♣ ♠; none a reward's sign, a plus or a
-// minus, which would say which is Good) that the study draws afresh for
+// (study.Glyphs: ◆ ⬟ ▲ ★ ▰ ⬢ ♜ ⧓ ♣ ♠; none a reward's sign, a plus, a
+// minus, which would say which is Good, or a circle like ○) that the study draws afresh for
 // each exercise; cells that can be reached with a thick border, and under
 // the pointer or the keyboard's focus a double border and a more saturated
 // background; the reward of the last step as an up arrow in a green

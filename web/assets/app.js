@@ -8,7 +8,7 @@
   // reward's sign, a plus or a minus, which would carry a meaning.
   const GLYPHS = {
     you: "○", diamond: "◆", pentagon: "⬟", triangle: "▲", star: "★", parallelogram: "▰",
-    hexagon: "⬢", disc: "●", bowtie: "⧓", club: "♣", spade: "♠",
+    hexagon: "⬢", rook: "♜", bowtie: "⧓", club: "♣", spade: "♠",
   };
   const SIGNS = {
     "1": { icon: "↑", word: "gained" },
