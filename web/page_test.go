@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -66,6 +67,12 @@ func TestPageAndAssets(t *testing.T) {
 				}
 			}
 		})
+	}
+	js := string(b.do("GET", "/assets/app.js", nil, nil).body)
+	for _, bound := range []string{fmt.Sprintf("const MAX_CODE = %d;", study.MaxCode), fmt.Sprintf("const MAX_REPLY = %d;", study.MaxReply)} {
+		if !strings.Contains(js, bound) {
+			t.Errorf("app.js does not hold the study's bound %q", bound)
+		}
 	}
 	for _, name := range study.Glyphs {
 		r := b.do("GET", "/assets/app.js", nil, nil)
