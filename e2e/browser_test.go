@@ -17,6 +17,7 @@ import (
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/study"
 	"github.com/anynt/anynt/web"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -398,6 +399,11 @@ func TestBrowserWholeExercise(t *testing.T) {
 	if err := sameCells(p.Cells, v.Cells); err != nil {
 		t.Fatal(err)
 	}
+	// The pointer is still where Continue was, over cell 1: moved away,
+	// the screenshot shows the exercise as it starts.
+	if err := chromedp.Do(tab, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 900, 600)); err != nil {
+		t.Fatal(err)
+	}
 	screenshot(t, tab, "exercise2")
 }
 
@@ -552,6 +558,7 @@ func TestBrowserWholeTestFromServe(t *testing.T) {
 			if moves != 350 || pauses != 6 {
 				t.Fatalf("the test ended after %d moves and %d pauses; Λ_one has 350 steps in 7 exercises", moves, pauses)
 			}
+			screenshot(t, tab, "over")
 			out, err := exec.Command(anyntBin, "results", "--db", db, "--agent", "qlearning").CombinedOutput()
 			if err != nil || !strings.Contains(string(out), "people") || !strings.Contains(string(out), "paired differences against people") {
 				t.Fatalf("anynt results: %v\n%s", err, out)
