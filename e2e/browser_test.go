@@ -256,6 +256,13 @@ func sign(x float64) string {
 // cannot be drawn fails the test.
 func screenshot(t *testing.T, tab context.Context, name string) {
 	t.Helper()
+	if *updateScreenshots {
+		// The cells' colour changes in 80 ms (style.css): the picture
+		// shows where it ends.
+		if err := chromedp.Do(tab, chromedp.Sleep(200*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	png, err := chromedp.Run(tab, chromedp.FullScreenshot(100)) // 100: PNG
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
