@@ -17,6 +17,7 @@ import (
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/study"
 	"github.com/anynt/anynt/web"
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
@@ -255,6 +256,13 @@ func sign(x float64) string {
 // cannot be drawn fails the test.
 func screenshot(t *testing.T, tab context.Context, name string) {
 	t.Helper()
+	if *updateScreenshots {
+		// The cells' colour changes in 80 ms (style.css): the picture
+		// shows where it ends.
+		if err := chromedp.Do(tab, chromedp.Sleep(200*time.Millisecond)); err != nil {
+			t.Fatal(err)
+		}
+	}
 	png, err := chromedp.Run(tab, chromedp.FullScreenshot(100)) // 100: PNG
 	if err != nil {
 		t.Fatalf("screenshot %s: %v", name, err)
@@ -396,6 +404,11 @@ func TestBrowserWholeExercise(t *testing.T) {
 		t.Fatalf("after Continue the server is at exercise %d step %d, the page says %q with sign %q", v.Exercise, v.Step, p.Step, p.Sign)
 	}
 	if err := sameCells(p.Cells, v.Cells); err != nil {
+		t.Fatal(err)
+	}
+	// The pointer is still where Continue was, over cell 1: moved away,
+	// the screenshot shows the exercise as it starts.
+	if err := chromedp.Do(tab, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, 900, 600)); err != nil {
 		t.Fatal(err)
 	}
 	screenshot(t, tab, "exercise2")
@@ -552,6 +565,7 @@ func TestBrowserWholeTestFromServe(t *testing.T) {
 			if moves != 350 || pauses != 6 {
 				t.Fatalf("the test ended after %d moves and %d pauses; Λ_one has 350 steps in 7 exercises", moves, pauses)
 			}
+			screenshot(t, tab, "over")
 			out, err := exec.Command(anyntBin, "results", "--db", db, "--agent", "qlearning").CombinedOutput()
 			if err != nil || !strings.Contains(string(out), "people") || !strings.Contains(string(out), "paired differences against people") {
 				t.Fatalf("anynt results: %v\n%s", err, out)
@@ -575,4 +589,97 @@ func TestBrowserWholeTestFromServe(t *testing.T) {
 		moves++
 	}
 	t.Fatalf("the test did not end after %d moves", moves)
+}
+
+// TestBrowserIntroCountsBytes types a participant code and an answer
+// that fit the fields' character counts but not the study's bounds, which
+// are bytes of UTF-8 (€ is 3): the page must say so itself, under the
+// field as the participant types and in its own message on Start, without
+// sending anything (no session is made); shortened, they are accepted.
+func TestBrowserIntroCountsBytes(t *testing.T) {
+	f := newFixture(t, study.Intro{AskCode: true, Questions: []string{"Where do you live?"}})
+	tab, closeTab := newTab(t, newBrowser(t))
+	defer closeTab()
+	if err := chromedp.Do(tab, chromedp.Navigate(f.url)); err != nil {
+		t.Fatal(err)
+	}
+	waitSection(t, tab, "intro")
+	type intro struct {
+		Error      string `json:"error"`
+		CodeLimit  string `json:"code_limit"`
+		ReplyLimit string `json:"reply_limit"`
+		Focused    string `json:"focused"`
+		Section    string `json:"section"`
+	}
+	read := func() intro {
+		t.Helper()
+		in, err := chromedp.Run(tab, chromedp.Evaluate[intro](`(() => ({
+			error: document.getElementById('error').hidden ? '' : document.getElementById('error').textContent,
+			code_limit: document.getElementById('code-limit').textContent,
+			reply_limit: document.getElementById('question-1-limit').textContent,
+			focused: document.activeElement ? document.activeElement.id : '',
+			section: ['intro', 'test', 'pause', 'over'].find((id) => !document.getElementById(id).hidden) || '',
+		}))()`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	set := func(id, text string) {
+		t.Helper()
+		// SetValue, then an input event as typing gives: typing 400
+		// characters one key at a time would only slow the test.
+		err := chromedp.Do(tab, chromedp.SetValue(chromedp.ID(id), text),
+			chromedp.Evaluate[chromedp.Void](`document.getElementById('`+id+`').dispatchEvent(new Event('input'))`))
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	clickStart := func() {
+		t.Helper()
+		if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("start"))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	noSession := func(when string) {
+		t.Helper()
+		if ps, err := f.study.Participants(); err != nil || len(ps) != 0 {
+			t.Fatalf("%s: the database holds %+v (%v); want no session", when, ps, err)
+		}
+	}
+
+	longCode := strings.Repeat("€", study.MaxCode/3+1) // 22 characters, 66 bytes
+	set("code", longCode)
+	set("question-1", "here")
+	in := read()
+	if want := fmt.Sprintf("%d of at most %d bytes", 3*(study.MaxCode/3+1), study.MaxCode); !strings.HasPrefix(in.CodeLimit, want) {
+		t.Errorf("under the code the page says %q; want it to begin %q", in.CodeLimit, want)
+	}
+	clickStart()
+	in = read()
+	if want := fmt.Sprintf("The participant code is %d bytes long; it can be at most %d bytes", 3*(study.MaxCode/3+1), study.MaxCode); !strings.HasPrefix(in.Error, want) || in.Focused != "code" || in.Section != "intro" {
+		t.Fatalf("Start with a code of 66 bytes: the page shows %+v; want its own message %q, the focus on the code", in, want)
+	}
+	noSession("a code too long")
+
+	set("code", "P-1")
+	longReply := strings.Repeat("€", study.MaxReply/3+1) // 334 characters, 1002 bytes
+	set("question-1", longReply)
+	if in := read(); !strings.HasPrefix(in.ReplyLimit, fmt.Sprintf("%d of at most %d bytes", 3*(study.MaxReply/3+1), study.MaxReply)) {
+		t.Errorf("under the answer the page says %q", in.ReplyLimit)
+	}
+	clickStart()
+	in = read()
+	if want := fmt.Sprintf("Answer 1 is %d bytes long; it can be at most %d bytes", 3*(study.MaxReply/3+1), study.MaxReply); !strings.HasPrefix(in.Error, want) || in.Focused != "question-1" || in.Section != "intro" {
+		t.Fatalf("Start with an answer of 1002 bytes: the page shows %+v; want its own message %q, the focus on the answer", in, want)
+	}
+	noSession("an answer too long")
+
+	reply := strings.Repeat("€", study.MaxReply/3) // 999 bytes: accepted
+	set("question-1", reply)
+	clickStart()
+	waitSection(t, tab, "test")
+	if ps, err := f.study.Participants(); err != nil || len(ps) != 1 || ps[0].Code != "P-1" || !slices.Equal(ps[0].Replies, []string{reply}) {
+		t.Fatalf("after shortening, the database holds %+v (%v); want code P-1 and the 999-byte answer", ps, err)
+	}
 }

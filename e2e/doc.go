@@ -23,6 +23,6 @@
 // that every recorded interaction is still there and the session resumes
 // where it stood; and that SIGTERM stops it cleanly.
 //
-// go test ./e2e -update-screenshots writes the page's screenshots in
+// go test ./e2e -run Browser -update-screenshots writes the page's screenshots in
 // docs/img/ (people-*.png) from a real run.
 package e2e

@@ -340,3 +340,34 @@ func TestServeRefusesAnotherStudy(t *testing.T) {
 		t.Fatalf("serve with the study's own flags: %v, stderr %q", err, again.stderr.String())
 	}
 }
+
+// TestServeTitle starts anynt serve with --title: the page names itself
+// so, escaped as HTML text, and without it keeps the default title.
+func TestServeTitle(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"default", nil, "<title>ANYNT test</title>"},
+		{"given", []string{"--title", "Puzzles & <cells>"}, "<title>Puzzles &amp; &lt;cells&gt;</title>"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "study.db")
+			s := startServer(t, append([]string{"--db", db, "--tests", "1"}, tt.args...)...)
+			res, err := http.Get(s.url + "/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(body), tt.want) {
+				t.Fatalf("the page does not hold %q:\n%.400s", tt.want, body)
+			}
+		})
+	}
+}

@@ -368,3 +368,22 @@ func (s *Study) Design() Design {
 // Close closes the database. Every move was committed when it was
 // answered, so nothing is lost.
 func (s *Study) Close() error { return s.db.Close() }
+
+// CheckWritable says whether the study can record moves: it writes to the
+// database in a transaction it rolls back, so that a file the process may
+// read but not write (its permissions, a read-only mount) is found before
+// a participant starts rather than at their first move. Open does not
+// check it, since a researcher may read a study from a read-only copy.
+func (s *Study) CheckWritable() error {
+	s.write.Lock()
+	defer s.write.Unlock()
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("%s: cannot be written: %w", s.path, err)
+	}
+	defer tx.Rollback() // the write is a probe, never kept
+	if _, err := tx.Exec(`UPDATE study SET schema = schema WHERE id = 1`); err != nil {
+		return fmt.Errorf("%s: cannot be written: %w", s.path, err)
+	}
+	return nil
+}

@@ -114,8 +114,9 @@ type Reward struct {
 // Good's, Evil's and its objects'; the page draws each name. None is drawn
 // as a sign the page gives a meaning (the neutral reward's square) or as a
 // plus or a minus (the papers' ⊕ and ⊖), which would tell a person which
-// is Good.
-var Glyphs = []string{"diamond", "pentagon", "triangle", "star", "parallelogram", "hexagon", "disc", "bowtie", "club", "spade"}
+// is Good, nor as a circle, which a glance takes for the participant's ○
+// (the rook ♜ replaced a filled disc ●).
+var Glyphs = []string{"diamond", "pentagon", "triangle", "star", "parallelogram", "hexagon", "rook", "bowtie", "club", "spade"}
 
 // Refusals: the study decides every move, and refuses what is not the
 // participant's next legal one, changing nothing.

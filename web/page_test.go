@@ -1,6 +1,7 @@
 package web_test
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"regexp"
@@ -40,7 +41,7 @@ func TestPageAndAssets(t *testing.T) {
 			`"/api/view"`, `"/api/move"`, `"/api/start"`, `"/api/intro"`, "performance.now()", "client_ms",
 			`"aria-label"`, "reachable", "gained", "nothing", "lost", "ArrowRight",
 			// every glyph the study may name
-			"diamond:", "pentagon:", "triangle:", "star:", "parallelogram:", "hexagon:", "disc:", "bowtie:", "club:", "spade:",
+			"diamond:", "pentagon:", "triangle:", "star:", "parallelogram:", "hexagon:", "rook:", "bowtie:", "club:", "spade:",
 		}},
 		{"/assets/style.css", "text/css; charset=utf-8", []string{
 			".cell.accessible", ":hover", ":focus-visible", "double", `#reward[data-sign="1"]`,
@@ -66,6 +67,12 @@ func TestPageAndAssets(t *testing.T) {
 				}
 			}
 		})
+	}
+	js := string(b.do("GET", "/assets/app.js", nil, nil).body)
+	for _, bound := range []string{fmt.Sprintf("const MAX_CODE = %d;", study.MaxCode), fmt.Sprintf("const MAX_REPLY = %d;", study.MaxReply)} {
+		if !strings.Contains(js, bound) {
+			t.Errorf("app.js does not hold the study's bound %q", bound)
+		}
 	}
 	for _, name := range study.Glyphs {
 		r := b.do("GET", "/assets/app.js", nil, nil)
@@ -161,7 +168,8 @@ func TestHead(t *testing.T) {
 // "nothing") or as a sign of gain or loss (a plus or a minus: the papers'
 // own ⊕ and ⊖ without their circles) would tell a person which of Good and
 // Evil it is, which an agent is not told. Every glyph is drawn, each as
-// its own symbol, none as the participant's ○.
+// its own symbol, none as a circle: the participant is ○, and a filled
+// disc beside it is too easily taken for it.
 func TestGlyphsCarryNoMeaning(t *testing.T) {
 	b := newBrowser(t, serve(t, openStudy(t, study.Intro{})))
 	r := b.do("GET", "/assets/app.js", nil, nil)
@@ -186,6 +194,9 @@ func TestGlyphsCarryNoMeaning(t *testing.T) {
 	}
 	for _, s := range []string{"+", "-", "−", "➕", "➖", "✚", "✛", "✜", "╋", "▬", "━", "⊕", "⊖", "↑", "↓"} {
 		meaningful[s] = "a sign of gain or loss"
+	}
+	for _, s := range []string{"●", "⬤", "◯", "⚫", "⚪", "◉", "◎", "⦿", "⊙", "❍", "🔴"} {
+		meaningful[s] = "a circle, which a glance confuses with the participant's ○"
 	}
 	drawn := map[string]string{}
 	for _, name := range study.Glyphs {

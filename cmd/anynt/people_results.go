@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/anynt/anynt/agent"
@@ -201,7 +202,7 @@ var interactionHeader = []string{"version", "protocol", "seed", "settings", "par
 
 func (r interactionRow) csv() []string {
 	return []string{r.Version, r.Protocol, strconv.FormatUint(r.Seed, 10), r.Settings, strconv.Itoa(r.Participant),
-		r.Code, strconv.Itoa(r.Test), strconv.Itoa(r.Exercise), strconv.Itoa(r.Step), strconv.Itoa(r.Seq),
+		spreadsheetText(r.Code), strconv.Itoa(r.Test), strconv.Itoa(r.Exercise), strconv.Itoa(r.Step), strconv.Itoa(r.Seq),
 		r.Observation, strconv.Itoa(r.Cell), strconv.Itoa(r.Action), formatFloat(r.Reward),
 		formatFloat(r.ClientMillis), formatFloat(r.ServerMillis), formatFloat(r.TookMillis), r.At}
 }
@@ -247,7 +248,8 @@ var participantHeader = []string{"participant", "code", "test", "started", "last
 
 // exportParticipants writes the sessions; in CSV the replies are one
 // column holding a JSON array, since the number of questions is the
-// study's.
+// study's. That column begins with "[", which no spreadsheet reads as a
+// formula, so the replies in it are the raw text.
 func exportParticipants(io *stdio, s *study.Study, asJSON bool) error {
 	ps, err := s.Participants()
 	if err != nil {
@@ -274,13 +276,26 @@ func exportParticipants(io *stdio, s *study.Study, asJSON bool) error {
 		if err != nil {
 			return err
 		}
-		if err := w.Write([]string{strconv.Itoa(row.Participant), row.Code, strconv.Itoa(row.Test), row.Started, row.Last,
+		if err := w.Write([]string{strconv.Itoa(row.Participant), spreadsheetText(row.Code), strconv.Itoa(row.Test), row.Started, row.Last,
 			strconv.Itoa(row.Moves), strconv.FormatBool(row.Finished), string(replies)}); err != nil {
 			return err
 		}
 	}
 	w.Flush()
 	return w.Error()
+}
+
+// spreadsheetText is text a participant typed (a code), as a CSV export
+// writes it: a spreadsheet runs a cell that begins with = + - @, a tab or
+// a carriage return as a formula (CSV injection), so such text gets a
+// single quote in front, as OWASP advises; text that begins with a quote
+// gets one too, so that removing one leading quote always gives the text
+// typed. JSON exports keep the raw text.
+func spreadsheetText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r'", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }
 
 // timeText is t in UTC to the nanosecond, "" for the zero time (a session

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/anynt/anynt/study"
@@ -26,6 +27,8 @@ const (
 	maxConsentBytes = 64 << 10
 	maxQuestions    = 20
 	maxQuestionLen  = 500 // bytes of one question
+	maxTitleLen     = 200 // bytes of the page's title
+	defaultTitle    = "ANYNT test"
 )
 
 // The HTTP server's limits: a client that sends slowly, or sends large
@@ -48,6 +51,7 @@ const (
 type serveFlags struct {
 	test              testFlags
 	db, addr, consent string
+	title             string
 	askCode, public   bool
 	questions         []string
 }
@@ -66,7 +70,7 @@ func designFlags() []string {
 func newServeCmd(io *stdio) *cobra.Command {
 	var fl serveFlags
 	cmd := &cobra.Command{
-		Use:   "serve --db FILE [--protocol P] [--tests N] [--seed S] [--consent FILE] [--ask-code] [--question TEXT]... [--addr HOST:PORT [--public]] [FILE|DIR...]",
+		Use:   "serve --db FILE [--protocol P] [--tests N] [--seed S] [--consent FILE] [--ask-code] [--question TEXT]... [--title TEXT] [--addr HOST:PORT [--public]] [FILE|DIR...]",
 		Short: "Give a test to people in a web browser, every interaction kept in a database",
 		Long: `serve starts a web server that gives a test to people: the page shows the
 exercises as seed 002's interface did (cells as coloured squares, the
@@ -89,6 +93,8 @@ default), gives the participant code you handed out (--ask-code) and answers
 each --question; nothing else about a person is collected: no address, no
 browser. Each session is anonymous, known by a secret random token in a
 cookie.
+--title TEXT names the page in the browser's tab ("ANYNT test" by default);
+it is not part of the study, and may change between two runs.
 
 The server listens on --addr, on this machine only by default. Anyone who can
 reach the address can take the test and add sessions to the database, so an
@@ -111,6 +117,7 @@ answered. anynt results reads the database.`,
 	f.StringVar(&fl.addr, "addr", "127.0.0.1:8080", "the address to listen on, HOST:PORT (port 0: any free port)")
 	f.BoolVar(&fl.public, "public", false, "allow an --addr that is not a loopback address")
 	f.StringVar(&fl.consent, "consent", "", "a UTF-8 text FILE a participant must accept before the test")
+	f.StringVar(&fl.title, "title", defaultTitle, "the page's title, in the browser's tab: it should not tell participants the study's hypothesis")
 	f.BoolVar(&fl.askCode, "ask-code", false, "ask each participant for the code the researcher gave")
 	f.StringArrayVar(&fl.questions, "question", nil, fmt.Sprintf("a question asked before the test, its answer stored (repeatable, up to %d)", maxQuestions))
 	return cmd
@@ -124,6 +131,9 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 	if err := checkListenAddr(fl.addr, fl.public); err != nil {
 		return err
 	}
+	if err := checkTitle(fl.title); err != nil {
+		return err
+	}
 	s, err := openServedStudy(fl, changed)
 	if err != nil {
 		return err
@@ -133,6 +143,11 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 			err = &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", cerr)}
 		}
 	}()
+	// A database the process may read but not write opens, and would
+	// refuse every participant's start: say so now.
+	if err := s.CheckWritable(); err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("--db %w; anynt serve records every move in it", err)}
+	}
 	d := s.Design()
 	ps, err := s.Participants()
 	if err != nil {
@@ -143,7 +158,7 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 		return &exitError{code: exitIO, err: fmt.Errorf("--addr: %w", err)}
 	}
 	srv := &http.Server{
-		Handler:           web.New(s, web.Options{Logger: slog.New(slog.NewTextHandler(io.err, nil))}),
+		Handler:           web.New(s, web.Options{Title: fl.title, Logger: slog.New(slog.NewTextHandler(io.err, nil))}),
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
@@ -189,6 +204,17 @@ func checkListenAddr(addr string, public bool) error {
 			"Add --public to listen there anyway (docs/people.md, \"Binding elsewhere\")", addr))
 	case loopback && public:
 		return usage(fmt.Errorf("--public means nothing with the loopback address %s", addr))
+	}
+	return nil
+}
+
+// checkTitle refuses a title the browser's tab could not show as one
+// line of text.
+func checkTitle(title string) error {
+	ok := strings.TrimSpace(title) != "" && len(title) <= maxTitleLen && utf8.ValidString(title) &&
+		!strings.ContainsFunc(title, unicode.IsControl)
+	if !ok {
+		return usage(fmt.Errorf("--title must be one line of UTF-8 text of 1 to %d bytes", maxTitleLen))
 	}
 	return nil
 }

@@ -46,6 +46,9 @@ func TestServeRefuses(t *testing.T) {
 		{"empty consent", []string{"serve", "--db", db, "--consent", empty}, exitUsage, "is empty"},
 		{"empty question", []string{"serve", "--db", db, "--question", " "}, exitUsage, "--question 1 must be"},
 		{"too many questions", many, exitUsage, "at most 20"},
+		{"empty title", []string{"serve", "--db", db, "--title", " "}, exitUsage, "--title must be"},
+		{"a title of two lines", []string{"serve", "--db", db, "--title", "A\nB"}, exitUsage, "--title must be"},
+		{"a long title", []string{"serve", "--db", db, "--title", strings.Repeat("x", maxTitleLen+1)}, exitUsage, "--title must be"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,5 +270,80 @@ func TestResultsRefuses(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want exit %d saying %q", code, errw, tt.code, tt.want)
 			}
 		})
+	}
+}
+
+// TestResultsExportsNeutraliseFormulas exports sessions whose codes a
+// spreadsheet would run as formulas (CSV injection): the CSV exports put a
+// single quote before them (and before a code that begins with one, so
+// that one quote removed gives the code), the replies' column begins with
+// "[" and keeps them raw, and the JSON exports keep every code raw.
+func TestResultsExportsNeutraliseFormulas(t *testing.T) {
+	items, err := exam.LambdaOneItems(3, 1, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "study.db")
+	s, err := study.Open(db, &study.Design{Version: "test", Protocol: "lambda-one", Complexity: "K_approx",
+		Strata: "cells", Seed: 3, Tests: 1, Items: items, Intro: study.Intro{AskCode: true, Questions: []string{"Why?"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	codes := []struct{ typed, csv string }{
+		{`=HYPERLINK("http://example.org","x")`, `'=HYPERLINK("http://example.org","x")`},
+		{"+1", "'+1"},
+		{"-1", "'-1"},
+		{"@SUM(A1)", "'@SUM(A1)"},
+		{"'quoted", "''quoted"},
+		{"P6", "P6"},
+	}
+	for _, c := range codes {
+		tok, v, err := s.Start(study.Answers{Code: c.typed, Replies: []string{"=1+1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cell := range v.Cells {
+			if cell.Accessible {
+				if _, err := s.Move(tok, study.Move{Seq: v.Seq, Cell: cell.Number, ClientMillis: 400}); err != nil {
+					t.Fatal(err)
+				}
+				break
+			}
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	export := func(args ...string) [][]string {
+		out, errw, code := anynt(t, "", append([]string{"results", "--db", db}, args...)...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errw)
+		}
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(rows) != len(codes)+1 {
+			t.Fatalf("%v: %d rows (%v); want %d", args, len(rows), err, len(codes)+1)
+		}
+		return rows[1:]
+	}
+	for i, row := range export("--interactions") {
+		if row[5] != codes[i].csv {
+			t.Errorf("--interactions: participant %d's code is %q; want %q", i+1, row[5], codes[i].csv)
+		}
+	}
+	for i, row := range export("--participants") {
+		if row[1] != codes[i].csv || row[7] != `["=1+1"]` {
+			t.Errorf("--participants: participant %d's code is %q, replies %q; want %q, %q", i+1, row[1], row[7], codes[i].csv, `["=1+1"]`)
+		}
+	}
+	for _, args := range [][]string{{"--interactions", "--json"}, {"--participants", "--json"}} {
+		out, _, _ := anynt(t, "", append([]string{"results", "--db", db}, args...)...)
+		for i, l := range strings.Split(strings.TrimSpace(out), "\n") {
+			var row struct {
+				Code string `json:"code"`
+			}
+			if err := json.Unmarshal([]byte(l), &row); err != nil || row.Code != codes[i].typed {
+				t.Errorf("%v: line %d's code is %q (%v); want the raw %q", args, i+1, row.Code, err, codes[i].typed)
+			}
+		}
 	}
 }

@@ -8,7 +8,7 @@
   // reward's sign, a plus or a minus, which would carry a meaning.
   const GLYPHS = {
     you: "○", diamond: "◆", pentagon: "⬟", triangle: "▲", star: "★", parallelogram: "▰",
-    hexagon: "⬢", disc: "●", bowtie: "⧓", club: "♣", spade: "♠",
+    hexagon: "⬢", rook: "♜", bowtie: "⧓", club: "♣", spade: "♠",
   };
   const SIGNS = {
     "1": { icon: "↑", word: "gained" },
@@ -16,6 +16,13 @@
     "-1": { icon: "↓", word: "lost" },
   };
   const COLOURS = 12; // style.css's palette
+  // The study's bounds, in bytes of UTF-8 as the server counts them
+  // (study.MaxCode, study.MaxReply): a letter outside English may take 2
+  // to 4 bytes, so the page counts bytes, not characters.
+  const MAX_CODE = 64;
+  const MAX_REPLY = 1000;
+  const utf8 = new TextEncoder();
+  const bytes = (text) => utf8.encode(text).length;
 
   const $ = (id) => document.getElementById(id);
   const sections = ["intro", "test", "pause", "over"];
@@ -266,19 +273,60 @@
       label.textContent = q;
       const area = document.createElement("textarea");
       area.id = "question-" + (i + 1);
-      area.maxLength = 1000;
+      area.maxLength = MAX_REPLY; // characters: never fewer than bytes, so only a first bound
       area.rows = 2;
-      qs.append(label, area);
+      const limit = document.createElement("small");
+      limit.id = area.id + "-limit";
+      limit.className = "limit";
+      area.setAttribute("aria-describedby", limit.id);
+      qs.append(label, area, limit);
+      countBytes(area, MAX_REPLY);
     });
+    countBytes($("code"), MAX_CODE, (v) => v.trim());
     show("intro");
+  }
+
+  // countBytes shows under a field how many of its limit's bytes it
+  // uses, as the participant types, and marks it invalid beyond.
+  function countBytes(field, limit, clean = (v) => v) {
+    const note = $(field.id + "-limit");
+    const update = () => {
+      const n = bytes(clean(field.value));
+      note.textContent = n + " of at most " + limit + " bytes (some letters take 2 to 4)";
+      field.setAttribute("aria-invalid", String(n > limit));
+    };
+    field.oninput = update;
+    update();
+  }
+
+  // tooLong names the first field over its limit, with what to tell the
+  // participant; null when none is.
+  function tooLong(code, replies) {
+    const n = bytes(code);
+    if (n > MAX_CODE) {
+      return { field: "code", msg: "The participant code is " + n + " bytes long; it can be at most " + MAX_CODE + " bytes. Please shorten it." };
+    }
+    for (let i = 0; i < replies.length; i++) {
+      const m = bytes(replies[i]);
+      if (m > MAX_REPLY) {
+        return { field: "question-" + (i + 1), msg: "Answer " + (i + 1) + " is " + m + " bytes long; it can be at most " + MAX_REPLY + " bytes. Please shorten it." };
+      }
+    }
+    return null;
   }
 
   async function start(e) {
     e.preventDefault();
     if (busy) return;
-    busy = true;
     const replies = [];
     for (let i = 1; i <= questions; i++) replies.push($("question-" + i).value);
+    const long = tooLong($("code").value.trim(), replies);
+    if (long) {
+      showError(long.msg);
+      $(long.field).focus();
+      return;
+    }
+    busy = true;
     try {
       const r = await api("POST", "/api/start", {
         consent: $("consent").checked, code: $("code").value.trim(), replies,
