@@ -1,63 +1,145 @@
 package vm
 
 import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 )
 
-// TestLongAgrees runs random programs on long random inputs three ways:
-// with the plain search on a contiguous string (longLen out of reach), as
-// New makes them, and with every string long (the facts and the gap buffer
-// from the first step on). All three must give the same run. Programs have
-// a few or many plain rules, or sugared rules mixed with plain ones, some
-// expanded and some left to the matcher.
+// TestLongAgrees runs random programs on long random inputs three ways and
+// requires the same runs (see checkLong).
 func TestLongAgrees(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 1))
-	symbols := []string{"a", "b", "c"}
 	n := 240
 	if testing.Short() {
 		n = 30
 	}
-	for i := range n {
-		a := newAsm(t, strings.Join(symbols, " "), "")
-		switch i % 3 {
-		case 0:
-			randomPlainRules(rng, a, symbols, 3)
-		case 1:
-			randomPlainRules(rng, a, symbols, 12)
-		case 2:
-			randomSugaredRules(rng, a, symbols)
-			randomPlainRules(rng, a, symbols, 3)
+	for range n {
+		checkLong(t, rng)
+	}
+}
+
+// FuzzLong is TestLongAgrees with the fuzzer's bytes for the random
+// choices. It lives here rather than in fuzz/ because it sets the machines'
+// longLen, which is unexported:
+//
+//	go test ./vm -run '^$' -fuzz FuzzLong -fuzztime 10m
+func FuzzLong(f *testing.F) {
+	f.Add([]byte{})
+	seeds := rand.New(rand.NewPCG(1, 13))
+	for range 16 {
+		b := make([]byte, 64+seeds.IntN(192))
+		for i := range b {
+			b[i] = byte(seeds.Uint32())
 		}
-		p := a.build()
-		plain, fast, allLong := New(p), New(p), newMachine(p, maxExpansion)
-		plain.longLen = math.MaxInt
-		allLong.longLen = rng.IntN(4)
-		if rng.IntN(2) == 0 {
-			fast = newMachine(p, 0) // sugared rules by their matcher
-			plain = newMachine(p, 0)
-			plain.longLen = math.MaxInt
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkLong(t, rand.New(&byteSource{data: data}))
+	})
+}
+
+// byteSource turns bytes into random numbers, eight at a time, and then
+// goes on with a fixed stream (not zeros, on which rand's rejection
+// sampling would loop for ever).
+type byteSource struct {
+	data []byte
+	rest *rand.PCG
+}
+
+func (s *byteSource) Uint64() uint64 {
+	if len(s.data) < 8 {
+		if s.rest == nil {
+			s.rest = rand.NewPCG(uint64(len(s.data)), 13)
 		}
-		for range 4 {
-			input := make([]byte, rng.IntN(2000))
-			for k := range input {
-				input[k] = byte(rng.IntN(len(symbols)))
+		return s.rest.Uint64()
+	}
+	v := binary.LittleEndian.Uint64(s.data)
+	s.data = s.data[8:]
+	return v
+}
+
+// checkLong makes a random program, with a few or many plain rules, or
+// sugared rules mixed with plain ones, some of either storing or recalling
+// the memory, and runs it three times in a row on long random inputs three
+// ways: with the plain search on a contiguous string (longLen out of
+// reach), as New makes the machine, and with every string long (the facts
+// and the gap buffer from the first step on). All three must give the same
+// string, result and memory after every run. Half the time the sugared
+// rules are searched by their matcher.
+func checkLong(t *testing.T, rng *rand.Rand) {
+	symbols := []string{"a", "b", "c"}
+	a := newAsm(t, strings.Join(symbols, " "), "")
+	switch rng.IntN(3) {
+	case 0:
+		randomPlainRules(rng, a, symbols, 3)
+	case 1:
+		randomPlainRules(rng, a, symbols, 12)
+	case 2:
+		randomSugaredRules(rng, a, symbols)
+		randomPlainRules(rng, a, symbols, 3)
+	}
+	p := a.build()
+	expansion := maxExpansion
+	if rng.IntN(2) == 0 {
+		expansion = 0
+	}
+	plain, fast, allLong := newMachine(p, expansion), newMachine(p, expansion), newMachine(p, expansion)
+	plain.longLen, allLong.longLen = math.MaxInt, rng.IntN(4)
+	for range 3 {
+		input := make([]byte, rng.IntN(2000))
+		for k := range input {
+			input[k] = byte(rng.IntN(len(symbols)))
+		}
+		opt := Options{
+			Leftmost: rng.IntN(2) == 0, MaxSteps: rng.IntN(2000), MaxLen: len(input) + rng.IntN(2000),
+			MaxWork: rng.IntN(1_000_000), // the matcher's work counts alike, or runs out alike
+		}
+		outP, resP := plain.Run(input, opt)
+		for _, m := range []*Machine{fast, allLong} {
+			out, res := m.Run(input, opt)
+			if !bytes.Equal(out, outP) || res != resP || !bytes.Equal(m.Memory(), plain.Memory()) {
+				t.Fatalf("%s\non %d symbols %+v (longLen %d): %+v, plainly %+v; strings %s; memories %q, %q",
+					p.Disasm(), len(input), opt, m.longLen, res, resP, firstDiff(out, outP), a.text(m.Memory()), a.text(plain.Memory()))
 			}
-			opt := Options{
-				Leftmost: rng.IntN(2) == 0, MaxSteps: rng.IntN(2000), MaxLen: len(input) + rng.IntN(2000),
-				MaxWork: DefaultMaxWork,
-			}
-			outP, resP := plain.Run(input, opt)
-			want := string(outP)
-			for _, m := range []*Machine{fast, allLong} {
-				out, res := m.Run(input, opt)
-				if string(out) != want || res != resP {
-					t.Fatalf("%s\non %d symbols %+v (longLen %d): %+v, plainly %+v\ngot  %q\nwant %q",
-						p.Disasm(), len(input), opt, m.longLen, res, resP, a.text(out), a.text(outP))
-				}
-			}
+		}
+	}
+}
+
+// firstDiff says where two strings first differ.
+func firstDiff(s, t []byte) string {
+	i := 0
+	for i < len(s) && i < len(t) && s[i] == t[i] {
+		i++
+	}
+	if i == len(s) && i == len(t) {
+		return "equal"
+	}
+	return fmt.Sprintf("of %d and %d symbols first differ at %d", len(s), len(t), i)
+}
+
+// A long run allocates nothing once the machine's buffers have grown: the
+// facts, the log, the gap buffer and the scratch for searches across the gap
+// are the machine's, and reused.
+func TestLongNoAllocation(t *testing.T) {
+	for _, leftmost := range []bool{false, true} {
+		a := newAsm(t, "a b c", "")
+		a.plain("c a", "a c")
+		a.plain("a", "b b")
+		a.sugared(code(save(0), a.any("a"), save(1), a.sym("b"), a.sym("b"), match()), code(emitCap(0), a.emit("c"), done()))
+		m, in := New(a.build()), a.str(strings.Repeat("a ", 5000))
+		opt := DefaultOptions()
+		opt.Leftmost = leftmost
+		_, res := m.Run(in, opt) // grows the buffers
+		if res.Steps < 5000 {
+			t.Fatalf("only %d steps", res.Steps)
+		}
+		if allocs := testing.AllocsPerRun(5, func() { m.Run(in, opt) }); allocs != 0 {
+			t.Errorf("leftmost %v: %v allocations per run of %d steps", leftmost, allocs, res.Steps)
 		}
 	}
 }
@@ -123,12 +205,19 @@ func randomPlainRules(rng *rand.Rand, a *asm, symbols []string, maxRules int) {
 		if rng.IntN(8) == 0 {
 			flags = append(flags, terminating)
 		}
-		a.plain(word(lhs), word(rng.IntN(5)), flags...)
+		if rng.IntN(10) == 0 {
+			flags = append(flags, storeWhole)
+		}
+		rhs := word(rng.IntN(5))
+		if rng.IntN(8) == 0 {
+			rhs += " ∇"
+		}
+		a.plain(word(lhs), rhs, flags...)
 	}
 }
 
 // randomSugaredRules adds one to three sugared rules of random matcher code
-// whose writers copy their captures.
+// whose writers copy their captures, some storing one in the memory.
 func randomSugaredRules(rng *rand.Rand, a *asm, symbols []string) {
 	for range 1 + rng.IntN(3) {
 		g := &patternGen{rng: rng, a: a, symbols: symbols}
@@ -137,6 +226,10 @@ func randomSugaredRules(rng *rand.Rand, a *asm, symbols []string) {
 		for k := range int32(captures) {
 			writer = append(writer, skipUnbound(k, int32(len(writer)+2)), emitCap(k))
 		}
-		a.sugared(matcher, append(writer, done()))
+		var flags []func(*Rule)
+		if captures > 0 && rng.IntN(3) == 0 {
+			flags = append(flags, store(rng.IntN(captures)))
+		}
+		a.sugared(matcher, append(writer, done()), flags...)
 	}
 }
