@@ -117,8 +117,9 @@ type Machine struct {
 	numFacts           int
 	log                *[logLen]spliceRec
 	splices, factsFrom int
-	rhs                []byte // the right-hand side of the current step
-	mem                []byte // the memory register
+
+	rhs []byte // the right-hand side of the current step
+	mem []byte // the memory register
 
 	slots     []int // captures of the matcher's current path
 	bestSlots []int // captures of the best match found so far
