@@ -10,6 +10,40 @@ import (
 	"testing"
 )
 
+// TestShift states how a splice carries the interval of a literal's
+// possible starts, on "x x a x x" style strings: the literal has length 2
+// and the splice writes n symbols over [start, end).
+func TestShift(t *testing.T) {
+	for _, tt := range []struct {
+		name                   string
+		start, end, n, newLen  int
+		lo, hi, wantLo, wantHi int
+	}{
+		// A rewrite at p by a same-length rhs, after finding the rightmost
+		// occurrence there: none starts beyond p, except across the span.
+		{"rightmost a -> b", 5, 6, 1, 10, 0, 5, 0, 5},
+		{"leftmost a -> b", 5, 6, 1, 10, 5, 8, 4, 8},
+		// Wholly before the span: unchanged, and new ones may start across
+		// the new span, in [start-1, start+n-1].
+		{"before", 6, 7, 3, 12, 0, 2, 0, 8},
+		// Wholly after: moved by the change of length (+2).
+		{"after", 1, 2, 3, 12, 4, 7, 0, 9},
+		// Absent before: only across the new span.
+		{"absent, grown", 4, 5, 3, 12, 1, 0, 3, 6},
+		{"absent, deleted", 4, 6, 0, 8, 1, 0, 3, 3},
+		{"absent, the last symbol deleted", 9, 10, 0, 9, 1, 0, math.MaxInt, -1},
+		// An interval the span cuts in two: the hull of both sides.
+		{"around the span", 4, 6, 0, 8, 0, 8, 0, 6},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := spliceRec{start: tt.start, end: tt.end, n: tt.n, newLen: tt.newLen}
+			if lo, hi := r.shift(tt.lo, tt.hi, 2); lo != tt.wantLo || hi != tt.wantHi {
+				t.Errorf("[%d, %d] across %+v: [%d, %d], want [%d, %d]", tt.lo, tt.hi, r, lo, hi, tt.wantLo, tt.wantHi)
+			}
+		})
+	}
+}
+
 // TestLongAgrees runs random programs on long random inputs three ways and
 // requires the same runs (see checkLong).
 func TestLongAgrees(t *testing.T) {
