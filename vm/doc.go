@@ -78,6 +78,56 @@
 //   - A rule that did not occur before the last rewrite can only occur now
 //     across the rewritten span, so only its surroundings are searched.
 //
+// # Long strings
+//
+// On a string longer than 512 symbols (longLen) a step costs time in
+// proportion to what it changes, not to the string's length, as long as
+// the rules are expanded (plain, or sugared with a small expansion): a -> b
+// on 100,000 a's takes milliseconds, rightmost or leftmost, where searching
+// the whole string at every step took seconds. Two things make it so.
+//
+// Facts. For every literal of every expanded rule the machine keeps an
+// interval [lo, hi] that holds the start of every occurrence of the
+// literal, as of some splice. A search looks only inside it and leaves a
+// new one: the literal does not occur (lo > hi), or, found at p, no
+// occurrence starts beyond p on the preferred side, since the search came
+// from there ([lo, p] rightmost, [p, hi] leftmost). Literals not searched
+// keep theirs: the rules ranked after the one that fired, and the literals
+// of a sugared rule after the one found. A splice that writes n symbols
+// over str[start:end] moves an interval to the smallest one that holds
+// three kinds of occurrence, which are all there can be: those wholly
+// before the rewritten span, which were there before and started in
+// [lo, min(hi, start-len)]; those wholly after it, which were there before
+// at or after end and so moved by the change of length; and those that
+// overlap the new span (or straddle it, if it is empty), which start in
+// [start-len+1, start+n-1]. The machine logs its last 1,024 splices and
+// carries a fact across them when it is read; an older fact, or one from
+// an earlier run, is forgotten and its literal searched for everywhere, as
+// at a run's start. Under rightmost a -> b, the fact after a rewrite at p
+// is "no a starts beyond p", so the next search reads one symbol; under
+// leftmost, symmetrically. The old shortcut for the rules before the one
+// that fired (they can only occur across the rewritten span) still
+// narrows their intervals.
+//
+// A gap buffer. The string is kept as a head and a tail, the tail at the
+// end of the buffer, with the gap at the end of the last rewrite; a
+// rewrite moves the gap to the end of its span (moving the symbols in
+// between) and writes its right-hand side before it, so a run of nearby
+// rewrites moves few symbols however long the string; one that keeps the
+// length writes in place and leaves the gap. A search looks at the head,
+// the tail, and the few symbols across the gap copied out. Whatever reads
+// the string whole closes the gap first: the matcher of a sugared rule
+// that is not expanded (its matches are not of bounded length, so it gets
+// no facts and searches the whole string, as before), a trace, Δ (which
+// stores the whole string), and the end of Run, whose output is
+// contiguous. The writer and ^Δ read captures from the symbols of the
+// match, which for a literal are the literal itself, never from the string.
+//
+// Strings of up to 512 symbols go on as before (the scanner, the byte
+// searches above): there, facts and a gap cost more than they save.
+// TestLongAgrees and FuzzLong compare the machine with one that searches
+// plainly, and with one for which every string is long.
+//
 // Captures are slot pairs (start, end) set by OpSave, undone on
 // backtracking through an undo log on the backtrack stack. The writer code
 // builds the right-hand side from literals, captures of the string before
@@ -124,8 +174,8 @@
 //
 // A Machine owns its buffers (the string, the right-hand side scratch, the
 // memory, the capture slots, the choice records and the backtrack stack) and
-// reuses them, so once they have grown to the run's needs a step allocates
-// nothing; the tests assert it with testing.AllocsPerRun. The output of Run
+// reuses them (the facts, the splice log and the gap buffer included), so
+// once they have grown to the run's needs a step allocates nothing; the tests assert it with testing.AllocsPerRun. The output of Run
 // is the machine's string buffer, valid until the next Run. The matcher is
 // one for loop around one switch over a flat instruction stream. New
 // analyses each rule once (its expansion, its anchor): make a machine once

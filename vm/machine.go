@@ -100,7 +100,24 @@ type Machine struct {
 	// needed them yet, or the scanner, which does not, covers every rule.
 	countsStale bool
 
-	str []byte // the string being rewritten
+	str []byte // the string being rewritten, or its head while tail > 0
+	// tail is the length of the string's tail, kept at the end of str's
+	// capacity: a long string is a gap buffer (see long.go).
+	tail int
+	// longLen is the length beyond which a string is long: longLen, but
+	// tests set it to compare the long path with the plain one.
+	longLen  int
+	junction []byte // the symbols around the gap, for a search across it
+	// facts say where each literal of each expanded rule can start in a
+	// long string (plan.factBase+j is literal j), as of a splice of the
+	// log; the machine keeps them, from its first long search on, in
+	// facts, log, splices (the splices done, which number the log) and
+	// factsFrom (the first splice of the run: older facts are void).
+	facts              []fact
+	numFacts           int
+	log                *[logLen]spliceRec
+	splices, factsFrom int
+
 	rhs []byte // the right-hand side of the current step
 	mem []byte // the memory register
 
@@ -133,6 +150,7 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 		slots:     make([]int, n),
 		bestSlots: make([]int, n),
 		unbound:   make([]int, n),
+		longLen:   longLen,
 	}
 	for i := range m.unbound {
 		m.unbound[i] = -1
@@ -140,6 +158,10 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 	m.needs = make([]ruleNeeds, len(p.Rules))
 	for i := range p.Rules {
 		m.plans[i] = p.planRule(&p.Rules[i], maxExpansion)
+		if m.plans[i].expanded {
+			m.plans[i].factBase = m.numFacts
+			m.numFacts += len(m.plans[i].literals)
+		}
 		n := &m.needs[i]
 		n.count = uint8(copy(n.syms[:], m.plans[i].needsList))
 	}
@@ -168,6 +190,13 @@ func (m *Machine) Reset() { m.mem = m.mem[:0] }
 // input is not modified. The output is the machine's buffer: it is valid
 // until the next Run, and passing it back as the next input is allowed.
 func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
+	m.run(input, opt)
+	m.flatten()
+	return m.str, m.res
+}
+
+// run is Run, which may leave the string in a gap buffer.
+func (m *Machine) run(input []byte, opt Options) {
 	m.maxSteps, m.maxLen, m.workLeft = max(opt.MaxSteps, 0), max(opt.MaxLen, 0), max(opt.MaxWork, 0)
 	m.trace = opt.Trace
 	m.res = Result{Rule: -1}
@@ -178,45 +207,50 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	m.scan.valid = 0
 	m.countsStale = true // counted when a search first needs them
 	m.absent = 0
+	// The facts of an earlier run are void: the run starts a new version,
+	// which no splice of the log leads to.
+	m.splices++
+	m.factsFrom = m.splices
 	if len(m.str) > m.maxLen {
 		m.res.Halt = InputTooLong
-		return m.str, m.res
+		return
 	}
 	if m.scanner != nil && m.scanner.firstUncovered == len(m.plans) {
 		if m.runShort(opt.Leftmost) {
-			return m.str, m.res
+			return
 		}
 	}
 	for {
-		rule, start, end, slots := m.find(opt.Leftmost)
+		rule, start, end, slots, text := m.find(opt.Leftmost)
 		if rule < 0 {
 			m.res.Halt = NoRule
 			if m.workLeft < 0 {
 				m.res.Halt = WorkLimit
 			}
-			return m.str, m.res
+			return
 		}
 		rhs := m.plans[rule].rhs
 		if !m.plans[rule].fixedRHS && m.res.Steps < m.maxSteps {
-			rhs = m.write(m.prog.Rules[rule].Write, slots)
+			rhs = m.write(m.prog.Rules[rule].Write, slots, text, start)
 		}
-		if m.commit(rule, start, end, rhs, slots) {
-			return m.str, m.res
+		if m.commit(rule, start, end, rhs, slots, text) {
+			return
 		}
 	}
 }
 
 // commit does the step that Run's loop or runShort's found, the rewrite of
-// str[start:end] by rhs with rule, whose captures are slots, unless a limit
-// forbids it, and reports whether the run ended, with m.res.Halt set. The
-// run's limits, trace and result are in the machine so that the arguments
-// fit in registers.
-func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int) bool {
+// str[start:end], whose symbols are text, by rhs with rule, whose captures
+// are slots, unless a limit forbids it, and reports whether the run ended,
+// with m.res.Halt set. The run's limits, trace and result are in the
+// machine so that the arguments fit in registers.
+func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int, text []byte) bool {
 	if m.res.Steps >= m.maxSteps {
 		m.res.Halt = StepLimit
 		return true
 	}
-	n := len(m.str) - (end - start) + len(rhs)
+	length := m.length()
+	n := length - (end - start) + len(rhs)
 	if n > m.maxLen {
 		m.res.Halt = LengthLimit
 		return true
@@ -227,21 +261,29 @@ func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int) bool {
 	// is a mark in an alternative this match did not take: nothing is
 	// stored, as in the plain rule of the expansion, which has no mark.
 	if r.Store >= 0 && bound(slots, r.Store) {
-		m.mem = append(m.mem[:0], capture(m.str, slots, r.Store)...)
+		m.mem = append(m.mem[:0], capture(text, start, slots, r.Store)...)
 	}
 	if !m.countsStale {
-		if m.scanned && m.scanner.firstUncovered == len(m.plans) && len(m.str) <= scanMaxLen {
+		if m.scanned && m.scanner.firstUncovered == len(m.plans) && length <= scanMaxLen {
 			// Nothing reads them while the scanner serves every step; on
 			// a longer string it serves some, and a recount of the whole
 			// string at each change of hands would cost more than this.
 			m.countsStale = true
 		} else {
-			m.recount(m.str[start:end], rhs)
+			m.recount(text, rhs)
 		}
 	}
-	if n <= scanMaxLen && len(m.str) <= scanMaxLen {
+	if m.log != nil {
+		m.logSplice(start, end, len(rhs), n)
+	}
+	switch {
+	case n <= scanMaxLen && length <= scanMaxLen && m.tail == 0:
 		m.spliceShort(start, end, rhs)
-	} else {
+	case n > m.longLen && m.trace == nil && !r.StoreWhole:
+		// A long string stays long, and nothing reads it whole.
+		m.spliceGapped(start, end, rhs)
+	default:
+		m.flatten()
 		m.splice(start, end, rhs)
 	}
 	m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
@@ -269,6 +311,7 @@ func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int) bool {
 func (m *Machine) runShort(leftmost bool) bool {
 	sc := m.scanner
 	for m.scannable(m.res.Steps == 0) {
+		m.flatten() // a test's low longLen may leave it gapped
 		rank, start := sc.scan(m.str, leftmost, &m.scan)
 		if rank == noLiteral {
 			m.res.Halt = NoRule
@@ -280,10 +323,11 @@ func (m *Machine) runShort(leftmost bool) bool {
 		if !ref.fixedRHS || ref.store >= 0 {
 			slots = m.placeSlots(ref.slots, start)
 		}
+		text := m.str[start : start+ref.length]
 		if !ref.fixedRHS && m.res.Steps < m.maxSteps {
-			rhs = m.write(int(ref.write), slots)
+			rhs = m.write(int(ref.write), slots, text, start)
 		}
-		if m.commit(ref.rule, start, start+ref.length, rhs, slots) {
+		if m.commit(ref.rule, start, start+ref.length, rhs, slots, text) {
 			return true
 		}
 	}
@@ -293,9 +337,10 @@ func (m *Machine) runShort(leftmost bool) bool {
 // scannable reports whether the scanner should find the next step: on a
 // string of up to scanMaxLen symbols, always; on one of up to scanFarLen,
 // at the first step of a run, and then while the scan resumes at most
-// scanResumeMax symbols from the end.
+// scanResumeMax symbols from the end. Such a string is never long, so it
+// is contiguous.
 func (m *Machine) scannable(first bool) bool {
-	n := len(m.str)
+	n := m.length()
 	return n <= scanMaxLen || n <= scanFarLen && (first || n-m.scan.valid <= scanResumeMax)
 }
 
@@ -304,6 +349,9 @@ func (m *Machine) scannable(first bool) bool {
 func (m *Machine) recountAll() {
 	m.counts = [256]int32{}
 	for _, c := range m.str {
+		m.counts[c]++
+	}
+	for _, c := range m.tailBytes() {
 		m.counts[c]++
 	}
 	m.countsStale = false
@@ -329,22 +377,27 @@ func (m *Machine) hasAll(syms []byte) bool {
 	return true
 }
 
-// find returns the first rule that applies, the span it replaces and its
-// captures, or rule -1: none applies or, if m.workLeft < 0, the matcher ran
-// out of work before it knew.
-func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
+// find returns the first rule that applies, the span it replaces, the
+// symbols there and its captures, or rule -1: none applies or, if
+// m.workLeft < 0, the matcher ran out of work before it knew.
+func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int, text []byte) {
 	first := 0
 	m.scanned = m.scanner != nil && m.scannable(false)
 	if m.scanned {
+		m.flatten() // a test's low longLen may leave it gapped
 		rank, at := m.scanner.scan(m.str, leftmost, &m.scan)
 		if rank != noLiteral {
 			ref := &m.scanner.ranks[rank]
-			return ref.rule, at, at + ref.length, m.placeSlots(ref.slots, at)
+			return ref.rule, at, at + ref.length, m.placeSlots(ref.slots, at), m.str[at : at+ref.length]
 		}
 		first = m.scanner.firstUncovered // the rules before it do not occur
 	}
 	if m.countsStale && first < len(m.needs) {
 		m.recountAll()
+	}
+	long := m.length() > m.longLen
+	if long && m.log == nil {
+		m.startFacts()
 	}
 	for i := first; i < len(m.needs); i++ {
 		if n := &m.needs[i]; !m.hasAll(n.syms[:n.count]) {
@@ -352,27 +405,31 @@ func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int) {
 		}
 		r, plan := &m.prog.Rules[i], &m.plans[i]
 		if !plan.expanded {
+			m.flatten() // the matcher reads the string whole
 			if start, end, ok := m.matchRule(r.Match, &plan.anchor, leftmost); ok {
-				return i, start, end, m.bestSlots
+				return i, start, end, m.bestSlots, m.str[start:end]
 			}
 			if m.workLeft < 0 {
-				return -1, 0, 0, nil
+				return -1, 0, 0, nil, nil
 			}
 			continue
 		}
 		j, at := -1, 0
-		if i < m.absent && plan.byFirst != nil {
+		switch {
+		case long:
+			j, at = m.findLong(plan, i < m.absent, leftmost)
+		case i < m.absent && plan.byFirst != nil:
 			j, at = m.findNearChange(plan, leftmost)
-		} else {
+		default:
 			j, at = m.findLiteral(plan, i < m.absent, leftmost)
 		}
 		if j < 0 {
 			continue
 		}
 		start, end, slots := m.literalMatch(i, j, at)
-		return i, start, end, slots
+		return i, start, end, slots, plan.literals[j]
 	}
-	return -1, 0, 0, nil
+	return -1, 0, 0, nil, nil
 }
 
 // literalMatch is the match of literal j of expanded rule i at at, with
@@ -458,17 +515,20 @@ func (m *Machine) findNearChange(plan *plan, leftmost bool) (int, int) {
 // bound reports whether capture k is bound.
 func bound(slots []int, k int) bool { return slots[2*k] >= 0 && slots[2*k+1] >= 0 }
 
-// capture returns the text of capture k of s, or nil if it is unbound.
-func capture(s []byte, slots []int, k int) []byte {
+// capture returns the text of capture k, or nil if it is unbound, from
+// text, the symbols of the match, which starts at start: a capture lies
+// within its match.
+func capture(text []byte, start int, slots []int, k int) []byte {
 	if !bound(slots, k) {
 		return nil
 	}
-	return s[slots[2*k]:slots[2*k+1]]
+	return text[slots[2*k]-start : slots[2*k+1]-start]
 }
 
-// write runs the writer code at pc and returns the right-hand side it builds,
-// in the machine's scratch buffer.
-func (m *Machine) write(pc int, slots []int) []byte {
+// write runs the writer code at pc, for the match of text at start with
+// the captures slots, and returns the right-hand side it builds, in the
+// machine's scratch buffer.
+func (m *Machine) write(pc int, slots []int, text []byte, start int) []byte {
 	code, lits := m.prog.Code, m.prog.Literals
 	out := m.rhs[:0]
 	for {
@@ -477,7 +537,7 @@ func (m *Machine) write(pc int, slots []int) []byte {
 		case OpEmit:
 			out = append(out, lits[in.A:in.A+in.B]...)
 		case OpEmitCapture:
-			out = append(out, capture(m.str, slots, int(in.A))...)
+			out = append(out, capture(text, start, slots, int(in.A))...)
 		case OpEmitMemory:
 			out = append(out, m.mem...)
 		case OpSkipUnbound:

@@ -50,6 +50,9 @@ type plan struct {
 	byFirst    []int16
 	firstStart []uint16
 	longest    int
+	// factBase numbers the facts of the literals of an expanded rule (see
+	// long.go): literal j's is factBase+j.
+	factBase int
 	// rhs is the right-hand side when it is a fixed run of symbols, which
 	// the machine then writes without running the writer code.
 	rhs      []byte
