@@ -93,8 +93,12 @@ func (p *parser) statement(toks []lexer.Token) {
 		p.row(toks)
 		return
 	}
-	stream := &tokenStream{tokens: append(toks, end)}
 	if isRule(toks) {
+		if syn, ok := readRule(toks); ok {
+			p.addEntry(p.rule(syn))
+			return
+		}
+		stream := &tokenStream{tokens: append(toks, end)}
 		syn, err := ruleParser.ParseFromLexer(mustUpgrade(stream))
 		if err != nil {
 			p.syntaxError(err)
@@ -103,6 +107,7 @@ func (p *parser) statement(toks []lexer.Token) {
 		p.addEntry(p.rule(syn))
 		return
 	}
+	stream := &tokenStream{tokens: append(toks, end)}
 	syn, err := declParser.ParseFromLexer(mustUpgrade(stream))
 	if err != nil {
 		if toks[0].Type == tokRun && !isKeyword(toks[0].Value) {
