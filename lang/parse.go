@@ -2,7 +2,9 @@ package lang
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/alecthomas/participle/v2"
@@ -19,10 +21,13 @@ import (
 // of the file is skipped: it is not text, and columns on the first line
 // count from the character after it.
 func Parse(filename string, src []byte) (*File, error) {
-	lx, errs := lex(filename, string(trimBOM(src)))
-	p := &parser{lexed: lx, errs: errs, file: &File{Name: filename, Comments: lx.comments}}
+	p := &parser{lex: newTokenizer(filename, string(trimBOM(src))), file: &File{Name: filename}}
 	p.statements()
-	return p.file, p.errs.Err()
+	p.file.Comments = p.lex.comments
+	// The lexer's errors come first, as when the whole file was lexed
+	// before parsing: sorting is stable.
+	errs := append(p.lex.errors, p.errs...)
+	return p.file, errs.Err()
 }
 
 // byteOrderMark is U+FEFF in UTF-8, which some editors write at the start
@@ -32,55 +37,74 @@ var byteOrderMark = []byte("\uFEFF")
 func trimBOM(src []byte) []byte { return bytes.TrimPrefix(src, byteOrderMark) }
 
 type parser struct {
-	*lexed
+	lex   *tokenizer
+	stmt  []lexer.Token // the statement being read
+	runs  [][]*Symbol   // the symbols of each run token of stmt, by index
 	errs  ErrorList
 	file  *File
 	block *Block // the block being read, if any
 }
 
-// statements cuts the tokens into statements and parses each one.
+// statements cuts the tokens into statements and parses each one. The
+// tokens of a statement are read into a buffer that the next statement
+// reuses, so that the parser's memory is that of the longest statement.
 func (p *parser) statements() {
-	var stmt []lexer.Token
 	depth := 0 // of ( and [, where braces are those of a symbol set
 	flush := func() {
-		if len(stmt) > 0 {
-			p.statement(stmt)
+		if len(p.stmt) > 0 {
+			p.statement(p.stmt)
 		}
-		stmt = nil
+		p.stmt, p.runs = p.stmt[:0], p.runs[:0]
 	}
-	for _, tok := range p.tokens {
+	add := func(tok lexer.Token, syms []*Symbol) {
+		p.stmt = append(p.stmt, tok)
+		p.runs = append(p.runs, syms)
+	}
+	for {
+		tok, syms := p.lex.token()
 		switch tok.Type {
 		case tokEOF:
 			flush()
+			if p.block != nil {
+				p.errs.Add(p.block.At, "this block is not closed with }")
+			}
+			return
 		case tokEOL:
 			depth = 0
 			flush()
 		case tokLParen, tokLBrack:
 			depth++
-			stmt = append(stmt, tok)
+			add(tok, nil)
 		case tokRParen, tokRBrack:
 			depth = max(depth-1, 0)
-			stmt = append(stmt, tok)
+			add(tok, nil)
 		case tokLBrace:
-			stmt = append(stmt, tok)
+			add(tok, nil)
 			if depth == 0 {
 				flush()
 			}
 		case tokRBrace:
 			if depth == 0 {
 				flush()
-				stmt = append(stmt, tok)
+				add(tok, nil)
 				flush()
 			} else {
-				stmt = append(stmt, tok)
+				add(tok, nil)
 			}
 		default:
-			stmt = append(stmt, tok)
+			add(tok, syms)
 		}
 	}
-	if p.block != nil {
-		p.errs.Add(p.block.At, "this block is not closed with }")
+}
+
+// symbolsAt gives the symbols of the run token of the statement at offset
+// off: the statement's tokens are in the order of their offsets.
+func (p *parser) symbolsAt(off int) []*Symbol {
+	i, found := slices.BinarySearchFunc(p.stmt, off, func(t lexer.Token, off int) int { return cmp.Compare(t.Pos.Offset, off) })
+	if !found {
+		return nil
 	}
+	return p.runs[i]
 }
 
 func (p *parser) statement(toks []lexer.Token) {
@@ -98,7 +122,7 @@ func (p *parser) statement(toks []lexer.Token) {
 			p.addEntry(p.rule(syn))
 			return
 		}
-		stream := &tokenStream{tokens: append(toks, end)}
+		stream := &tokenStream{tokens: withEnd(toks, end)}
 		syn, err := ruleParser.ParseFromLexer(mustUpgrade(stream))
 		if err != nil {
 			p.syntaxError(err)
@@ -107,7 +131,7 @@ func (p *parser) statement(toks []lexer.Token) {
 		p.addEntry(p.rule(syn))
 		return
 	}
-	stream := &tokenStream{tokens: append(toks, end)}
+	stream := &tokenStream{tokens: withEnd(toks, end)}
 	syn, err := declParser.ParseFromLexer(mustUpgrade(stream))
 	if err != nil {
 		if toks[0].Type == tokRun && !isKeyword(toks[0].Value) {
@@ -118,6 +142,12 @@ func (p *parser) statement(toks []lexer.Token) {
 		return
 	}
 	p.decl(syn)
+}
+
+// withEnd copies a statement's tokens for participle, with the end token:
+// the statement's buffer is reused.
+func withEnd(toks []lexer.Token, end lexer.Token) []lexer.Token {
+	return append(slices.Clip(toks), end)
 }
 
 // MaxDepth is how deeply brackets may nest in a statement: groups,
@@ -131,7 +161,6 @@ const MaxDepth = 100
 // mistake: participle would only say that the whole statement failed. It
 // also bounds their depth, before participle recurses into them.
 func (p *parser) balanced(toks []lexer.Token) bool {
-	closer := map[lexer.TokenType]string{tokLParen: ")", tokLBrack: "]", tokLBrace: "}"}
 	var open []lexer.Token
 	for _, t := range toks {
 		switch t.Type {
@@ -153,7 +182,7 @@ func (p *parser) balanced(toks []lexer.Token) bool {
 				return false
 			}
 			last := open[len(open)-1]
-			if want := closer[last.Type]; want != t.Value {
+			if want := closerOf(last.Type); want != t.Value {
 				p.errs.Add(posOf(last.Pos), "%s is closed by %s at %d:%d; close it with %s", last.Value, t.Value, t.Pos.Line, t.Pos.Column, want)
 				return false
 			}
@@ -166,6 +195,17 @@ func (p *parser) balanced(toks []lexer.Token) bool {
 		return false
 	}
 	return true
+}
+
+// closerOf spells the bracket that closes an opening one.
+func closerOf(open lexer.TokenType) string {
+	switch open {
+	case tokLParen:
+		return ")"
+	case tokLBrack:
+		return "]"
+	}
+	return "}"
 }
 
 func isKeyword(s string) bool {
@@ -320,7 +360,7 @@ func (p *parser) words(toks []lexer.Token) []string {
 		text := t.Value
 		if t.Type == tokRun {
 			text = ""
-			for _, s := range p.runs[t.Pos.Offset] {
+			for _, s := range p.symbolsAt(t.Pos.Offset) {
 				text += s.Name
 			}
 		}
@@ -338,7 +378,7 @@ func (p *parser) setSymbols(s *setSyntax) []*Symbol {
 	if s.Pipe {
 		return []*Symbol{{At: posOf(s.Pos), Name: "|"}}
 	}
-	return p.runs[s.Pos.Offset]
+	return p.symbolsAt(s.Pos.Offset)
 }
 
 func (p *parser) rule(syn *ruleSyntax) *Rule {
@@ -377,7 +417,7 @@ func (p *parser) elem(e *elemSyntax) []Elem {
 	var out []Elem
 	switch {
 	case e.Run != "":
-		for _, s := range p.runs[e.Pos.Offset] {
+		for _, s := range p.symbolsAt(e.Pos.Offset) {
 			out = append(out, s) // each run token is read once: its symbols are the AST's
 		}
 		if len(out) == 0 {
