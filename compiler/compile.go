@@ -120,7 +120,7 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 	if !ok {
 		return nil, errs.Err()
 	}
-	u := &unit{codes: map[string]byte{}, opts: opts}
+	u := &unit{codes: map[string]byte{}, opts: opts, rules: make([]*ruleInfo, 0, len(rules))}
 	for _, r := range rules {
 		u.rules = append(u.rules, checkRule(r, &errs))
 	}
@@ -197,7 +197,9 @@ func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*la
 }
 
 func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {
-	info := &ruleInfo{rule: r, bindings: map[string]*binding{}, backref: map[lang.Elem]*binding{}}
+	// The maps are made at the first subscript: most rules of a large file
+	// have none, and two empty maps a rule were most of the checker's memory.
+	info := &ruleInfo{rule: r}
 	if marks := maxMarks(r.LHS); marks > 1 {
 		errs.Add(r.At, "one expansion of this rule would store %d marked elements; mark at most one per alternative", marks)
 	}
@@ -273,6 +275,9 @@ func (info *ruleInfo) define(e lang.Elem, sub string, guards *guard) {
 	if sub == "" {
 		return
 	}
+	if info.bindings == nil {
+		info.bindings = map[string]*binding{}
+	}
 	info.bindings[sub] = &binding{def: e, text: spelling(e), capture: len(info.bindings), guards: guards}
 }
 
@@ -284,6 +289,9 @@ func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards *guard, errs *la
 	b, ok := info.bindings[sub]
 	if !ok {
 		return false
+	}
+	if info.backref == nil {
+		info.backref = map[lang.Elem]*binding{}
 	}
 	info.backref[e] = b
 	if !sameBinding(b, e) {
@@ -405,11 +413,7 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 			}
 		}
 	}
-	var ruleSymbols []string
-	for _, r := range u.rules {
-		collectSymbols(r.rule.LHS, &ruleSymbols)
-		collectSymbols(r.rule.RHS, &ruleSymbols)
-	}
+	ruleSymbols := u.ruleSymbols()
 	switch {
 	case u.opts.Alphabet != nil:
 		add(u.opts.Alphabet...)
@@ -437,19 +441,39 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 	}
 }
 
-// collectSymbols appends the symbols of elems in order of appearance.
-func collectSymbols(elems []lang.Elem, out *[]string) {
+// ruleSymbols lists the symbols of the rules in order of first
+// appearance. Each is listed once, so that the list is as long as the
+// symbol table, not as the file.
+func (u *unit) ruleSymbols() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range u.rules {
+		collectSymbols(r.rule.LHS, seen, &out)
+		collectSymbols(r.rule.RHS, seen, &out)
+	}
+	return out
+}
+
+// collectSymbols appends the symbols of elems not seen yet, in order of
+// appearance.
+func collectSymbols(elems []lang.Elem, seen map[string]bool, out *[]string) {
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			*out = append(*out, name)
+		}
+	}
 	for _, e := range elems {
 		switch e := e.(type) {
 		case *lang.Symbol:
-			*out = append(*out, e.Name)
+			add(e.Name)
 		case *lang.Wildcard:
 			for _, s := range e.Except {
-				*out = append(*out, s.Name)
+				add(s.Name)
 			}
 		case *lang.Group:
 			for _, a := range e.Alts {
-				collectSymbols(a, out)
+				collectSymbols(a, seen, out)
 			}
 		}
 	}

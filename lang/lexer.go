@@ -76,6 +76,9 @@ type scanner struct {
 	col    int
 	file   string
 	errors ErrorList
+	// slab makes symbols from chunks, the rest of symbols; see newSymbol.
+	slab    bool
+	symbols []Symbol
 }
 
 func newScanner(file, src string) *scanner {
@@ -124,7 +127,9 @@ type tokenizer struct {
 }
 
 func newTokenizer(file, src string) *tokenizer {
-	return &tokenizer{scanner: *newScanner(file, src)}
+	t := &tokenizer{scanner: *newScanner(file, src)}
+	t.slab = true
+	return t
 }
 
 // token returns the next token and, for a run, its symbols. At the end of
@@ -307,8 +312,10 @@ func (s *scanner) symbol() *Symbol {
 		s.errors.Add(at, "invalid UTF-8 encoding")
 		return nil
 	}
+	start := s.off
 	r := s.next()
-	if r == '\\' {
+	escaped := r == '\\'
+	if escaped {
 		var ok bool
 		if r, ok = s.escape(at); !ok {
 			return nil
@@ -319,10 +326,33 @@ func (s *scanner) symbol() *Symbol {
 	}
 	name := symbolName(r)
 	if unicode.IsLetter(r) && startsSubscript(s.src[s.off:]) {
-		name += s.subscript()
+		if from, sub := s.off, s.subscript(); escaped || sub != s.src[from:s.off] {
+			name += sub
+		} else {
+			// Written as it is spelled: the name is the source's own text,
+			// which the AST keeps anyway, rather than a string a symbol.
+			name = s.src[start:s.off]
+		}
 	}
-	return &Symbol{At: at, Name: name}
+	return s.newSymbol(at, name)
 }
+
+// newSymbol makes a symbol. A tokenizer cuts them from chunks (slab), so
+// that a large file makes one allocation for many symbols; a scanner that
+// reads a few symbols (the formatter's) allocates them one by one.
+func (s *scanner) newSymbol(at Pos, name string) *Symbol {
+	if !s.slab {
+		return &Symbol{At: at, Name: name}
+	}
+	if len(s.symbols) == cap(s.symbols) {
+		s.symbols = make([]Symbol, 0, symbolChunk)
+	}
+	s.symbols = append(s.symbols, Symbol{At: at, Name: name})
+	return &s.symbols[len(s.symbols)-1]
+}
+
+// symbolChunk is how many symbols a tokenizer allocates at once.
+const symbolChunk = 256
 
 // escape reads what follows a backslash: a LaTeX-style name or one literal
 // character.

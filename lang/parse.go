@@ -391,13 +391,16 @@ func (p *parser) rule(syn *ruleSyntax) *Rule {
 }
 
 func (p *parser) side(items []*topSyntax) []Elem {
-	var out []Elem
+	out := make([]Elem, 0, len(items))
 	for _, it := range items {
 		if it.Pipe {
 			out = append(out, &Symbol{At: posOf(it.Pos), Name: "|", Marked: it.PipeMark})
 			continue
 		}
-		out = append(out, p.elem(it.Elem)...)
+		out = p.elem(out, it.Elem)
+	}
+	if len(out) == 0 {
+		return nil // as when nothing was ever appended
 	}
 	return out
 }
@@ -405,52 +408,59 @@ func (p *parser) side(items []*topSyntax) []Elem {
 func (p *parser) elems(items []*elemSyntax) []Elem {
 	var out []Elem
 	for _, it := range items {
-		out = append(out, p.elem(it)...)
+		out = p.elem(out, it)
 	}
 	return out
 }
 
-// elem converts one element; a run gives several symbols, and a mark after
-// a run marks its last symbol.
-func (p *parser) elem(e *elemSyntax) []Elem {
-	at := posOf(e.Pos)
-	var out []Elem
-	switch {
-	case e.Run != "":
-		for _, s := range p.symbolsAt(e.Pos.Offset) {
+// elem appends one element to out; a run gives several symbols, and a
+// mark after a run marks its last symbol.
+func (p *parser) elem(out []Elem, e *elemSyntax) []Elem {
+	if e.Run != "" {
+		syms := p.symbolsAt(e.Pos.Offset)
+		for _, s := range syms {
 			out = append(out, s) // each run token is read once: its symbols are the AST's
 		}
-		if len(out) == 0 {
-			return nil
-		}
-		if e.Mark {
-			out[len(out)-1].(*Symbol).Marked = true
+		if len(syms) > 0 && e.Mark {
+			syms[len(syms)-1].Marked = true
 		}
 		return out
+	}
+	if el := p.nonRun(e); el != nil {
+		out = append(out, el)
+	}
+	return out
+}
+
+// nonRun converts an element other than a run; a stray dot is an error and
+// gives nil.
+func (p *parser) nonRun(e *elemSyntax) Elem {
+	at := posOf(e.Pos)
+	switch {
 	case e.Chi != nil:
-		return []Elem{&Wildcard{At: at, Bind: e.Chi.Sub, Marked: e.Mark}}
+		return &Wildcard{At: at, Bind: e.Chi.Sub, Marked: e.Mark}
 	case e.Except != nil:
 		w := &Wildcard{At: at, Bind: e.Except.Sub, HasExcept: true, Marked: e.Mark}
 		for _, s := range e.Except.Symbols {
 			w.Except = append(w.Except, p.setSymbols(s)...)
 		}
-		return []Elem{w}
+		return w
 	case e.Group != nil:
 		g := &Group{At: at, Optional: e.Group.Open == "[", Bind: e.Group.Sub, Marked: e.Mark}
 		for _, a := range e.Group.Alts {
 			g.Alts = append(g.Alts, p.elems(a.Elems))
 		}
-		return []Elem{g}
+		return g
 	case e.Store:
 		if e.Mark {
 			p.errs.Add(at, "Δ cannot itself be marked with ^Δ")
 		}
-		return []Elem{&Store{At: at}}
+		return &Store{At: at}
 	case e.Recall:
 		if e.Mark {
 			p.errs.Add(at, "∇ cannot be marked with ^Δ")
 		}
-		return []Elem{&Recall{At: at}}
+		return &Recall{At: at}
 	default: // a stray dot
 		p.errs.Add(at, "'.' marks a terminating rule only right after the arrow; write \\. for a dot symbol")
 		return nil
