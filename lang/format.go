@@ -182,7 +182,7 @@ func runString(run []*Symbol, topLevel bool) string {
 
 func readsBack(text string, want []*Symbol, topLevel bool) bool {
 	s := newScanner("", text)
-	got := s.run(topLevel)
+	got := s.appendRun(nil, topLevel)
 	if s.off != len(text) || len(got) != len(want) {
 		return false
 	}

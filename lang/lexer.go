@@ -121,6 +121,10 @@ func (s *scanner) next() rune {
 type tokenizer struct {
 	scanner
 	comments []*Comment
+	// runs holds the symbols of the statement's runs; the parser empties
+	// it at each statement, so that a run's symbols cost no allocation but
+	// their own.
+	runs []*Symbol
 	// subscriptAllowed is true right after ), ] or χ, with no space
 	// between: only there does a subscript bind to what precedes it.
 	subscriptAllowed bool
@@ -190,11 +194,12 @@ func (s *tokenizer) token() (lexer.Token, []*Symbol) {
 // every symbol was a mistake gives no symbols and no token; then the caller
 // goes on.
 func (s *tokenizer) runToken(at lexer.Position) (lexer.Token, []*Symbol) {
-	syms := s.run(false)
-	if len(syms) == 0 {
+	from := len(s.runs)
+	s.runs = s.appendRun(s.runs, false)
+	if len(s.runs) == from {
 		return lexer.Token{}, nil
 	}
-	return lexer.Token{Type: tokRun, Value: s.src[at.Offset:s.off], Pos: at}, syms
+	return lexer.Token{Type: tokRun, Value: s.src[at.Offset:s.off], Pos: at}, s.runs[from:len(s.runs):len(s.runs)]
 }
 
 // escapeToken lexes an escape that stands for a reserved token (\Delta,
@@ -272,11 +277,11 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// run consumes juxtaposed symbols up to a reserved character or an arrow.
-// The lexer makes '|' a token of its own; the formatter, checking that a
-// top-level run reads back, counts it as a symbol (pipeIsSymbol).
-func (s *scanner) run(pipeIsSymbol bool) []*Symbol {
-	var syms []*Symbol
+// appendRun consumes juxtaposed symbols up to a reserved character or an
+// arrow, and appends them to syms. The lexer makes '|' a token of its own;
+// the formatter, checking that a top-level run reads back, counts it as a
+// symbol (pipeIsSymbol).
+func (s *scanner) appendRun(syms []*Symbol, pipeIsSymbol bool) []*Symbol {
 	for {
 		r, n := s.peek()
 		if n == 0 || r == '-' && strings.HasPrefix(s.src[s.off:], "->") {

@@ -37,12 +37,14 @@ var byteOrderMark = []byte("\uFEFF")
 func trimBOM(src []byte) []byte { return bytes.TrimPrefix(src, byteOrderMark) }
 
 type parser struct {
-	lex   *tokenizer
-	stmt  []lexer.Token // the statement being read
-	runs  [][]*Symbol   // the symbols of each run token of stmt, by index
-	errs  ErrorList
-	file  *File
-	block *Block // the block being read, if any
+	lex  *tokenizer
+	stmt []lexer.Token // the statement being read
+	runs [][]*Symbol   // the symbols of each run token of stmt, by index
+	// scratch is the stack on which the rule reader gathers sequences.
+	scratch []Elem
+	errs    ErrorList
+	file    *File
+	block   *Block // the block being read, if any
 }
 
 // statements cuts the tokens into statements and parses each one. The
@@ -54,7 +56,7 @@ func (p *parser) statements() {
 		if len(p.stmt) > 0 {
 			p.statement(p.stmt)
 		}
-		p.stmt, p.runs = p.stmt[:0], p.runs[:0]
+		p.stmt, p.runs, p.lex.runs = p.stmt[:0], p.runs[:0], p.lex.runs[:0]
 	}
 	add := func(tok lexer.Token, syms []*Symbol) {
 		p.stmt = append(p.stmt, tok)
@@ -118,8 +120,8 @@ func (p *parser) statement(toks []lexer.Token) {
 		return
 	}
 	if isRule(toks) {
-		if syn, ok := readRule(toks); ok {
-			p.addEntry(p.rule(syn))
+		if rule, ok := p.readRule(toks, p.runs); ok {
+			p.addEntry(rule)
 			return
 		}
 		stream := &tokenStream{tokens: withEnd(toks, end)}

@@ -6,41 +6,54 @@ import (
 )
 
 // ruleReader is a hand-written parser of one rule statement, the fast path
-// of the grammar's ruleSyntax. Participle spends kilobytes and microseconds
-// on every statement (its parse contexts branch at every repetition and
-// option), which made a file of half a million rules take minutes and
-// gigabytes; this reader walks the tokens once, with one token of lookahead
-// (two for ^Δ), and builds the very structures participle would.
+// of the grammar's ruleSyntax, which builds the rule's AST at once.
+// Participle spends kilobytes and microseconds on every statement (its
+// parse contexts branch at every repetition and option), which made a file
+// of half a million rules take minutes and gigabytes; this reader walks the
+// tokens once, with one token of lookahead (two for ^Δ and for (χ ∉), and
+// allocates nothing but the AST: its sequences are gathered on a stack
+// (parser.scratch) and copied out at their exact length.
 //
 // It accepts a subset of what participle accepts: whenever a statement does
 // not read as a rule here, it is handed to participle, which gives the
-// error message (or, were the two ever to disagree, the parse). So the
-// syntax errors are participle's, word for word, and a statement that
-// parses here gives participle's tree: TestRuleReaderAgreesWithParticiple
-// and the fuzz target FuzzRuleReader compare the two.
+// error message (or, were the two ever to disagree, the parse). So syntax
+// errors are participle's, word for word, and a statement that reads here
+// gives the AST and the errors of meaning that participle's tree converted
+// by parser.rule gives: TestRuleReaderAgreesWithParticiple and the fuzz
+// target FuzzRuleReader compare the two.
 type ruleReader struct {
+	p    *parser
 	toks []lexer.Token // the statement, without its EOF
+	runs [][]*Symbol   // the symbols of each run token, by index
 	i    int
+	errs ErrorList // of meaning, added to the parser's when the rule reads
+	// marks are the run symbols a ^Δ marks: they are marked when the rule
+	// reads, so that a statement handed to participle finds them unmarked.
+	marks []*Symbol
 }
 
-// readRule parses toks as a rule and reports whether it could.
-func readRule(toks []lexer.Token) (*ruleSyntax, bool) {
-	r := &ruleReader{toks: toks}
-	syn := &ruleSyntax{Pos: toks[0].Pos}
+// readRule reads toks, whose runs have the symbols runs, as a rule, and
+// reports whether it could.
+func (p *parser) readRule(toks []lexer.Token, runs [][]*Symbol) (*Rule, bool) {
+	r := &ruleReader{p: p, toks: toks, runs: runs}
+	rule := &Rule{At: posOf(toks[0].Pos)}
 	var ok bool
-	if syn.LHS, ok = r.tops(); !ok || r.peek() != tokArrow {
+	if rule.LHS, ok = r.side(); !ok || r.peek() != tokArrow {
 		return nil, false
 	}
-	syn.Arrow = r.toks[r.i].Value
 	r.i++
 	if r.peek() == tokDot {
-		syn.Terminating = true
+		rule.Terminating = true
 		r.i++
 	}
-	if syn.RHS, ok = r.tops(); !ok || r.i != len(r.toks) {
+	if rule.RHS, ok = r.side(); !ok || r.i != len(r.toks) {
 		return nil, false
 	}
-	return syn, true
+	for _, s := range r.marks {
+		s.Marked = true
+	}
+	p.errs = append(p.errs, r.errs...)
+	return rule, true
 }
 
 // peek gives the type of the next token, tokEOF at the end.
@@ -78,70 +91,100 @@ func startsElem(t lexer.TokenType) bool {
 	return false
 }
 
-// tops reads the elements of a rule side, where '|' is a symbol. Past
-// participle's bound on repetitions it fails, and participle reports it.
-func (r *ruleReader) tops() ([]*topSyntax, bool) {
-	var out []*topSyntax
-	for len(out) < maxRepeats {
-		switch t := r.peek(); {
-		case t == tokPipe:
-			top := &topSyntax{Pos: r.toks[r.i].Pos, Pipe: true}
-			r.i++
-			top.PipeMark = r.mark()
-			out = append(out, top)
-		case startsElem(t):
-			e, ok := r.elem()
-			if !ok {
-				return nil, false
-			}
-			out = append(out, &topSyntax{Pos: e.Pos, Elem: e})
-		default:
-			return out, true
-		}
-	}
-	return nil, false
-}
-
 // maxRepeats is below participle's bound on the repetitions of one
 // expression (a variable of participle's): a list that long is left to
 // participle to refuse.
 var maxRepeats = participle.MaxIterations - 1
 
+// push puts an element on the scratch stack.
+func (r *ruleReader) push(e Elem) { r.p.scratch = append(r.p.scratch, e) }
+
+// pop takes the elements pushed since start off the stack, as a slice of
+// their own; nil when there are none, as the conversion of participle's
+// tree gives.
+func (r *ruleReader) pop(start int) []Elem {
+	if len(r.p.scratch) == start {
+		return nil
+	}
+	out := make([]Elem, len(r.p.scratch)-start)
+	copy(out, r.p.scratch[start:])
+	clear(r.p.scratch[start:])
+	r.p.scratch = r.p.scratch[:start]
+	return out
+}
+
+// side reads the elements of a rule side, where '|' is a symbol.
+func (r *ruleReader) side() ([]Elem, bool) {
+	start := len(r.p.scratch)
+	for items := 0; items < maxRepeats; items++ {
+		switch t := r.peek(); {
+		case t == tokPipe:
+			s := r.p.lex.newSymbol(posOf(r.toks[r.i].Pos), "|")
+			r.i++
+			s.Marked = r.mark()
+			r.push(s)
+		case startsElem(t):
+			if !r.elem() {
+				r.pop(start)
+				return nil, false
+			}
+		default:
+			return r.pop(start), true
+		}
+	}
+	r.pop(start)
+	return nil, false
+}
+
 // elem reads one element, the next token being one that starts it, and
-// leaves r.i after it.
-func (r *ruleReader) elem() (*elemSyntax, bool) {
+// pushes what it stands for: a run's symbols, nothing for a stray dot.
+func (r *ruleReader) elem() bool {
 	tok := r.toks[r.i]
-	e := &elemSyntax{Pos: tok.Pos}
+	at := posOf(tok.Pos)
 	r.i++
 	switch tok.Type {
 	case tokRun:
-		e.Run = tok.Value
+		syms := r.runs[r.i-1]
+		for _, s := range syms {
+			r.push(s)
+		}
+		if r.mark() && len(syms) > 0 {
+			r.marks = append(r.marks, syms[len(syms)-1])
+		}
 	case tokChi:
-		e.Chi = &chiSyntax{Sub: r.subscript()}
+		w := &Wildcard{At: at, Bind: r.subscript()}
+		w.Marked = r.mark()
+		r.push(w)
 	case tokDelta:
-		e.Store = true
+		if r.mark() {
+			r.errs.Add(at, "Δ cannot itself be marked with ^Δ")
+		}
+		r.push(&Store{At: at})
 	case tokNabla:
-		e.Recall = true
+		if r.mark() {
+			r.errs.Add(at, "∇ cannot be marked with ^Δ")
+		}
+		r.push(&Recall{At: at})
 	case tokDot:
-		e.Stray = tok.Value
+		r.mark()
+		r.errs.Add(at, "'.' marks a terminating rule only right after the arrow; write \\. for a dot symbol")
 	case tokLParen, tokLBrack:
-		if tok.Type == tokLParen && r.startsExcept() {
-			var ok bool
-			if e.Except, ok = r.except(); !ok {
-				return nil, false
-			}
-			break
-		}
+		var e Elem
 		var ok bool
-		if e.Group, ok = r.group(tok.Value); !ok {
-			return nil, false
+		if tok.Type == tokLParen && r.startsExcept() {
+			e, ok = r.except(at)
+		} else {
+			e, ok = r.group(at, tok.Type == tokLBrack)
 		}
+		if !ok {
+			return false
+		}
+		r.push(e)
 	}
-	e.Mark = r.mark()
-	return e, true
+	return true
 }
 
-// startsExcept reports whether the tokens after '(' begin (χ ∉, with or
+// startsExcept reports whether the tokens after '(' begin χ ∉, with or
 // without a subscript: participle tries that branch before a group's.
 func (r *ruleReader) startsExcept() bool {
 	j := r.i
@@ -154,69 +197,65 @@ func (r *ruleReader) startsExcept() bool {
 	return j < len(r.toks) && r.toks[j].Type == tokNotIn
 }
 
-// except reads χ[k] ∉ {…}) after its '('.
-func (r *ruleReader) except() (*exceptSyntax, bool) {
+// except reads χ[k] ∉ {…}) after its '(', and the mark after it.
+func (r *ruleReader) except(at Pos) (*Wildcard, bool) {
 	r.i++ // χ
-	ex := &exceptSyntax{Sub: r.subscript()}
+	w := &Wildcard{At: at, Bind: r.subscript(), HasExcept: true}
 	r.i++ // ∉
 	if r.peek() != tokLBrace {
 		return nil, false
 	}
 	r.i++
-	if set, ok := r.setMember(); ok {
-		ex.Symbols = append(ex.Symbols, set)
-		for len(ex.Symbols) < maxRepeats {
+	if r.setMember(w) {
+		for members := 1; members < maxRepeats; members++ {
 			comma := r.peek() == tokComma
 			if comma {
 				r.i++
 			}
-			set, ok := r.setMember()
-			if !ok {
+			if !r.setMember(w) {
 				if comma {
 					return nil, false
 				}
 				break
 			}
-			ex.Symbols = append(ex.Symbols, set)
 		}
 	}
 	if r.peek() != tokRBrace || r.i+1 >= len(r.toks) || r.toks[r.i+1].Type != tokRParen {
 		return nil, false
 	}
 	r.i += 2
-	return ex, true
+	w.Marked = r.mark()
+	return w, true
 }
 
-// setMember reads a member of a symbol set if one comes next.
-func (r *ruleReader) setMember() (*setSyntax, bool) {
+// setMember reads a member of a symbol set into w's exclusions, if one
+// comes next.
+func (r *ruleReader) setMember(w *Wildcard) bool {
 	switch r.peek() {
 	case tokRun:
-		r.i++
-		return &setSyntax{Pos: r.toks[r.i-1].Pos, Run: r.toks[r.i-1].Value}, true
+		w.Except = append(w.Except, r.runs[r.i]...)
 	case tokPipe:
-		r.i++
-		return &setSyntax{Pos: r.toks[r.i-1].Pos, Pipe: true}, true
+		w.Except = append(w.Except, r.p.lex.newSymbol(posOf(r.toks[r.i].Pos), "|"))
+	default:
+		return false
 	}
-	return nil, false
+	r.i++
+	return true
 }
 
-// group reads ( a | b ) or [ a | b ] and its subscript after the opening
-// bracket, whose text is open.
-func (r *ruleReader) group(open string) (*groupSyntax, bool) {
-	g := &groupSyntax{Open: open}
+// group reads the rest of ( a | b ) or [ a | b ] after its opening
+// bracket, its subscript and its mark.
+func (r *ruleReader) group(at Pos, optional bool) (*Group, bool) {
+	g := &Group{At: at, Optional: optional}
 	for {
-		alt := &altSyntax{}
-		for startsElem(r.peek()) {
-			if len(alt.Elems) == maxRepeats {
+		start := len(r.p.scratch)
+		for elems := 0; startsElem(r.peek()); elems++ {
+			if elems == maxRepeats || !r.elem() {
+				r.pop(start)
 				return nil, false
 			}
-			e, ok := r.elem()
-			if !ok {
-				return nil, false
-			}
-			alt.Elems = append(alt.Elems, e)
 		}
-		g.Alts = append(g.Alts, alt)
+		g.Alts = append(g.Alts, r.pop(start))
 		if r.peek() != tokPipe {
 			break
 		}
@@ -228,8 +267,8 @@ func (r *ruleReader) group(open string) (*groupSyntax, bool) {
 	if t := r.peek(); t != tokRParen && t != tokRBrack {
 		return nil, false
 	}
-	g.Close = r.toks[r.i].Value
 	r.i++
-	g.Sub = r.subscript()
+	g.Bind = r.subscript()
+	g.Marked = r.mark()
 	return g, true
 }
