@@ -76,3 +76,21 @@ func Rules(size int) []byte {
 	}
 	return []byte(b.String())
 }
+
+// mistakes are lines a rule file must not have: syntax errors, errors of
+// meaning, bad escapes and bytes, and declarations out of place.
+var mistakes = []string{
+	"(a -> b", "a -> χ", "a . b -> c", "x1 (y|z)2 -> (y|z)3", `\unknown -> a`,
+	"(χ ∉ {a,,b}) -> ", "alphabet q", "}", "use nothing", "a -> b^Δ", "Δ -> ∇",
+	"[a]^Δ b^Δ -> ", "a ->", "a -> (b|c)", "a\xff -> b", "block b0 {",
+}
+
+// Mistaken returns Rules(size) with one line in 997 replaced by a mistake,
+// for tests that errors stay the same and positioned on a large file.
+func Mistaken(size int) []byte {
+	lines := strings.SplitAfter(string(Rules(size)), "\n")
+	for i := 500; i < len(lines); i += 997 {
+		lines[i] = mistakes[(i/997)%len(mistakes)] + "\n"
+	}
+	return []byte(strings.Join(lines, ""))
+}
