@@ -133,6 +133,10 @@ func (p *parser) statement(toks []lexer.Token) {
 		p.addEntry(p.rule(syn))
 		return
 	}
+	if syn, ok := readDecl(toks); ok {
+		p.decl(syn)
+		return
+	}
 	stream := &tokenStream{tokens: withEnd(toks, end)}
 	syn, err := declParser.ParseFromLexer(mustUpgrade(stream))
 	if err != nil {

@@ -272,3 +272,20 @@ func (r *ruleReader) group(at Pos, optional bool) (*Group, bool) {
 	g.Marked = r.mark()
 	return g, true
 }
+
+// readDecl reads the declarations a large file repeats, `use NAME`,
+// `block NAME {` and `}`, as participle would; any other is participle's.
+func readDecl(toks []lexer.Token) (*declSyntax, bool) {
+	syn := &declSyntax{Pos: toks[0].Pos}
+	switch {
+	case len(toks) == 1 && toks[0].Type == tokRBrace:
+		syn.Close = true
+	case len(toks) == 2 && toks[0].Value == "use" && toks[1].Type == tokRun:
+		syn.Use = &useSyntax{Name: toks[1].Value}
+	case len(toks) == 3 && toks[0].Value == "block" && toks[1].Type == tokRun && toks[2].Type == tokLBrace:
+		syn.Block = &blockSyntax{Name: toks[1].Value}
+	default:
+		return nil, false
+	}
+	return syn, true
+}

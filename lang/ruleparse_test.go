@@ -126,6 +126,38 @@ func agree(t testing.TB, src string, skip func(ruleStatement) bool) int {
 	return n
 }
 
+// The declarations read by hand are read as participle reads them.
+func TestDeclReaderAgreesWithParticiple(t *testing.T) {
+	for _, src := range []string{
+		"use a", "use erase-separators", "use", "use a b", "use (", "use |", "use {", "use }", "used a",
+		"block a {", "block erase-separators {", "block {", "block a", "block a b {", "block | {", "blocks a {",
+		"}", "} }", "alphabet a b", "block", "u\\se a", "use ->", "USE a",
+	} {
+		toks := ruleStatementsOf(src)
+		last := toks[len(toks)-1]
+		want, err := declParser.ParseFromLexer(mustUpgrade(&tokenStream{tokens: withEnd(toks, lexer.Token{Type: tokEOF, Pos: last.Pos})}))
+		got, ok := readDecl(toks)
+		switch {
+		case ok && err != nil:
+			t.Errorf("%q: the reader reads what participle refuses (%v)", src, err)
+		case ok:
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%q: the reader differs from participle (-participle +reader):\n%s", src, diff)
+			}
+		}
+	}
+}
+
+// ruleStatementsOf gives the tokens of a one-line source.
+func ruleStatementsOf(src string) []lexer.Token {
+	lex := newTokenizer("t.anynt", src)
+	var toks []lexer.Token
+	for tok, _ := lex.token(); tok.Type != tokEOF; tok, _ = lex.token() {
+		toks = append(toks, tok)
+	}
+	return toks
+}
+
 func TestRuleReaderAgreesWithParticiple(t *testing.T) {
 	sources := append([]string(nil), readerSources...)
 	names, err := fs.Glob(corpus.Files, "*/*.anynt")
