@@ -121,8 +121,10 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 		return nil, errs.Err()
 	}
 	u := &unit{codes: map[string]byte{}, opts: opts, rules: make([]*ruleInfo, 0, len(rules))}
-	for _, r := range rules {
-		u.rules = append(u.rules, checkRule(r, &errs))
+	infos := make([]ruleInfo, len(rules)) // one allocation for every rule's
+	for i, r := range rules {
+		infos[i].check(r, &errs)
+		u.rules = append(u.rules, &infos[i])
 	}
 	u.buildSymbols(f, &errs)
 	u.checkExpansions(&errs)
@@ -139,6 +141,7 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 // the entry of the list that passes it, after MaxRules rules and uses; ok
 // is false then.
 func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*lang.Rule, ok bool) {
+	rules = make([]*lang.Rule, 0, len(list)) // all of it when there is no use
 	blocks := map[string]*lang.Block{}
 	for _, d := range f.Decls {
 		if b, isBlock := d.(*lang.Block); isBlock && b.Kind == lang.SharedBlock && blocks[b.Name] == nil {
@@ -196,10 +199,11 @@ func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*la
 	return rules, walk(list, nil)
 }
 
-func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {
-	// The maps are made at the first subscript: most rules of a large file
-	// have none, and two empty maps a rule were most of the checker's memory.
-	info := &ruleInfo{rule: r}
+// check checks a rule and records what it learns in info. The maps are
+// made at the first subscript: most rules of a large file have none, and
+// two empty maps a rule were most of the checker's memory.
+func (info *ruleInfo) check(r *lang.Rule, errs *lang.ErrorList) {
+	info.rule = r
 	if marks := maxMarks(r.LHS); marks > 1 {
 		errs.Add(r.At, "one expansion of this rule would store %d marked elements; mark at most one per alternative", marks)
 	}
@@ -216,7 +220,6 @@ func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {
 	if info.marked {
 		info.captures++
 	}
-	return info
 }
 
 // maxMarks is the largest number of ^Δ marks one expansion can hold.
