@@ -42,6 +42,7 @@ type parser struct {
 	runs [][]*Symbol   // the symbols of each run token of stmt, by index
 	// scratch is the stack on which the rule reader gathers sequences.
 	scratch []Elem
+	rules   []Rule // the chunk the reader's rules are cut from
 	errs    ErrorList
 	file    *File
 	block   *Block // the block being read, if any

@@ -36,7 +36,7 @@ type ruleReader struct {
 // reports whether it could.
 func (p *parser) readRule(toks []lexer.Token, runs [][]*Symbol) (*Rule, bool) {
 	r := &ruleReader{p: p, toks: toks, runs: runs}
-	rule := &Rule{At: posOf(toks[0].Pos)}
+	rule := p.newRule(posOf(toks[0].Pos))
 	var ok bool
 	if rule.LHS, ok = r.side(); !ok || r.peek() != tokArrow {
 		return nil, false
@@ -55,6 +55,18 @@ func (p *parser) readRule(toks []lexer.Token, runs [][]*Symbol) (*Rule, bool) {
 	p.errs = append(p.errs, r.errs...)
 	return rule, true
 }
+
+// newRule makes a rule, cut from a chunk as symbols are (newSymbol).
+func (p *parser) newRule(at Pos) *Rule {
+	if len(p.rules) == cap(p.rules) {
+		p.rules = make([]Rule, 0, ruleChunk)
+	}
+	p.rules = append(p.rules, Rule{At: at})
+	return &p.rules[len(p.rules)-1]
+}
+
+// ruleChunk is how many rules a parser allocates at once.
+const ruleChunk = 128
 
 // peek gives the type of the next token, tokEOF at the end.
 func (r *ruleReader) peek() lexer.TokenType {
