@@ -68,8 +68,8 @@ func Check(f *lang.File, opts Options) error {
 // unit is a checked algorithm: its rules with uses resolved, its symbol
 // table, and what the checks learned about each rule.
 type unit struct {
-	rules    []*ruleInfo
-	symbols  []string // by code; the alphabet first
+	rules    []ruleInfo // one allocation for every rule's
+	symbols  []string   // by code; the alphabet first
 	codes    map[string]byte
 	alphabet int
 	opts     Options
@@ -120,11 +120,9 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 	if !ok {
 		return nil, errs.Err()
 	}
-	u := &unit{codes: map[string]byte{}, opts: opts, rules: make([]*ruleInfo, 0, len(rules))}
-	infos := make([]ruleInfo, len(rules)) // one allocation for every rule's
+	u := &unit{codes: map[string]byte{}, opts: opts, rules: make([]ruleInfo, len(rules))}
 	for i, r := range rules {
-		infos[i].check(r, &errs)
-		u.rules = append(u.rules, &infos[i])
+		u.rules[i].check(r, &errs)
 	}
 	u.buildSymbols(f, &errs)
 	u.checkExpansions(&errs)
@@ -450,7 +448,8 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 func (u *unit) ruleSymbols() []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, r := range u.rules {
+	for i := range u.rules {
+		r := &u.rules[i]
 		collectSymbols(r.rule.LHS, seen, &out)
 		collectSymbols(r.rule.RHS, seen, &out)
 	}

@@ -17,7 +17,8 @@ func (u *unit) lower() *vm.Program {
 		Rules:        make([]vm.Rule, 0, len(u.rules)),
 	}
 	e := &emitter{unit: u, prog: p}
-	for _, info := range u.rules {
+	for i := range u.rules {
+		info := &u.rules[i]
 		r := vm.Rule{Pos: vm.Pos{File: info.rule.At.File, Line: info.rule.At.Line, Col: info.rule.At.Col}, Terminating: info.rule.Terminating, Store: -1}
 		if lit, ok := e.literal(info.rule.LHS); ok && !info.marked {
 			r.Plain, r.Literal = true, lit

@@ -22,8 +22,14 @@ import (
 // count from the character after it.
 func Parse(filename string, src []byte) (*File, error) {
 	p := &parser{lex: newTokenizer(filename, string(trimBOM(src))), file: &File{Name: filename}}
+	// A statement a line, at least four bytes a statement: sized once, the
+	// list of a large file is not copied as it grows.
+	p.file.Decls = make([]Decl, 0, min(bytes.Count(src, []byte{'\n'})+1, len(src)/4))
 	p.statements()
 	p.file.Comments = p.lex.comments
+	if len(p.file.Decls) == 0 {
+		p.file.Decls = nil // a file without statements has none, not an empty list
+	}
 	// The lexer's errors come first, as when the whole file was lexed
 	// before parsing: sorting is stable.
 	errs := append(p.lex.errors, p.errs...)
