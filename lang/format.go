@@ -40,7 +40,13 @@ func Format(f *File) []byte {
 		case *Pattern:
 			p.line(d.At, "", "goodevil pattern "+joinSymbols(d.Actions, " "))
 		case *Setting:
-			p.line(d.At, "", strings.Join(append([]string{d.Key}, d.Args...), " "))
+			p.begin(d.At, "")
+			p.out = append(p.out, d.Key...)
+			for _, w := range d.Args {
+				p.out = append(p.out, ' ')
+				p.out = appendWord(p.out, w)
+			}
+			p.end(d.At)
 		case Entry:
 			p.entry(d, "")
 		}
@@ -263,6 +269,23 @@ func appendSymbol(b []byte, name string, topLevel bool) []byte {
 		b = append(b, '\\')
 	}
 	return append(b, name...)
+}
+
+// appendWord spells a word of a setting so that it reads back: its
+// characters with a meaning of their own get a backslash, but for the
+// tokens a setting's words are made of (., ·, | and ,), and so does a '-'
+// before '>', which would make an arrow. The words of the papers' settings
+// (0.5, π, cycle) need none.
+func appendWord(b []byte, w string) []byte {
+	for i, r := range w {
+		switch {
+		case r == '.' || r == '·' || r == '|' || r == ',':
+		case isReserved(r), r == '-' && strings.HasPrefix(w[i+1:], ">"):
+			b = append(b, '\\')
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return b
 }
 
 func joinSymbols(syms []*Symbol, sep string) string {
