@@ -350,13 +350,15 @@ func (s *scanner) newSymbol(at Pos, name string) *Symbol {
 		return &Symbol{At: at, Name: name}
 	}
 	if len(s.symbols) == cap(s.symbols) {
-		s.symbols = make([]Symbol, 0, symbolChunk)
+		// Chunks grow from small, so that a small file (a generated
+		// candidate) does not pay for a large one's.
+		s.symbols = make([]Symbol, 0, min(2*cap(s.symbols)+8, symbolChunk))
 	}
 	s.symbols = append(s.symbols, Symbol{At: at, Name: name})
 	return &s.symbols[len(s.symbols)-1]
 }
 
-// symbolChunk is how many symbols a tokenizer allocates at once.
+// symbolChunk is the most symbols a tokenizer allocates at once.
 const symbolChunk = 256
 
 // escape reads what follows a backslash: a LaTeX-style name or one literal

@@ -59,13 +59,13 @@ func (p *parser) readRule(toks []lexer.Token, runs [][]*Symbol) (*Rule, bool) {
 // newRule makes a rule, cut from a chunk as symbols are (newSymbol).
 func (p *parser) newRule(at Pos) *Rule {
 	if len(p.rules) == cap(p.rules) {
-		p.rules = make([]Rule, 0, ruleChunk)
+		p.rules = make([]Rule, 0, min(2*cap(p.rules)+4, ruleChunk)) // from small, as symbols'
 	}
 	p.rules = append(p.rules, Rule{At: at})
 	return &p.rules[len(p.rules)-1]
 }
 
-// ruleChunk is how many rules a parser allocates at once.
+// ruleChunk is the most rules a parser allocates at once.
 const ruleChunk = 128
 
 // peek gives the type of the next token, tokEOF at the end.
