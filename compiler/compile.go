@@ -68,8 +68,8 @@ func Check(f *lang.File, opts Options) error {
 // unit is a checked algorithm: its rules with uses resolved, its symbol
 // table, and what the checks learned about each rule.
 type unit struct {
-	rules    []*ruleInfo
-	symbols  []string // by code; the alphabet first
+	rules    []ruleInfo // one allocation for every rule's
+	symbols  []string   // by code; the alphabet first
 	codes    map[string]byte
 	alphabet int
 	opts     Options
@@ -120,9 +120,9 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 	if !ok {
 		return nil, errs.Err()
 	}
-	u := &unit{codes: map[string]byte{}, opts: opts}
-	for _, r := range rules {
-		u.rules = append(u.rules, checkRule(r, &errs))
+	u := &unit{codes: map[string]byte{}, opts: opts, rules: make([]ruleInfo, len(rules))}
+	for i, r := range rules {
+		u.rules[i].check(r, &errs)
 	}
 	u.buildSymbols(f, &errs)
 	u.checkExpansions(&errs)
@@ -139,6 +139,7 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 // the entry of the list that passes it, after MaxRules rules and uses; ok
 // is false then.
 func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*lang.Rule, ok bool) {
+	rules = make([]*lang.Rule, 0, len(list)) // all of it when there is no use
 	blocks := map[string]*lang.Block{}
 	for _, d := range f.Decls {
 		if b, isBlock := d.(*lang.Block); isBlock && b.Kind == lang.SharedBlock && blocks[b.Name] == nil {
@@ -196,8 +197,11 @@ func resolve(f *lang.File, list []lang.Entry, errs *lang.ErrorList) (rules []*la
 	return rules, walk(list, nil)
 }
 
-func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {
-	info := &ruleInfo{rule: r, bindings: map[string]*binding{}, backref: map[lang.Elem]*binding{}}
+// check checks a rule and records what it learns in info. The maps are
+// made at the first subscript: most rules of a large file have none, and
+// two empty maps a rule were most of the checker's memory.
+func (info *ruleInfo) check(r *lang.Rule, errs *lang.ErrorList) {
+	info.rule = r
 	if marks := maxMarks(r.LHS); marks > 1 {
 		errs.Add(r.At, "one expansion of this rule would store %d marked elements; mark at most one per alternative", marks)
 	}
@@ -214,7 +218,6 @@ func checkRule(r *lang.Rule, errs *lang.ErrorList) *ruleInfo {
 	if info.marked {
 		info.captures++
 	}
-	return info
 }
 
 // maxMarks is the largest number of ^Δ marks one expansion can hold.
@@ -273,6 +276,9 @@ func (info *ruleInfo) define(e lang.Elem, sub string, guards *guard) {
 	if sub == "" {
 		return
 	}
+	if info.bindings == nil {
+		info.bindings = map[string]*binding{}
+	}
 	info.bindings[sub] = &binding{def: e, text: spelling(e), capture: len(info.bindings), guards: guards}
 }
 
@@ -284,6 +290,9 @@ func (info *ruleInfo) bindLater(e lang.Elem, sub string, guards *guard, errs *la
 	b, ok := info.bindings[sub]
 	if !ok {
 		return false
+	}
+	if info.backref == nil {
+		info.backref = map[lang.Elem]*binding{}
 	}
 	info.backref[e] = b
 	if !sameBinding(b, e) {
@@ -405,11 +414,7 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 			}
 		}
 	}
-	var ruleSymbols []string
-	for _, r := range u.rules {
-		collectSymbols(r.rule.LHS, &ruleSymbols)
-		collectSymbols(r.rule.RHS, &ruleSymbols)
-	}
+	ruleSymbols := u.ruleSymbols()
 	switch {
 	case u.opts.Alphabet != nil:
 		add(u.opts.Alphabet...)
@@ -437,19 +442,40 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 	}
 }
 
-// collectSymbols appends the symbols of elems in order of appearance.
-func collectSymbols(elems []lang.Elem, out *[]string) {
+// ruleSymbols lists the symbols of the rules in order of first
+// appearance. Each is listed once, so that the list is as long as the
+// symbol table, not as the file.
+func (u *unit) ruleSymbols() []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := range u.rules {
+		r := &u.rules[i]
+		collectSymbols(r.rule.LHS, seen, &out)
+		collectSymbols(r.rule.RHS, seen, &out)
+	}
+	return out
+}
+
+// collectSymbols appends the symbols of elems not seen yet, in order of
+// appearance.
+func collectSymbols(elems []lang.Elem, seen map[string]bool, out *[]string) {
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			*out = append(*out, name)
+		}
+	}
 	for _, e := range elems {
 		switch e := e.(type) {
 		case *lang.Symbol:
-			*out = append(*out, e.Name)
+			add(e.Name)
 		case *lang.Wildcard:
 			for _, s := range e.Except {
-				*out = append(*out, s.Name)
+				add(s.Name)
 			}
 		case *lang.Group:
 			for _, a := range e.Alts {
-				collectSymbols(a, out)
+				collectSymbols(a, seen, out)
 			}
 		}
 	}

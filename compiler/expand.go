@@ -33,7 +33,8 @@ func ExpandEach(f *lang.File, opts Options, yield func(lang.PlainRule) error) er
 		return err
 	}
 	var yieldErr error
-	for _, info := range u.rules {
+	for i := range u.rules {
+		info := &u.rules[i]
 		x := &expander{unit: u, info: info, bound: map[string][]string{}, markFrom: -1}
 		x.lhs(info.rule.LHS, nil, func(lhs []string) bool {
 			yieldErr = yield(lang.PlainRule{

@@ -36,7 +36,8 @@ func (u *unit) checkExpansions(errs *lang.ErrorList) {
 	}
 	c := &counter{unit: u, inAlphabet: inAlphabet, most: limit + 1}
 	total := 0
-	for _, info := range u.rules {
+	for i := range u.rules {
+		info := &u.rules[i]
 		c.info = info
 		info.expansions = c.count(info.rule.LHS)
 		if info.expansions > limit {

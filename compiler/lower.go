@@ -14,11 +14,13 @@ func (u *unit) lower() *vm.Program {
 		Symbols:      u.symbols,
 		AlphabetSize: u.alphabet,
 		Sets:         []vm.SymSet{{}},
+		Rules:        make([]vm.Rule, 0, len(u.rules)),
 	}
 	e := &emitter{unit: u, prog: p}
-	for _, info := range u.rules {
+	for i := range u.rules {
+		info := &u.rules[i]
 		r := vm.Rule{Pos: vm.Pos{File: info.rule.At.File, Line: info.rule.At.Line, Col: info.rule.At.Col}, Terminating: info.rule.Terminating, Store: -1}
-		if lit, ok := u.literal(info.rule.LHS); ok && !info.marked {
+		if lit, ok := e.literal(info.rule.LHS); ok && !info.marked {
 			r.Plain, r.Literal = true, lit
 		} else {
 			e.info = info
@@ -39,23 +41,33 @@ func (u *unit) lower() *vm.Program {
 	return p
 }
 
-// literal returns the codes of a side made only of symbols.
-func (u *unit) literal(elems []lang.Elem) ([]byte, bool) {
-	out := []byte{}
-	for _, e := range elems {
-		s, ok := e.(*lang.Symbol)
-		if !ok {
+// literal returns the codes of a side made only of symbols. The codes of
+// the rules' literals are cut from shared chunks: a file of many short
+// rules would otherwise make an allocation of a few bytes a rule.
+func (e *emitter) literal(elems []lang.Elem) ([]byte, bool) {
+	for _, el := range elems {
+		if _, ok := el.(*lang.Symbol); !ok {
 			return nil, false
 		}
-		out = append(out, u.codes[s.Name])
 	}
-	return out, true
+	if cap(e.lits)-len(e.lits) < len(elems) || e.lits == nil {
+		e.lits = make([]byte, 0, max(literalChunk, len(elems)))
+	}
+	start := len(e.lits)
+	for _, el := range elems {
+		e.lits = append(e.lits, e.codes[el.(*lang.Symbol).Name])
+	}
+	return e.lits[start:len(e.lits):len(e.lits)], true
 }
+
+// literalChunk is the size of the chunks literals are cut from.
+const literalChunk = 4096
 
 type emitter struct {
 	*unit
 	prog *vm.Program
 	info *ruleInfo
+	lits []byte // the chunk plain rules' literals are cut from
 }
 
 func (e *emitter) op(op vm.Op, a, b int) int {

@@ -31,7 +31,14 @@ func (f *File) Alphabet() *Alphabet {
 
 // Rules returns the main algorithm: the top-level rules and uses in order.
 func (f *File) Rules() []Entry {
-	var out []Entry
+	n := 0
+	for _, d := range f.Decls {
+		switch d.(type) {
+		case *Rule, *Use:
+			n++
+		}
+	}
+	out := make([]Entry, 0, n)
 	for _, d := range f.Decls {
 		switch d := d.(type) {
 		case *Rule, *Use:

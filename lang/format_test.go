@@ -19,6 +19,8 @@ func TestFormatCanonicalForm(t *testing.T) {
 		{"\\|^Δ -> a", "|^Δ -> a\n"},
 		{"\uFEFFa -> b", "a -> b\n"}, // the canonical form has no byte-order mark
 		{"- > ->", "- > ->\n"},
+		{"reward 0.5 0.01", "reward 0.5 0.01\n"},
+		{"set \\  a\\#\\  \\->b\\;c|d,e·f", "set \\  a\\#\\  \\->b\\;c|d,e·f\n"}, // words that read back only escaped
 		{"# c1\n\n\n  a -> b  # c2\nblock x {\n# c3\na->b\n}\n", "# c1\n\na -> b # c2\nblock x {\n\t# c3\n\ta -> b\n}\n"},
 	}
 	for _, tt := range tests {

@@ -49,18 +49,23 @@ var punctuation = map[rune]lexer.TokenType{
 	'·': tokDot, ';': tokEOL,
 }
 
+// punctuationTexts spells each reserved character as a token's value, so
+// that lexing one does not allocate a string.
+var punctuationTexts = func() map[rune]string {
+	texts := make(map[rune]string, len(punctuation))
+	for r := range punctuation {
+		texts[r] = string(r)
+	}
+	return texts
+}()
+
+func punctuationText(r rune) string { return punctuationTexts[r] }
+
 // isReserved reports whether r has a meaning of its own in the notation and
 // so cannot stand for a symbol unescaped.
 func isReserved(r rune) bool {
 	_, ok := punctuation[r]
 	return ok || r == '#' || r == '\\' || unicode.IsSpace(r)
-}
-
-// lexed is the token stream of one source, with the symbols of each run.
-type lexed struct {
-	tokens   []lexer.Token
-	runs     map[int][]*Symbol // by the offset of the run's token
-	comments []*Comment
 }
 
 // scanner walks a source rune by rune, keeping the position.
@@ -71,6 +76,9 @@ type scanner struct {
 	col    int
 	file   string
 	errors ErrorList
+	// slab makes symbols from chunks, the rest of symbols; see newSymbol.
+	slab    bool
+	symbols []Symbol
 }
 
 func newScanner(file, src string) *scanner {
@@ -105,30 +113,47 @@ func (s *scanner) next() rune {
 	return r
 }
 
-// lex turns a source into tokens. It never stops at an error: a bad
-// character is reported and skipped, so that the parser still sees the rest.
-func lex(file, src string) (*lexed, ErrorList) {
-	s := newScanner(file, src)
-	out := &lexed{runs: make(map[int][]*Symbol, len(src)/8), tokens: make([]lexer.Token, 0, len(src)/3+8)}
-	emit := func(t lexer.TokenType, v string, at lexer.Position) {
-		out.tokens = append(out.tokens, lexer.Token{Type: t, Value: v, Pos: at})
-	}
-	subscriptAllowed := false // right after ), ] or χ, with no space between
+// tokenizer turns a source into tokens, one at a time: the parser asks
+// for the next token when it needs it, so that only the statement being
+// read has its tokens in memory, whatever the size of the file. It never
+// stops at an error: a bad character is reported and skipped, so that the
+// parser still sees the rest.
+type tokenizer struct {
+	scanner
+	comments []*Comment
+	// runs holds the symbols of the statement's runs; the parser empties
+	// it at each statement, so that a run's symbols cost no allocation but
+	// their own.
+	runs []*Symbol
+	// subscriptAllowed is true right after ), ] or χ, with no space
+	// between: only there does a subscript bind to what precedes it.
+	subscriptAllowed bool
+}
+
+func newTokenizer(file, src string) *tokenizer {
+	t := &tokenizer{scanner: *newScanner(file, src)}
+	t.slab = true
+	return t
+}
+
+// token returns the next token and, for a run, its symbols. At the end of
+// the source it returns EOF, as often as it is asked.
+func (s *tokenizer) token() (lexer.Token, []*Symbol) {
 	for {
 		at := s.lexPos()
 		r, n := s.peek()
 		if n == 0 {
-			break
+			return lexer.Token{Type: tokEOF, Pos: at}, nil
 		}
-		afterCloser := subscriptAllowed
-		subscriptAllowed = false
+		afterCloser := s.subscriptAllowed
+		s.subscriptAllowed = false
 		switch {
 		case r == utf8.RuneError && n == 1:
 			s.errors.Add(s.pos(), "invalid UTF-8 encoding")
 			s.next()
 		case r == '\n':
 			s.next()
-			emit(tokEOL, "\n", at)
+			return lexer.Token{Type: tokEOL, Value: "\n", Pos: at}, nil
 		case unicode.IsSpace(r):
 			s.next()
 		case r == '#':
@@ -137,50 +162,63 @@ func lex(file, src string) (*lexed, ErrorList) {
 				s.next()
 			}
 			text := strings.TrimRight(s.src[at.Offset+1:s.off], " \t\r")
-			out.comments = append(out.comments, &Comment{At: commentAt, Text: text})
+			s.comments = append(s.comments, &Comment{At: commentAt, Text: text})
 		case afterCloser && startsSubscript(s.src[s.off:]):
-			emit(tokSubscript, s.subscript(), at)
+			return lexer.Token{Type: tokSubscript, Value: s.subscript(), Pos: at}, nil
 		case r == '-' && strings.HasPrefix(s.src[s.off:], "->"):
 			s.next()
 			s.next()
-			emit(tokArrow, "->", at)
-		case r == '\\' && s.escapeToken(at, emit):
-			subscriptAllowed = strings.HasPrefix(out.tokens[len(out.tokens)-1].Value, "χ")
-		case isReserved(r) && r != '\\':
+			return lexer.Token{Type: tokArrow, Value: "->", Pos: at}, nil
+		case r == '\\':
+			if tok, ok := s.escapeToken(at); ok {
+				s.subscriptAllowed = strings.HasPrefix(tok.Value, "χ")
+				return tok, nil
+			}
+			if tok, syms := s.runToken(at); syms != nil {
+				return tok, syms
+			}
+		case isReserved(r):
 			s.next()
 			t := punctuation[r]
-			emit(t, string(r), at)
-			subscriptAllowed = t == tokRParen || t == tokRBrack || t == tokChi
+			s.subscriptAllowed = t == tokRParen || t == tokRBrack || t == tokChi
+			return lexer.Token{Type: t, Value: punctuationText(r), Pos: at}, nil
 		default:
-			syms := s.run(false)
-			if len(syms) > 0 {
-				emit(tokRun, s.src[at.Offset:s.off], at)
-				out.runs[at.Offset] = syms
+			if tok, syms := s.runToken(at); syms != nil {
+				return tok, syms
 			}
 		}
 	}
-	out.tokens = append(out.tokens, lexer.Token{Type: tokEOF, Pos: s.lexPos()})
-	return out, s.errors
+}
+
+// runToken lexes a run of juxtaposed symbols that starts at at. A run whose
+// every symbol was a mistake gives no symbols and no token; then the caller
+// goes on.
+func (s *tokenizer) runToken(at lexer.Position) (lexer.Token, []*Symbol) {
+	from := len(s.runs)
+	s.runs = s.appendRun(s.runs, false)
+	if len(s.runs) == from {
+		return lexer.Token{}, nil
+	}
+	return lexer.Token{Type: tokRun, Value: s.src[at.Offset:s.off], Pos: at}, s.runs[from:len(s.runs):len(s.runs)]
 }
 
 // escapeToken lexes an escape that stands for a reserved token (\Delta,
 // \chi, \to, …) and reports whether it did; other escapes are symbols and
 // are left to run.
-func (s *scanner) escapeToken(at lexer.Position, emit func(lexer.TokenType, string, lexer.Position)) bool {
+func (s *scanner) escapeToken(at lexer.Position) (lexer.Token, bool) {
 	name := escapeName(s.src[s.off+1:])
 	r, ok := latexNames[name]
 	if !ok {
-		return false
+		return lexer.Token{}, false
 	}
 	t, reserved := punctuation[r]
 	if !reserved {
-		return false
+		return lexer.Token{}, false
 	}
 	for range len(name) + 1 {
 		s.next()
 	}
-	emit(t, string(r), at)
-	return true
+	return lexer.Token{Type: t, Value: punctuationText(r), Pos: at}, true
 }
 
 // escapeName returns the letters of a LaTeX-style name at the start of s.
@@ -239,11 +277,11 @@ func allDigits(s string) bool {
 	return s != ""
 }
 
-// run consumes juxtaposed symbols up to a reserved character or an arrow.
-// The lexer makes '|' a token of its own; the formatter, checking that a
-// top-level run reads back, counts it as a symbol (pipeIsSymbol).
-func (s *scanner) run(pipeIsSymbol bool) []*Symbol {
-	var syms []*Symbol
+// appendRun consumes juxtaposed symbols up to a reserved character or an
+// arrow, and appends them to syms. The lexer makes '|' a token of its own;
+// the formatter, checking that a top-level run reads back, counts it as a
+// symbol (pipeIsSymbol).
+func (s *scanner) appendRun(syms []*Symbol, pipeIsSymbol bool) []*Symbol {
 	for {
 		r, n := s.peek()
 		if n == 0 || r == '-' && strings.HasPrefix(s.src[s.off:], "->") {
@@ -279,8 +317,10 @@ func (s *scanner) symbol() *Symbol {
 		s.errors.Add(at, "invalid UTF-8 encoding")
 		return nil
 	}
+	start := s.off
 	r := s.next()
-	if r == '\\' {
+	escaped := r == '\\'
+	if escaped {
 		var ok bool
 		if r, ok = s.escape(at); !ok {
 			return nil
@@ -291,10 +331,35 @@ func (s *scanner) symbol() *Symbol {
 	}
 	name := symbolName(r)
 	if unicode.IsLetter(r) && startsSubscript(s.src[s.off:]) {
-		name += s.subscript()
+		if from, sub := s.off, s.subscript(); escaped || sub != s.src[from:s.off] {
+			name += sub
+		} else {
+			// Written as it is spelled: the name is the source's own text,
+			// which the AST keeps anyway, rather than a string a symbol.
+			name = s.src[start:s.off]
+		}
 	}
-	return &Symbol{At: at, Name: name}
+	return s.newSymbol(at, name)
 }
+
+// newSymbol makes a symbol. A tokenizer cuts them from chunks (slab), so
+// that a large file makes one allocation for many symbols; a scanner that
+// reads a few symbols (the formatter's) allocates them one by one.
+func (s *scanner) newSymbol(at Pos, name string) *Symbol {
+	if !s.slab {
+		return &Symbol{At: at, Name: name}
+	}
+	if len(s.symbols) == cap(s.symbols) {
+		// Chunks grow from small, so that a small file (a generated
+		// candidate) does not pay for a large one's.
+		s.symbols = make([]Symbol, 0, min(2*cap(s.symbols)+8, symbolChunk))
+	}
+	s.symbols = append(s.symbols, Symbol{At: at, Name: name})
+	return &s.symbols[len(s.symbols)-1]
+}
+
+// symbolChunk is the most symbols a tokenizer allocates at once.
+const symbolChunk = 256
 
 // escape reads what follows a backslash: a LaTeX-style name or one literal
 // character.

@@ -2,7 +2,9 @@ package lang
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
+	"slices"
 	"strconv"
 
 	"github.com/alecthomas/participle/v2"
@@ -19,10 +21,19 @@ import (
 // of the file is skipped: it is not text, and columns on the first line
 // count from the character after it.
 func Parse(filename string, src []byte) (*File, error) {
-	lx, errs := lex(filename, string(trimBOM(src)))
-	p := &parser{lexed: lx, errs: errs, file: &File{Name: filename, Comments: lx.comments}}
+	p := &parser{lex: newTokenizer(filename, string(trimBOM(src))), file: &File{Name: filename}}
+	// A statement a line, at least four bytes a statement: sized once, the
+	// list of a large file is not copied as it grows.
+	p.file.Decls = make([]Decl, 0, min(bytes.Count(src, []byte{'\n'})+1, len(src)/4))
 	p.statements()
-	return p.file, p.errs.Err()
+	p.file.Comments = p.lex.comments
+	if len(p.file.Decls) == 0 {
+		p.file.Decls = nil // a file without statements has none, not an empty list
+	}
+	// The lexer's errors come first, as when the whole file was lexed
+	// before parsing: sorting is stable.
+	errs := append(p.lex.errors, p.errs...)
+	return p.file, errs.Err()
 }
 
 // byteOrderMark is U+FEFF in UTF-8, which some editors write at the start
@@ -32,55 +43,77 @@ var byteOrderMark = []byte("\uFEFF")
 func trimBOM(src []byte) []byte { return bytes.TrimPrefix(src, byteOrderMark) }
 
 type parser struct {
-	*lexed
-	errs  ErrorList
-	file  *File
-	block *Block // the block being read, if any
+	lex  *tokenizer
+	stmt []lexer.Token // the statement being read
+	runs [][]*Symbol   // the symbols of each run token of stmt, by index
+	// scratch is the stack on which the rule reader gathers sequences.
+	scratch []Elem
+	rules   []Rule // the chunk the reader's rules are cut from
+	errs    ErrorList
+	file    *File
+	block   *Block // the block being read, if any
 }
 
-// statements cuts the tokens into statements and parses each one.
+// statements cuts the tokens into statements and parses each one. The
+// tokens of a statement are read into a buffer that the next statement
+// reuses, so that the parser's memory is that of the longest statement.
 func (p *parser) statements() {
-	var stmt []lexer.Token
 	depth := 0 // of ( and [, where braces are those of a symbol set
 	flush := func() {
-		if len(stmt) > 0 {
-			p.statement(stmt)
+		if len(p.stmt) > 0 {
+			p.statement(p.stmt)
 		}
-		stmt = nil
+		p.stmt, p.runs, p.lex.runs = p.stmt[:0], p.runs[:0], p.lex.runs[:0]
 	}
-	for _, tok := range p.tokens {
+	add := func(tok lexer.Token, syms []*Symbol) {
+		p.stmt = append(p.stmt, tok)
+		p.runs = append(p.runs, syms)
+	}
+	for {
+		tok, syms := p.lex.token()
 		switch tok.Type {
 		case tokEOF:
 			flush()
+			if p.block != nil {
+				p.errs.Add(p.block.At, "this block is not closed with }")
+			}
+			return
 		case tokEOL:
 			depth = 0
 			flush()
 		case tokLParen, tokLBrack:
 			depth++
-			stmt = append(stmt, tok)
+			add(tok, nil)
 		case tokRParen, tokRBrack:
 			depth = max(depth-1, 0)
-			stmt = append(stmt, tok)
+			add(tok, nil)
 		case tokLBrace:
-			stmt = append(stmt, tok)
+			add(tok, nil)
 			if depth == 0 {
 				flush()
 			}
 		case tokRBrace:
 			if depth == 0 {
 				flush()
-				stmt = append(stmt, tok)
+				add(tok, nil)
 				flush()
 			} else {
-				stmt = append(stmt, tok)
+				add(tok, nil)
 			}
 		default:
-			stmt = append(stmt, tok)
+			add(tok, syms)
 		}
 	}
-	if p.block != nil {
-		p.errs.Add(p.block.At, "this block is not closed with }")
+}
+
+// symbolsAt gives the symbols of the run token of the statement at offset
+// off: the statement's tokens are in the order of their offsets.
+func (p *parser) symbolsAt(off int) []*Symbol {
+	i, found := slices.BinarySearchFunc(p.stmt, off, func(t lexer.Token, off int) int { return cmp.Compare(t.Pos.Offset, off) })
+	if !found {
+		return nil
 	}
+	return p.runs[i]
 }
 
 func (p *parser) statement(toks []lexer.Token) {
@@ -93,8 +126,12 @@ func (p *parser) statement(toks []lexer.Token) {
 		p.row(toks)
 		return
 	}
-	stream := &tokenStream{tokens: append(toks, end)}
 	if isRule(toks) {
+		if rule, ok := p.readRule(toks, p.runs); ok {
+			p.addEntry(rule)
+			return
+		}
+		stream := &tokenStream{tokens: withEnd(toks, end)}
 		syn, err := ruleParser.ParseFromLexer(mustUpgrade(stream))
 		if err != nil {
 			p.syntaxError(err)
@@ -103,6 +140,11 @@ func (p *parser) statement(toks []lexer.Token) {
 		p.addEntry(p.rule(syn))
 		return
 	}
+	if syn, ok := readDecl(toks); ok {
+		p.decl(syn)
+		return
+	}
+	stream := &tokenStream{tokens: withEnd(toks, end)}
 	syn, err := declParser.ParseFromLexer(mustUpgrade(stream))
 	if err != nil {
 		if toks[0].Type == tokRun && !isKeyword(toks[0].Value) {
@@ -113,6 +155,12 @@ func (p *parser) statement(toks []lexer.Token) {
 		return
 	}
 	p.decl(syn)
+}
+
+// withEnd copies a statement's tokens for participle, with the end token:
+// the statement's buffer is reused.
+func withEnd(toks []lexer.Token, end lexer.Token) []lexer.Token {
+	return append(slices.Clip(toks), end)
 }
 
 // MaxDepth is how deeply brackets may nest in a statement: groups,
@@ -126,7 +174,6 @@ const MaxDepth = 100
 // mistake: participle would only say that the whole statement failed. It
 // also bounds their depth, before participle recurses into them.
 func (p *parser) balanced(toks []lexer.Token) bool {
-	closer := map[lexer.TokenType]string{tokLParen: ")", tokLBrack: "]", tokLBrace: "}"}
 	var open []lexer.Token
 	for _, t := range toks {
 		switch t.Type {
@@ -148,7 +195,7 @@ func (p *parser) balanced(toks []lexer.Token) bool {
 				return false
 			}
 			last := open[len(open)-1]
-			if want := closer[last.Type]; want != t.Value {
+			if want := closerOf(last.Type); want != t.Value {
 				p.errs.Add(posOf(last.Pos), "%s is closed by %s at %d:%d; close it with %s", last.Value, t.Value, t.Pos.Line, t.Pos.Column, want)
 				return false
 			}
@@ -161,6 +208,17 @@ func (p *parser) balanced(toks []lexer.Token) bool {
 		return false
 	}
 	return true
+}
+
+// closerOf spells the bracket that closes an opening one.
+func closerOf(open lexer.TokenType) string {
+	switch open {
+	case tokLParen:
+		return ")"
+	case tokLBrack:
+		return "]"
+	}
+	return "}"
 }
 
 func isKeyword(s string) bool {
@@ -315,7 +373,7 @@ func (p *parser) words(toks []lexer.Token) []string {
 		text := t.Value
 		if t.Type == tokRun {
 			text = ""
-			for _, s := range p.runs[t.Pos.Offset] {
+			for _, s := range p.symbolsAt(t.Pos.Offset) {
 				text += s.Name
 			}
 		}
@@ -333,7 +391,7 @@ func (p *parser) setSymbols(s *setSyntax) []*Symbol {
 	if s.Pipe {
 		return []*Symbol{{At: posOf(s.Pos), Name: "|"}}
 	}
-	return p.runs[s.Pos.Offset]
+	return p.symbolsAt(s.Pos.Offset)
 }
 
 func (p *parser) rule(syn *ruleSyntax) *Rule {
@@ -346,13 +404,16 @@ func (p *parser) rule(syn *ruleSyntax) *Rule {
 }
 
 func (p *parser) side(items []*topSyntax) []Elem {
-	var out []Elem
+	out := make([]Elem, 0, len(items))
 	for _, it := range items {
 		if it.Pipe {
 			out = append(out, &Symbol{At: posOf(it.Pos), Name: "|", Marked: it.PipeMark})
 			continue
 		}
-		out = append(out, p.elem(it.Elem)...)
+		out = p.elem(out, it.Elem)
+	}
+	if len(out) == 0 {
+		return nil // as when nothing was ever appended
 	}
 	return out
 }
@@ -360,52 +421,59 @@ func (p *parser) side(items []*topSyntax) []Elem {
 func (p *parser) elems(items []*elemSyntax) []Elem {
 	var out []Elem
 	for _, it := range items {
-		out = append(out, p.elem(it)...)
+		out = p.elem(out, it)
 	}
 	return out
 }
 
-// elem converts one element; a run gives several symbols, and a mark after
-// a run marks its last symbol.
-func (p *parser) elem(e *elemSyntax) []Elem {
-	at := posOf(e.Pos)
-	var out []Elem
-	switch {
-	case e.Run != "":
-		for _, s := range p.runs[e.Pos.Offset] {
+// elem appends one element to out; a run gives several symbols, and a
+// mark after a run marks its last symbol.
+func (p *parser) elem(out []Elem, e *elemSyntax) []Elem {
+	if e.Run != "" {
+		syms := p.symbolsAt(e.Pos.Offset)
+		for _, s := range syms {
 			out = append(out, s) // each run token is read once: its symbols are the AST's
 		}
-		if len(out) == 0 {
-			return nil
-		}
-		if e.Mark {
-			out[len(out)-1].(*Symbol).Marked = true
+		if len(syms) > 0 && e.Mark {
+			syms[len(syms)-1].Marked = true
 		}
 		return out
+	}
+	if el := p.nonRun(e); el != nil {
+		out = append(out, el)
+	}
+	return out
+}
+
+// nonRun converts an element other than a run; a stray dot is an error and
+// gives nil.
+func (p *parser) nonRun(e *elemSyntax) Elem {
+	at := posOf(e.Pos)
+	switch {
 	case e.Chi != nil:
-		return []Elem{&Wildcard{At: at, Bind: e.Chi.Sub, Marked: e.Mark}}
+		return &Wildcard{At: at, Bind: e.Chi.Sub, Marked: e.Mark}
 	case e.Except != nil:
 		w := &Wildcard{At: at, Bind: e.Except.Sub, HasExcept: true, Marked: e.Mark}
 		for _, s := range e.Except.Symbols {
 			w.Except = append(w.Except, p.setSymbols(s)...)
 		}
-		return []Elem{w}
+		return w
 	case e.Group != nil:
 		g := &Group{At: at, Optional: e.Group.Open == "[", Bind: e.Group.Sub, Marked: e.Mark}
 		for _, a := range e.Group.Alts {
 			g.Alts = append(g.Alts, p.elems(a.Elems))
 		}
-		return []Elem{g}
+		return g
 	case e.Store:
 		if e.Mark {
 			p.errs.Add(at, "Δ cannot itself be marked with ^Δ")
 		}
-		return []Elem{&Store{At: at}}
+		return &Store{At: at}
 	case e.Recall:
 		if e.Mark {
 			p.errs.Add(at, "∇ cannot be marked with ^Δ")
 		}
-		return []Elem{&Recall{At: at}}
+		return &Recall{At: at}
 	default: // a stray dot
 		p.errs.Add(at, "'.' marks a terminating rule only right after the arrow; write \\. for a dot symbol")
 		return nil

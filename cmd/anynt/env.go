@@ -161,7 +161,7 @@ func checkFile(name string, classic bool) (isEnv bool, warns lang.ErrorList, err
 		if err != nil {
 			return false, nil, err
 		}
-		if _, err := compiler.Compile(f, compiler.Options{}); err != nil {
+		if err := compiler.Check(f, compiler.Options{}); err != nil {
 			return false, nil, fileErrors(err)
 		}
 		return false, nil, nil
@@ -177,7 +177,8 @@ func checkFile(name string, classic bool) (isEnv bool, warns lang.ErrorList, err
 		return false, nil, err
 	}
 	if !env.IsEnvironment(f) {
-		if _, err := compiler.Compile(f, compiler.Options{}); err != nil {
+		// Check runs every check of Compile; the code is not needed.
+		if err := compiler.Check(f, compiler.Options{}); err != nil {
 			return false, nil, fileErrors(err)
 		}
 		return false, nil, nil
