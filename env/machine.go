@@ -520,19 +520,17 @@ func (ep *Episode) decide(r *behaviourRunner, from int) decision {
 		return d
 	}
 	packed := m.key(ep.pos, r.mem, from)
-	var i int32
-	var ok bool
+	var hit *memoRun
 	if m.packs {
-		i, ok = m.small[packed]
+		hit = m.small.get(packed)
 	} else {
-		i, ok = m.large[string(m.keyBuf)]
+		hit = m.large[string(m.keyBuf)]
 	}
-	if ok {
-		hit := &m.runs[i]
+	if hit != nil {
 		r.mem, r.loaded = hit.next, false
-		ep.steps += hit.steps
+		ep.steps += int(hit.steps)
 		ep.Bounds[r.count].add(hit.halt)
-		return hit.decision
+		return decision{int(hit.result), int(hit.level)}
 	}
 	if !r.loaded {
 		r.machine.SetMemory(m.memories[r.mem])
@@ -544,16 +542,17 @@ func (ep *Episode) decide(r *behaviourRunner, from int) decision {
 		return d
 	}
 	size := 8 + len(m.keyBuf) + memoRunSize
-	if len(m.runs) >= memoSize || m.bytes+size > memoBytes {
+	if m.runs >= memoSize || m.bytes+size > memoBytes {
 		return d
 	}
+	m.runs++
 	m.bytes += size
+	run := memoRun{result: int32(d.result), level: int32(d.level), next: r.mem, steps: int32(ep.steps - steps), halt: ep.lastHalt}
 	if m.packs {
-		m.small[packed] = int32(len(m.runs))
+		m.small.put(packed, run)
 	} else {
-		m.large[string(m.keyBuf)] = int32(len(m.runs))
+		m.large[string(m.keyBuf)] = &run
 	}
-	m.runs = append(m.runs, memoRun{decision: d, next: r.mem, steps: ep.steps - steps, halt: ep.lastHalt})
 	return d
 }
 
@@ -651,22 +650,25 @@ type memo struct {
 	// spaces key by the bytes of their uvarints (large).
 	packs    bool
 	radix    uint64
-	small    map[uint64]int32
-	large    map[string]int32
+	small    table
+	large    map[string]*memoRun
 	keyBuf   []byte
-	runs     []memoRun
+	runs     int
 	ids      map[string]uint32 // memory -> id
 	memories [][]byte          // id -> memory
 	bytes    int               // held by keys, runs and memories
 }
 
-// memoRun is a remembered run: what it decided, the memory it left, and
-// its step count and halt, which Episode counts as if it had run.
+// memoRun is a remembered run: what it decided (decision's fields; a
+// cell, an action and a level fit in 32 bits), the memory it left, and
+// its step count (at most MaxBehaviourSteps) and halt, which Episode
+// counts as if it had run. It is small, so that a table slot holds it
+// with its key in one cache line.
 type memoRun struct {
-	decision
-	next  uint32
-	steps int
-	halt  vm.HaltReason
+	result, level int32
+	next          uint32
+	steps         int32
+	halt          vm.HaltReason
 }
 
 // newMemo makes a memo for e's behaviours; the empty memory is id 0.
@@ -685,9 +687,9 @@ func newMemo(e *Env) *memo {
 		room /= n
 	}
 	if m.packs {
-		m.small = map[uint64]int32{}
+		m.small = newTable()
 	} else {
-		m.large = map[string]int32{}
+		m.large = map[string]*memoRun{}
 	}
 	return m
 }
@@ -736,6 +738,66 @@ func (m *memo) intern(mem []byte) uint32 {
 	m.memories = append(m.memories, []byte(s))
 	m.bytes += 2 * len(mem)
 	return id
+}
+
+// table is an open-addressing hash table from packed keys to runs, held
+// in its slots: a lookup is a multiplication and mostly one probe and one
+// cache line, a few times cheaper than a Go map on the path every run of a
+// behaviour takes.
+type table struct {
+	slots []slot // a power of two, at most half full
+	shift uint   // 64 − log2(len(slots))
+	n     int
+}
+
+type slot struct {
+	key  uint64
+	run  memoRun
+	full bool
+}
+
+func newTable() table { return table{slots: make([]slot, 64), shift: 64 - 6} }
+
+// home is where a key's probe starts: Fibonacci hashing, whose high bits
+// mix every digit of the key.
+func (t *table) home(k uint64) uint64 { return (k * 0x9e3779b97f4a7c15) >> t.shift }
+
+// get returns the run of key k, or nil.
+func (t *table) get(k uint64) *memoRun {
+	mask := uint64(len(t.slots) - 1)
+	for h := t.home(k); ; h = (h + 1) & mask {
+		s := &t.slots[h]
+		if !s.full {
+			return nil
+		}
+		if s.key == k {
+			return &s.run
+		}
+	}
+}
+
+// put adds a key that is not in the table.
+func (t *table) put(k uint64, run memoRun) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots, t.shift = make([]slot, 2*len(old)), t.shift-1
+		for _, s := range old {
+			if s.full {
+				t.insert(s)
+			}
+		}
+	}
+	t.insert(slot{k, run, true})
+	t.n++
+}
+
+func (t *table) insert(s slot) {
+	mask := uint64(len(t.slots) - 1)
+	h := t.home(s.key)
+	for t.slots[h].full {
+		h = (h + 1) & mask
+	}
+	t.slots[h] = s
 }
 
 // randomAgent plays the start-up garbage.
