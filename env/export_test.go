@@ -6,17 +6,6 @@ func ObservationOf(ep *Episode, i int) string {
 	return ep.env.Text(ep.observe(nil, ep.pos[i], i == Pi))
 }
 
-// NewPlainEpisode is NewEpisode without the memos: every run of a
-// behaviour builds its observation and runs, for tests of the memo.
-func NewPlainEpisode(e *Env, agent Agent, seed uint64) *Episode {
-	b := newBehaviours(e)
-	for i := range b.objects {
-		b.objects[i].memo = nil
-	}
-	b.good.memo, b.evil.memo = nil, nil
-	return newEpisode(e, agent, seed, b)
-}
-
 // Ring is a ring of n cells with the stay action, a step left and a step
 // right, for tests of large spaces.
 func Ring(n int) *Space {

@@ -153,6 +153,18 @@ func NewEpisode(e *Env, agent Agent, seed uint64) *Episode {
 	return newEpisode(e, agent, seed, newBehaviours(e))
 }
 
+// NewPlainEpisode is NewEpisode without the memos: every run of a
+// behaviour builds its observation and runs on the VM. It plays exactly as
+// NewEpisode, only slower; the tests and the fuzzer compare the two.
+func NewPlainEpisode(e *Env, agent Agent, seed uint64) *Episode {
+	b := newBehaviours(e)
+	for i := range b.objects {
+		b.objects[i].memo = nil
+	}
+	b.good.memo, b.evil.memo = nil, nil
+	return newEpisode(e, agent, seed, b)
+}
+
 // newEpisode is NewEpisode with behaviours readied before, whose memories
 // it empties.
 func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
