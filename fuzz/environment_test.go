@@ -168,7 +168,7 @@ func FuzzGeneratedEnvironment(f *testing.F) {
 		for i, name := range []string{"random", "qlearning"} {
 			play := func(ep *env.Episode) string {
 				var b strings.Builder
-				ep.Run(300, func(s env.Step) { fmt.Fprintf(&b, "%s %s %v %v|", s.Observation, s.Action, s.Reward, s.Positions) })
+				ep.Run(150, func(s env.Step) { fmt.Fprintf(&b, "%s %s %v %v|", s.Observation, s.Action, s.Reward, s.Positions) })
 				fmt.Fprintf(&b, "%d %v", ep.MaxSteps, ep.Bounds)
 				return b.String()
 			}
