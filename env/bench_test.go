@@ -1,6 +1,7 @@
 package env_test
 
 import (
+	"fmt"
 	"io/fs"
 	"testing"
 
@@ -66,4 +67,26 @@ func BenchmarkEvaluate(b *testing.B) {
 		env.Evaluate(e, newRandom, episodes, n, 1, nil)
 	}
 	b.ReportMetric(float64(b.N*episodes*n)/b.Elapsed().Seconds(), "interactions/s")
+}
+
+// BenchmarkRing measures one interaction in steady state as the space
+// grows: a ring copy of the ω1-blocker of 6 to 400 cells, random agent,
+// one core:
+//
+//	go test ./env -run '^$' -bench Ring -benchmem
+func BenchmarkRing(b *testing.B) {
+	blocker := loadCorpus(b, "thesis/omega1-blocker.anynt")
+	for _, n := range []int{6, 20, 100, 400} {
+		b.Run(fmt.Sprintf("cells=%d", n), func(b *testing.B) {
+			r := *blocker
+			r.Space = env.Ring(n)
+			a, _ := agent.New("random", agent.DefaultSettings)
+			ep := env.NewEpisode(&r, a, 1)
+			ep.Run(10_000, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			ep.Run(b.N, nil)
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "interactions/s")
+		})
+	}
 }

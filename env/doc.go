@@ -28,8 +28,23 @@
 //
 // Speed: a behaviour is a function of its memory and its observation, so
 // an episode keeps a memo of the runs of each program (runs of Good and
-// Evil share one); a run met again costs a map lookup. Interactions
-// allocate nothing once the memo has met the environment's states.
+// Evil share one); a run met again costs one lookup. The memo is keyed by
+// a compact state, not by the observation: an object other than π sees a
+// function of where π, the objects and Good and Evil are (both as ⊙, so
+// their two cells count as a set) and of the cell it looks from, and a
+// memory is interned once and named by an id. The key is the memory's id
+// and those cells, packed as digits in base n_c into a uint64 (or, when
+// they do not fit, as uvarint bytes), and a run is held with its key in an
+// open-addressing table, one cache line a lookup. A hit then builds no
+// observation and hashes no string: it moves the behaviour to the memory
+// id its run left and counts the run's steps and halt, and the VM's
+// memory register is brought up to date only when a later run misses. A
+// memo remembers what a run decides (an object's action; the cell Good's
+// or Evil's actions lead to and its last reward level), not its output.
+// NewPlainEpisode plays without memos; a test and the fuzzer check that
+// both play every trajectory, step count and bound count alike.
+// Interactions allocate nothing once the memo has met the environment's
+// states.
 // Evaluate hands the machines and their memos from one episode to the
 // next of the same worker (their memories emptied), so the rules are
 // analysed once and later episodes find most runs done; an episode plays
@@ -46,8 +61,9 @@
 // symbols drawn from the exercise's seed (ObservationAlphabet). MeanCI gives the mean and
 // Student's t interval of episodes' scores to Evaluate and to the tests. An observation is built
 // in one walk over the cells, with the few objects and arrows sorted by
-// cell. A memo is bounded in runs and in bytes, so that long strings do not
-// fill memory.
+// cell. A memo is bounded in runs and memories and in bytes, so that long
+// strings do not fill memory; a behaviour whose memory finds no room there
+// runs on the VM until it comes back to a memory the memo knows.
 //
 // Bounds: every run of a behaviour is bounded in steps, length and matcher
 // work (Settings, as vm.Options), and every setting has a ceiling that

@@ -5,3 +5,13 @@ package env
 func ObservationOf(ep *Episode, i int) string {
 	return ep.env.Text(ep.observe(nil, ep.pos[i], i == Pi))
 }
+
+// Ring is a ring of n cells with the stay action, a step left and a step
+// right, for tests of large spaces.
+func Ring(n int) *Space {
+	s := &Space{Dest: make([][]int, n)}
+	for c := range n {
+		s.Dest[c] = []int{c, (c + n - 1) % n, (c + 1) % n}
+	}
+	return s
+}

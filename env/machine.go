@@ -1,10 +1,10 @@
 package env
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/anynt/anynt/vm"
@@ -98,7 +98,8 @@ type Episode struct {
 	// MaxSteps is the most VM steps any interaction took, all its
 	// behaviour runs together: the time part of Kt^max ([T] Def. 3.4.1).
 	MaxSteps int
-	steps    int // of the interaction under way
+	steps    int           // of the interaction under way
+	lastHalt vm.HaltReason // of the last run of the VM
 	// Bounds counts, for each behaviour program, its runs and those that
 	// ended at a bound (see Bounds).
 	Bounds []BoundCount
@@ -150,6 +151,18 @@ func newBoundCounts(e *Env) []BoundCount {
 // from the same seed.
 func NewEpisode(e *Env, agent Agent, seed uint64) *Episode {
 	return newEpisode(e, agent, seed, newBehaviours(e))
+}
+
+// NewPlainEpisode is NewEpisode without the memos: every run of a
+// behaviour builds its observation and runs on the VM. It plays exactly as
+// NewEpisode, only slower; the tests and the fuzzer compare the two.
+func NewPlainEpisode(e *Env, agent Agent, seed uint64) *Episode {
+	b := newBehaviours(e)
+	for i := range b.objects {
+		b.objects[i].memo = nil
+	}
+	b.good.memo, b.evil.memo = nil, nil
+	return newEpisode(e, agent, seed, b)
 }
 
 // newEpisode is NewEpisode with behaviours readied before, whose memories
@@ -374,15 +387,7 @@ func (ep *Episode) rewardValue(who int) float64 {
 // objectAction runs object i's behaviour on its observation: its action is
 // the rightmost action symbol of the output (none: stay).
 func (ep *Episode) objectAction(i int) int {
-	ep.obs = ep.observe(ep.obs[:0], ep.pos[3+i], false)
-	out := ep.run(&ep.objects[i])
-	t := &ep.env.symbols
-	for j := len(out) - 1; j >= 0; j-- {
-		if a := t.actionOf(out[j]); a >= 0 {
-			return a
-		}
-	}
-	return 0
+	return ep.decide(&ep.objects[i], ep.pos[3+i]).result
 }
 
 // goodEvilDest works out where Good and Evil intend to go: each follows
@@ -395,19 +400,42 @@ func (ep *Episode) goodEvilDest() (good, evil int) {
 		return dest[ep.pos[Good]][a], dest[ep.pos[Evil]][a]
 	}
 	follow := func(who int, r *behaviourRunner) int {
-		c := ep.pos[1+who]
-		ep.obs = ep.observe(ep.obs[:0], c, false)
-		t := &ep.env.symbols
-		for _, sym := range ep.run(r) {
-			if a := t.actionOf(sym); a >= 0 {
-				c = dest[c][a]
-			} else if l := t.levelOf(sym); l >= 0 {
-				ep.level[who] = l
-			}
+		d := ep.decide(r, ep.pos[1+who])
+		if d.level >= 0 {
+			ep.level[who] = d.level
 		}
-		return c
+		return d.result
 	}
 	return follow(0, &ep.good), follow(1, &ep.evil)
+}
+
+// decision is what one run of a behaviour decides: an object's action, or
+// the cell Good or Evil intends to reach and the reward level it chose last
+// (-1: none).
+type decision struct{ result, level int }
+
+// decide reads the output of a run from cell from: an object's rightmost
+// action, or the cell Good's or Evil's actions lead to and its last level.
+func (ep *Episode) decision(r *behaviourRunner, from int, out []byte) decision {
+	t := &ep.env.symbols
+	if !r.goodEvil {
+		for j := len(out) - 1; j >= 0; j-- {
+			if a := t.actionOf(out[j]); a >= 0 {
+				return decision{a, -1}
+			}
+		}
+		return decision{0, -1}
+	}
+	dest := ep.env.Space.Dest
+	d := decision{from, -1}
+	for _, sym := range out {
+		if a := t.actionOf(sym); a >= 0 {
+			d.result = dest[d.result][a]
+		} else if l := t.levelOf(sym); l >= 0 {
+			d.level = l
+		}
+	}
+	return d
 }
 
 // moveGoodEvil moves Good and Evil to their intended cells, but never into
@@ -486,12 +514,70 @@ func sortByCell(s []placed) {
 	}
 }
 
-// run runs a behaviour on ep.obs and returns its output.
-func (ep *Episode) run(r *behaviourRunner) []byte {
-	out, steps, halt := r.run(ep.obs)
-	ep.steps += steps
-	ep.Bounds[r.count].add(halt)
-	return out
+// decide runs behaviour r for an object in cell from and returns what it
+// decides, or answers from the memo. A run depends only on the program,
+// the memory and the observation, and the observation of an object other
+// than π only on where π, the objects and (as one ⊙ each) Good and Evil
+// are and on the cell it looks from: the memo is keyed by that state and
+// the memory's id, so a run met again costs neither the observation nor
+// the VM. The machine's memory register is brought up to date only when a
+// run misses.
+func (ep *Episode) decide(r *behaviourRunner, from int) decision {
+	m := r.memo
+	if m == nil || r.mem == noMemory {
+		d := ep.runVM(r, from)
+		if m != nil {
+			r.mem = m.intern(r.machine.Memory())
+		}
+		return d
+	}
+	packed := m.key(ep.pos, r.mem, from)
+	var hit *memoRun
+	if m.packs {
+		hit = m.small.get(packed)
+	} else {
+		hit = m.large[string(m.keyBuf)]
+	}
+	if hit != nil {
+		r.mem, r.loaded = hit.next, false
+		ep.steps += int(hit.steps)
+		ep.Bounds[r.count].add(hit.halt)
+		return decision{int(hit.result), int(hit.level)}
+	}
+	if !r.loaded {
+		r.machine.SetMemory(m.memories[r.mem])
+	}
+	steps := ep.steps
+	d := ep.runVM(r, from)
+	r.mem, r.loaded = m.intern(r.machine.Memory()), true
+	if r.mem == noMemory {
+		return d
+	}
+	size := 8 + len(m.keyBuf) + memoRunSize
+	if m.runs >= memoSize || m.bytes+size > memoBytes {
+		return d
+	}
+	m.runs++
+	m.bytes += size
+	run := memoRun{result: int32(d.result), level: int32(d.level), next: r.mem, steps: int32(ep.steps - steps), halt: ep.lastHalt}
+	if m.packs {
+		m.small.put(packed, run)
+	} else {
+		m.large[string(m.keyBuf)] = &run
+	}
+	return d
+}
+
+// runVM builds the observation from cell from and runs behaviour r on it
+// under its bounds; at a bound, the output is the string so far ([P]
+// §6.2: "executed for a fixed period of time").
+func (ep *Episode) runVM(r *behaviourRunner, from int) decision {
+	ep.obs = ep.observe(ep.obs[:0], from, false)
+	out, res := r.machine.Run(ep.obs, r.opts)
+	ep.steps += res.Steps
+	ep.lastHalt = res.Halt
+	ep.Bounds[r.count].add(res.Halt)
+	return ep.decision(r, from, out)
 }
 
 // behaviours are the machines that run an environment's programs, one for
@@ -508,23 +594,23 @@ type behaviours struct {
 func newBehaviours(e *Env) *behaviours {
 	b := &behaviours{}
 	for i, o := range e.Objects {
-		b.objects = append(b.objects, newRunner(o.Program, e.Settings, newMemo(), i))
+		b.objects = append(b.objects, newRunner(o.Program, e.Settings, newMemo(e), i, false))
 	}
 	if p := e.GoodEvil.Program; p != nil {
-		shared, count := newMemo(), len(e.Objects)
-		b.good, b.evil = newRunner(p, e.Settings, shared, count), newRunner(p, e.Settings, shared, count)
+		shared, count := newMemo(e), len(e.Objects)
+		b.good, b.evil = newRunner(p, e.Settings, shared, count, true), newRunner(p, e.Settings, shared, count, true)
 	}
 	return b
 }
 
 // reset empties every memory register, for a new episode.
 func (b *behaviours) reset() {
-	for _, r := range b.objects {
-		r.machine.Reset()
+	for i := range b.objects {
+		b.objects[i].reset()
 	}
-	for _, r := range []behaviourRunner{b.good, b.evil} {
+	for _, r := range []*behaviourRunner{&b.good, &b.evil} {
 		if r.machine != nil {
-			r.machine.Reset()
+			r.reset()
 		}
 	}
 }
@@ -532,66 +618,198 @@ func (b *behaviours) reset() {
 // behaviourRunner is one object's machine, with its own memory, and the
 // memo of the program it runs.
 type behaviourRunner struct {
-	machine *vm.Machine
-	opts    vm.Options
-	memo    *memo
-	count   int // the index of its BoundCount in Episode.Bounds
+	machine  *vm.Machine
+	opts     vm.Options
+	memo     *memo // nil: every run runs (the plain path, for tests)
+	count    int   // the index of its BoundCount in Episode.Bounds
+	goodEvil bool  // it is Good's or Evil's: its run decides a cell
+	// mem is the id of the memory register's contents in the memo, or
+	// noMemory when the memo has no room for it; the machine's register
+	// holds it only when loaded is set (a memo hit moves mem alone).
+	mem    uint32
+	loaded bool
 }
 
-func newRunner(p *vm.Program, s Settings, m *memo, count int) behaviourRunner {
+func newRunner(p *vm.Program, s Settings, m *memo, count int, goodEvil bool) behaviourRunner {
 	opts := vm.Options{MaxSteps: s.MaxSteps, MaxLen: s.MaxLen, MaxWork: s.MaxWork}
-	return behaviourRunner{machine: vm.New(p), opts: opts, memo: m, count: count}
+	return behaviourRunner{machine: vm.New(p), opts: opts, memo: m, count: count, goodEvil: goodEvil, loaded: true}
 }
 
-// run runs the behaviour under its bounds; at a bound, the output is the
-// string so far ([P] §6.2: "executed for a fixed period of time"). A
-// behaviour is a function of its memory and its observation, so a run seen
-// before is answered from the memo, memory and step count included.
-func (r *behaviourRunner) run(obs []byte) ([]byte, int, vm.HaltReason) {
-	key := r.memo.key(r.machine.Memory(), obs)
-	if hit, ok := r.memo.runs[string(key)]; ok {
-		r.machine.SetMemory(hit.memory)
-		return hit.out, hit.steps, hit.halt
-	}
-	out, res := r.machine.Run(obs, r.opts)
-	mem := r.machine.Memory()
-	if size := len(key) + len(out) + len(mem); len(r.memo.runs) < memoSize && r.memo.bytes+size <= memoBytes {
-		r.memo.runs[string(key)] = memoRun{out: bytes.Clone(out), memory: bytes.Clone(mem), steps: res.Steps, halt: res.Halt}
-		r.memo.bytes += size
-	}
-	return out, res.Steps, res.Halt
+// reset empties the memory register: the empty memory is id 0.
+func (r *behaviourRunner) reset() {
+	r.machine.Reset()
+	r.mem, r.loaded = 0, true
 }
 
-// memoSize and memoBytes bound a memo, in runs and in the bytes of their
-// keys, outputs and memories; past either, runs are no longer remembered.
-// Without the second, long strings (max-len) would fill memory.
+// memoSize and memoBytes bound a memo, in runs and memories and in the
+// bytes of its keys, runs and memories; past either, runs are no longer
+// remembered. Without the second, long memories (max-len) would fill
+// memory.
 const (
-	memoSize  = 1 << 16
-	memoBytes = 64 << 20
+	memoSize    = 1 << 16
+	memoBytes   = 64 << 20
+	memoRunSize = 32 // bytes of a memoRun, about
+	noMemory    = math.MaxUint32
 )
 
-// memo remembers the runs of one program, keyed by memory and observation;
-// the objects that share the program (Good and Evil) share it.
+// memo remembers the runs of one program, keyed by the id of the memory a
+// run starts from and the state its observation is a function of; the
+// objects that share the program (Good and Evil) share it. Memories are
+// interned: each distinct memory is kept once, with an id.
 type memo struct {
-	runs   map[string]memoRun
-	bytes  int // held by runs
-	keyBuf []byte
+	// packs is set when a key fits in a uint64 (small): the memory id and
+	// the positions as digits in base radix, the number of cells. Larger
+	// spaces key by the bytes of their uvarints (large).
+	packs    bool
+	radix    uint64
+	small    table
+	large    map[string]*memoRun
+	keyBuf   []byte
+	runs     int
+	ids      map[string]uint32 // memory -> id
+	memories [][]byte          // id -> memory
+	bytes    int               // held by keys, runs and memories
 }
 
+// memoRun is a remembered run: what it decided (decision's fields; a
+// cell, an action and a level fit in 32 bits), the memory it left, and
+// its step count (at most MaxBehaviourSteps) and halt, which Episode
+// counts as if it had run. It is small, so that a table slot holds it
+// with its key in one cache line.
 type memoRun struct {
-	out, memory []byte
-	steps       int
-	halt        vm.HaltReason
+	result, level int32
+	next          uint32
+	steps         int32
+	halt          vm.HaltReason
 }
 
-func newMemo() *memo { return &memo{runs: map[string]memoRun{}} }
+// newMemo makes a memo for e's behaviours; the empty memory is id 0.
+func newMemo(e *Env) *memo {
+	m := &memo{ids: map[string]uint32{"": 0}, memories: [][]byte{nil}}
+	// A key's digits: the memory id (below memoSize), then π, Good and
+	// Evil (the lower cell first), the objects, and the cell looked from.
+	n, digits := uint64(e.Space.Cells()), 4+len(e.Objects)
+	room := uint64(math.MaxUint64) / memoSize
+	m.packs, m.radix = true, n
+	for range digits {
+		if room < n {
+			m.packs = false
+			break
+		}
+		room /= n
+	}
+	if m.packs {
+		m.small = newTable()
+	} else {
+		m.large = map[string]*memoRun{}
+	}
+	return m
+}
 
-// key is the memory's length, the memory and the observation.
-func (m *memo) key(memory, obs []byte) []byte {
-	m.keyBuf = binary.AppendUvarint(m.keyBuf[:0], uint64(len(memory)))
-	m.keyBuf = append(m.keyBuf, memory...)
-	m.keyBuf = append(m.keyBuf, obs...)
-	return m.keyBuf
+// key is the memo key of a run from cell from with memory mem when the
+// positions are pos: packed, or in m.keyBuf. Good and Evil both show as ⊙
+// to every observer but π, so the key holds their cells as a set.
+func (m *memo) key(pos []int, mem uint32, from int) uint64 {
+	good, evil := pos[Good], pos[Evil]
+	if evil < good {
+		good, evil = evil, good
+	}
+	if m.packs {
+		k := uint64(mem)
+		k = k*m.radix + uint64(pos[Pi])
+		k = k*m.radix + uint64(good)
+		k = k*m.radix + uint64(evil)
+		for _, c := range pos[3:] {
+			k = k*m.radix + uint64(c)
+		}
+		return k*m.radix + uint64(from)
+	}
+	b := binary.AppendUvarint(m.keyBuf[:0], uint64(mem))
+	b = binary.AppendUvarint(b, uint64(pos[Pi]))
+	b = binary.AppendUvarint(b, uint64(good))
+	b = binary.AppendUvarint(b, uint64(evil))
+	for _, c := range pos[3:] {
+		b = binary.AppendUvarint(b, uint64(c))
+	}
+	m.keyBuf = binary.AppendUvarint(b, uint64(from))
+	return 0
+}
+
+// intern returns the id of a memory, giving it one if the memo has room,
+// or noMemory.
+func (m *memo) intern(mem []byte) uint32 {
+	if id, ok := m.ids[string(mem)]; ok {
+		return id
+	}
+	if len(m.memories) >= memoSize || m.bytes+len(mem) > memoBytes {
+		return noMemory
+	}
+	id := uint32(len(m.memories))
+	s := string(mem)
+	m.ids[s] = id
+	m.memories = append(m.memories, []byte(s))
+	m.bytes += 2 * len(mem)
+	return id
+}
+
+// table is an open-addressing hash table from packed keys to runs, held
+// in its slots: a lookup is a multiplication and mostly one probe and one
+// cache line, a few times cheaper than a Go map on the path every run of a
+// behaviour takes.
+type table struct {
+	slots []slot // a power of two, at most half full
+	shift uint   // 64 − log2(len(slots))
+	n     int
+}
+
+type slot struct {
+	key  uint64
+	run  memoRun
+	full bool
+}
+
+func newTable() table { return table{slots: make([]slot, 64), shift: 64 - 6} }
+
+// home is where a key's probe starts: Fibonacci hashing, whose high bits
+// mix every digit of the key.
+func (t *table) home(k uint64) uint64 { return (k * 0x9e3779b97f4a7c15) >> t.shift }
+
+// get returns the run of key k, or nil.
+func (t *table) get(k uint64) *memoRun {
+	mask := uint64(len(t.slots) - 1)
+	for h := t.home(k); ; h = (h + 1) & mask {
+		s := &t.slots[h]
+		if !s.full {
+			return nil
+		}
+		if s.key == k {
+			return &s.run
+		}
+	}
+}
+
+// put adds a key that is not in the table.
+func (t *table) put(k uint64, run memoRun) {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots, t.shift = make([]slot, 2*len(old)), t.shift-1
+		for _, s := range old {
+			if s.full {
+				t.insert(s)
+			}
+		}
+	}
+	t.insert(slot{k, run, true})
+	t.n++
+}
+
+func (t *table) insert(s slot) {
+	mask := uint64(len(t.slots) - 1)
+	h := t.home(s.key)
+	for t.slots[h].full {
+		h = (h + 1) & mask
+	}
+	t.slots[h] = s
 }
 
 // randomAgent plays the start-up garbage.

@@ -83,8 +83,9 @@ func generatedEnvironment(data []byte) string {
 // and checks the invariants of a run: every reward and score lies in
 // [−1, 1]; Good and Evil never share a cell; π's observation has one ':' a
 // cell and π in exactly one cell; no interaction takes more VM steps than
-// its behaviours' bounds allow; the same seed gives the same run; and an
-// episode of Evaluate plays as it would alone.
+// its behaviours' bounds allow; the same seed gives the same run; an
+// episode of Evaluate plays as it would alone; and an episode with the
+// memo of runs plays as one without it (NewPlainEpisode).
 func FuzzGeneratedEnvironment(f *testing.F) {
 	for _, seed := range [][]byte{{}, {0, 0, 1}, {2, 4, 1, 3, 0, 1, 2}, {1, 3, 2, 2, 1, 0, 4, 3, 2, 1, 0}, []byte("anynt environment")} {
 		f.Add(seed, uint64(1))
@@ -158,6 +159,24 @@ func FuzzGeneratedEnvironment(f *testing.F) {
 			}
 			if c.StepLimit+c.LengthLimit+c.WorkLimit > c.Runs || c.Runs == 0 {
 				t.Fatalf("bounds %+v: more runs stopped than run, or none run\n%s", c, src)
+			}
+		}
+		// The memo answers runs as the VM would: episodes with it (a
+		// Player's second, whose memos the first filled) and without it
+		// play the same trajectory, steps and bounds.
+		player := env.NewPlayer(e)
+		for i, name := range []string{"random", "qlearning"} {
+			play := func(ep *env.Episode) string {
+				var b strings.Builder
+				ep.Run(150, func(s env.Step) { fmt.Fprintf(&b, "%s %s %v %v|", s.Observation, s.Action, s.Reward, s.Positions) })
+				fmt.Fprintf(&b, "%d %v", ep.MaxSteps, ep.Bounds)
+				return b.String()
+			}
+			a, _ := agent.New(name, agent.DefaultSettings)
+			memo := play(player.Episode(a, seed+uint64(i)))
+			a, _ = agent.New(name, agent.DefaultSettings)
+			if plain := play(env.NewPlainEpisode(e, a, seed+uint64(i))); plain != memo {
+				t.Fatalf("%s: the memo changes the episode\nmemo  %s\nplain %s\n%s", name, memo, plain, src)
 			}
 		}
 	})

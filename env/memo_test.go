@@ -1,0 +1,64 @@
+package env_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/env"
+)
+
+// ringCopy is e with its space replaced by a ring of n cells, its actions
+// read as stay, left and right: the ω1-blocker's at any size.
+func ringCopy(e *env.Env, n int) *env.Env {
+	r := *e
+	r.Space = env.Ring(n)
+	return &r
+}
+
+// The memo keyed by state answers every run as the run itself would:
+// episodes with and without it play the same trajectories (observations,
+// actions, rewards, positions), count the same runs and bounds and the
+// same Kt steps, on every corpus environment and on rings of up to 400
+// cells (and of the most cells, whose keys do not fit in 64 bits), over episodes long enough for the memo to answer most runs and
+// with a Player that keeps its memos from episode to episode.
+func TestMemoPlaysAsPlainRuns(t *testing.T) {
+	blocker := loadCorpus(t, "thesis/omega1-blocker.anynt")
+	type envCase struct {
+		name string
+		e    *env.Env
+		n    int
+	}
+	var cases []envCase
+	for _, file := range corpusEnvs {
+		cases = append(cases, envCase{file, loadCorpus(t, file), 3000})
+	}
+	for _, n := range []int{7, 50, 400} {
+		cases = append(cases, envCase{fmt.Sprintf("omega1-blocker ring %d", n), ringCopy(blocker, n), 2000})
+	}
+	// Too many cells for a key in 64 bits: the memo keys by bytes.
+	cases = append(cases, envCase{"omega1-blocker ring 10000", ringCopy(blocker, env.MaxCells), 150})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			player := env.NewPlayer(c.e)
+			for _, name := range []string{"random", "qlearning", "oracle"} {
+				for seed := range uint64(3) {
+					newAgent := func() env.Agent { a, _ := agent.New(name, agent.DefaultSettings); return a }
+					var fast, plain []env.Step
+					memo := player.Episode(newAgent(), seed)
+					memo.Run(c.n, func(s env.Step) { fast = append(fast, s) })
+					alone := env.NewPlainEpisode(c.e, newAgent(), seed)
+					alone.Run(c.n, func(s env.Step) { plain = append(plain, s) })
+					if diff := cmp.Diff(plain, fast); diff != "" {
+						t.Fatalf("%s seed %d: the memo changes the trajectory (-plain +memo):\n%s", name, seed, diff)
+					}
+					if memo.MaxSteps != alone.MaxSteps || !cmp.Equal(memo.Bounds, alone.Bounds) {
+						t.Fatalf("%s seed %d: steps %d, bounds %v with the memo; %d, %v without", name, seed, memo.MaxSteps, memo.Bounds, alone.MaxSteps, alone.Bounds)
+					}
+				}
+			}
+		})
+	}
+}
