@@ -19,7 +19,7 @@ import (
 // settles gets exactly today's verdict.
 const (
 	// FirstLook is the episodes of the first look.
-	FirstLook = 8
+	FirstLook = 16
 	// InterimAlpha is the two-sided error of an interval at a look before
 	// the last (Haybittle–Peto): a look's decision is wrong with
 	// probability at most InterimAlpha/2 per side.
