@@ -88,11 +88,40 @@ func (r *runs) extend(n int) {
 	}
 }
 
-// score is the agent's mean and 95% interval over the episodes played, as
-// Evaluate computes them.
+// score is the agent's mean and 95% interval over the episodes played,
+// computed as env.MeanCI computes them (the same operations, so the same
+// bits: FuzzSequentialFilters compares them) but with the t quantile
+// remembered.
 func (r *runs) score() Score {
-	mean, ci := env.MeanCI(r.scores)
-	return Score{Agent: r.name, Mean: mean, CI95: ci, Episodes: len(r.scores)}
+	if len(r.scores) < 2 {
+		mean, ci := env.MeanCI(r.scores)
+		return Score{Agent: r.name, Mean: mean, CI95: ci, Episodes: len(r.scores)}
+	}
+	mean, sd := stat.MeanStdDev(r.scores, nil)
+	half := tQuantile(len(r.scores)-1, 0.975) * sd / math.Sqrt(float64(len(r.scores)))
+	return Score{Agent: r.name, Mean: mean, CI95: [2]float64{mean - half, mean + half}, Episodes: len(r.scores)}
+}
+
+// quantiles remembers Student's t quantiles: gonum computes one through
+// the incomplete beta function, which took a fifth of a candidate's time,
+// and a run asks for the same few (a look's degrees of freedom) again and
+// again.
+var quantiles sync.Map // of quantile to float64
+
+type quantile struct {
+	df int
+	p  float64
+}
+
+// tQuantile is the p quantile of Student's t with df degrees of freedom.
+func tQuantile(df int, p float64) float64 {
+	k := quantile{df, p}
+	if t, ok := quantiles.Load(k); ok {
+		return t.(float64)
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(p)
+	quantiles.Store(k, t)
+	return t
 }
 
 // interval is the agent's mean with a two-sided interval at level 1 − alpha
@@ -103,9 +132,7 @@ func (r *runs) interval(alpha float64) (mean, lo, hi float64, ok bool) {
 	if !(sd > 0) {
 		return mean, mean, mean, false
 	}
-	n := float64(len(r.scores))
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 1}.Quantile(1 - alpha/2)
-	half := t * sd / math.Sqrt(n)
+	half := tQuantile(len(r.scores)-1, 1-alpha/2) * sd / math.Sqrt(float64(len(r.scores)))
 	return mean, mean - half, mean + half, true
 }
 
