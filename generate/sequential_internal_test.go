@@ -30,8 +30,8 @@ func syntheticBalance(rng *rand.Rand, mu, sd float64, n int) (balance, int) {
 
 // The balance test's error rates on synthetic streams, against what
 // docs/generation.md states: a balanced stream is rejected at most about
-// 5% + 0.1% of the time (today's 5% at the last look and InterimAlpha at
-// the interim looks together), a stream biased by twice BalanceMargin is
+// 5.4% of the time (today's 5% at the last look and InterimAlpha at each
+// of the 4 earlier looks), a stream biased by twice BalanceMargin is
 // called balanced at most InterimAlpha/2 a look, and a balanced stream of
 // the enumerated candidates' spread (0.035) stops at the first look.
 func TestSequentialBalanceErrorRates(t *testing.T) {
