@@ -1,8 +1,10 @@
 package generate_test
 
 import (
+	"fmt"
 	"io/fs"
 	"math"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -94,5 +96,40 @@ func TestSequentialWithinTheFirstLookIsFixed(t *testing.T) {
 	}
 	if old.String() != seq.String() || old.Random != seq.Random || old.Best != seq.Best || old.Fitness != seq.Fitness || old.MaxSteps != seq.MaxSteps {
 		t.Errorf("fixed %+v\nsequential %+v", old, seq)
+	}
+}
+
+// The sequential filters give the same verdict, score for score, on one
+// core as on two: every episode keeps its seed whichever worker plays it.
+func TestSequentialIsTheSameOnAnyCores(t *testing.T) {
+	var sources []string
+	for _, name := range []string{"thesis/omega1-blocker.anynt", "paper/example5.anynt"} {
+		b, err := corpus.Files.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, string(b))
+	}
+	generate.Enumerate(70, func(c generate.Candidate) bool {
+		sources = append(sources, c.Source())
+		return len(sources) < 60
+	})
+	verdicts := func(procs int) []string {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		var out []string
+		for _, src := range sources {
+			v, err := generate.Check("c.anynt", src, generate.DefaultFilters)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, fmt.Sprintf("%+v", v))
+		}
+		return out
+	}
+	one, two := verdicts(1), verdicts(2)
+	for i := range one {
+		if one[i] != two[i] {
+			t.Errorf("one core %s\ntwo cores %s", one[i], two[i])
+		}
 	}
 }
