@@ -35,8 +35,10 @@ func BenchmarkExamine(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "candidates/s")
 }
 
-// BenchmarkAccept measures candidates through every filter (the default
-// 200 episodes of 100 interactions of random and of the reference agents).
+// BenchmarkAccept measures candidates through every filter with the
+// defaults: the sequential test, at most 200 episodes of 100 interactions
+// of random and of the reference agents (the enumerated candidates stop at
+// the first look, 16).
 func BenchmarkAccept(b *testing.B) {
 	var sources []string
 	generate.Enumerate(70, func(c generate.Candidate) bool {

@@ -8,13 +8,31 @@
 // Check runs, in order: the source parses and loads (syntax, behaviours
 // compiled, the space valid, generators and behaviours within their
 // bounds); balance: the random agent's mean over the filter episodes is
-// statistically indistinguishable from 0 (its 95% Student's t interval
-// contains 0, a two-sided test at the 5% level, so about one balanced
-// environment in twenty is rejected by chance); discrimination: a competent
-// agent scores clearly above random: the best of the reference agents (the
-// oracle and the follower by default: the oracle is greedy for one step and
-// loses to the follower where that matters) has an interval that lies
-// above random's. A rejection names its reason. A space error is told apart
+// statistically indistinguishable from 0 (on the whole budget its 95%
+// Student's t interval contains 0, a two-sided test at the 5% level, so
+// about one balanced environment in twenty is rejected by chance);
+// discrimination: a competent agent scores clearly above random: the best
+// of the reference agents (the oracle and the follower by default: the
+// oracle is greedy for one step and loses to the follower where that
+// matters) has an interval that lies above random's.
+//
+// # The sequential test
+//
+// With FilterSettings.Sequential (the default, not evolution's) balance and
+// discrimination are decided in looks of 16, 32, 64 … episodes and the
+// whole budget (sequential.go), a group-sequential design with
+// Haybittle–Peto bounds: a look before the last decides only on 99.9%
+// intervals (balanced: within ±BalanceMargin; unbalanced: excluding 0;
+// accepted: the best reference's above random's; insensitive: no
+// reference BalanceMargin above random), and the last look is the fixed
+// rule on the whole budget. Episode i keeps its seed, so a look sees the
+// fixed run's first episodes, and a candidate no look settles gets the
+// fixed verdict. Why a margin: the fixed test's verdict on a balanced
+// candidate is a 5% coin flip at 200 episodes that no early look can
+// foresee; a margin asks a question a few episodes answer. The error rates
+// are in docs/generation.md and tested on synthetic streams; the verdicts
+// are compared with the fixed budget's on the corpus and 2,000 enumerated
+// candidates. A rejection names its reason. A space error is told apart
 // from other load errors by its type (env.InvalidSpaceError), and agent
 // names are checked (FilterSettings.Validate) before anything runs.
 //

@@ -24,11 +24,17 @@ type FilterSettings struct {
 	// competent everywhere: the oracle is greedy for one step and, with
 	// trace rewards, scores below the follower on the ω1-blocker.
 	References []string `json:"references"`
+	// Sequential decides balance and discrimination by the sequential
+	// test (sequential.go, docs/generation.md): clear candidates stop at
+	// an early look, unclear ones get the whole budget and today's rule.
+	// Without it every agent plays every episode.
+	Sequential bool `json:"sequential,omitempty"`
 }
 
-// DefaultFilters are 200 episodes of 100 interactions, seed 1, with the
-// oracle and the follower as the reference agents.
-var DefaultFilters = FilterSettings{Episodes: 200, Steps: 100, Seed: 1, References: []string{"oracle", "follower"}}
+// DefaultFilters are at most 200 episodes of 100 interactions, seed 1,
+// with the oracle and the follower as the reference agents, decided by the
+// sequential test.
+var DefaultFilters = FilterSettings{Episodes: 200, Steps: 100, Seed: 1, References: []string{"oracle", "follower"}, Sequential: true}
 
 // MaxFilterRuns bounds the episodes of each agent and the interactions of
 // an episode, and MaxFilterInteractions their product, the interactions
@@ -76,7 +82,7 @@ func (s FilterSettings) agents() (map[string]agent.Factory, error) {
 }
 
 func (s FilterSettings) equal(t FilterSettings) bool {
-	return s.Episodes == t.Episodes && s.Steps == t.Steps && s.Seed == t.Seed && slices.Equal(s.References, t.References)
+	return s.Episodes == t.Episodes && s.Steps == t.Steps && s.Seed == t.Seed && slices.Equal(s.References, t.References) && s.Sequential == t.Sequential
 }
 
 // Verdict is what the filters found about one candidate.
@@ -95,11 +101,13 @@ type Verdict struct {
 	MaxSteps   int     `json:"max_steps"`
 }
 
-// Score is an agent's mean score with its 95% confidence interval.
+// Score is an agent's mean score with its 95% confidence interval, over
+// the episodes it played (all of them without the sequential test).
 type Score struct {
-	Agent string     `json:"agent"`
-	Mean  float64    `json:"mean"`
-	CI95  [2]float64 `json:"ci95"`
+	Agent    string     `json:"agent"`
+	Mean     float64    `json:"mean"`
+	CI95     [2]float64 `json:"ci95"`
+	Episodes int        `json:"episodes,omitempty"`
 }
 
 // Rejection reasons, in the order the filters run.
@@ -136,6 +144,9 @@ func Check(name, src string, s FilterSettings) (Verdict, error) {
 		return Verdict{Reason: ReasonSyntax}, nil
 	}
 	v := Verdict{Bits: complexity.Total(complexity.Environment(f, e))}
+	if s.Sequential {
+		return sequential(v, e, agents, s), nil
+	}
 	random := evaluate(e, "random", agents["random"], s)
 	v.Random = random.Score
 	v.MaxSteps = random.maxSteps
@@ -171,7 +182,79 @@ type evaluation struct {
 // evaluate runs one agent, looked up by Check, on e.
 func evaluate(e *env.Env, name string, newAgent agent.Factory, s FilterSettings) evaluation {
 	r := env.Evaluate(e, newAgent, s.Episodes, s.Steps, s.Seed, nil)
-	return evaluation{Score{Agent: name, Mean: r.Mean, CI95: r.CI95}, r.MaxSteps}
+	return evaluation{Score{Agent: name, Mean: r.Mean, CI95: r.CI95, Episodes: s.Episodes}, r.MaxSteps}
+}
+
+// sequential is Check's balance and discrimination by the sequential test:
+// the random agent plays look by look until a look decides balance (or
+// the budget ends, where today's rule decides); then random and the
+// references play on together, look by look, until a look decides
+// discrimination (or the budget ends: today's rule).
+func sequential(v Verdict, e *env.Env, agents map[string]agent.Factory, s FilterSettings) Verdict {
+	random := newRuns(e, "random", agents["random"], s)
+	refs := make([]*runs, len(s.References))
+	for i, name := range s.References {
+		refs[i] = newRuns(e, name, agents[name], s)
+	}
+	ns := looks(s.Episodes)
+	k := 0
+	for ; k < len(ns); k++ {
+		random.extend(ns[k])
+		if k == len(ns)-1 {
+			if ci := random.score().CI95; ci[0] > 0 || ci[1] < 0 {
+				return unbalancedVerdict(v, random)
+			}
+			break
+		}
+		if d := decideBalance(random); d == unbalanced {
+			return unbalancedVerdict(v, random)
+		} else if d == balanced {
+			break
+		}
+	}
+	for ; k < len(ns); k++ {
+		random.extend(ns[k])
+		for _, r := range refs {
+			r.extend(ns[k])
+		}
+		if k == len(ns)-1 {
+			break // today's rule, on the whole budget
+		}
+		if reason, ok := decideDiscrimination(random, refs); ok {
+			return discriminationVerdict(v, random, refs, reason != "")
+		}
+	}
+	v = discriminationVerdict(v, random, refs, false)
+	if v.Best.CI95[0] <= v.Random.CI95[1] {
+		v.Reason = ReasonInsensitive
+		v.Accepted, v.Fitness = false, 0
+	}
+	return v
+}
+
+func unbalancedVerdict(v Verdict, random *runs) Verdict {
+	v.Random, v.MaxSteps, v.Reason = random.score(), random.maxSteps, ReasonUnbalanced
+	return v
+}
+
+// discriminationVerdict fills v from the runs, insensitive or accepted.
+func discriminationVerdict(v Verdict, random *runs, refs []*runs, insensitive bool) Verdict {
+	v.Random, v.MaxSteps = random.score(), random.maxSteps
+	for i, r := range refs {
+		sc := r.score()
+		v.References = append(v.References, sc)
+		v.MaxSteps = max(v.MaxSteps, r.maxSteps)
+		if i == 0 || sc.Mean > v.Best.Mean {
+			v.Best = sc
+		}
+	}
+	if insensitive {
+		v.Reason = ReasonInsensitive
+		return v
+	}
+	v.Accepted = true
+	v.Fitness = Fitness(v.Best.Mean-v.Random.Mean, v.Bits)
+	return v
 }
 
 func (v Verdict) String() string {

@@ -1,0 +1,195 @@
+package generate
+
+import (
+	"math"
+	"runtime"
+	"sync"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/env"
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// The sequential filters (docs/generation.md, "The sequential test"): the
+// episodes run in order, in looks of FirstLook, 2·FirstLook, 4·FirstLook …
+// episodes and finally Episodes; at every look but the last a decision
+// needs an interval at level 1 − InterimAlpha, at the last look the
+// fixed-budget rule decides on the full budget, so a candidate no look
+// settles gets exactly today's verdict.
+const (
+	// FirstLook is the episodes of the first look.
+	FirstLook = 16
+	// InterimAlpha is the two-sided error of an interval at a look before
+	// the last (Haybittle–Peto): a look's decision is wrong with
+	// probability at most InterimAlpha/2 per side.
+	InterimAlpha = 0.001
+	// BalanceMargin is the bias (in score units, rewards in [−1, 1]) a
+	// look may rule out to call the random agent balanced early, and the
+	// gap over random that a look may rule out to call the references
+	// insensitive early.
+	BalanceMargin = 0.05
+)
+
+// looks returns the episode counts at which the sequential filters decide.
+func looks(episodes int) []int {
+	var ns []int
+	for n := FirstLook; n < episodes; n *= 2 {
+		ns = append(ns, n)
+	}
+	return append(ns, episodes)
+}
+
+// runs plays one agent's episodes in episode order, a look at a time, on
+// the machine's cores; episode i has the seed Evaluate gives it, so the
+// first n scores are those of Evaluate's run, whatever the looks.
+type runs struct {
+	env      *env.Env
+	name     string
+	agent    agent.Factory
+	seed     uint64
+	steps    int
+	players  []*env.Player // one a worker, kept with its memos from look to look
+	scores   []float64
+	maxSteps int
+}
+
+func newRuns(e *env.Env, name string, f agent.Factory, s FilterSettings) *runs {
+	return &runs{env: e, name: name, agent: f, seed: s.Seed, steps: s.Steps}
+}
+
+// extend plays episodes until there are n.
+func (r *runs) extend(n int) {
+	from := len(r.scores)
+	if n <= from {
+		return
+	}
+	r.scores = append(r.scores, make([]float64, n-from)...)
+	workers := min(runtime.GOMAXPROCS(0), n-from)
+	for len(r.players) < workers {
+		r.players = append(r.players, env.NewPlayer(r.env))
+	}
+	steps := make([]int, workers)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := from + w; i < n; i += workers { // a fixed share: no lock
+				ep := r.players[w].Episode(r.agent(), env.EpisodeSeed(r.seed, i))
+				r.scores[i] = ep.Run(r.steps, nil)
+				steps[w] = max(steps[w], ep.MaxSteps)
+			}
+		}()
+	}
+	wg.Wait()
+	for _, s := range steps {
+		r.maxSteps = max(r.maxSteps, s)
+	}
+}
+
+// score is the agent's mean and 95% interval over the episodes played,
+// computed as env.MeanCI computes them (the same operations, so the same
+// bits: FuzzSequentialFilters compares them) but with the t quantile
+// remembered.
+func (r *runs) score() Score {
+	if len(r.scores) < 2 {
+		mean, ci := env.MeanCI(r.scores)
+		return Score{Agent: r.name, Mean: mean, CI95: ci, Episodes: len(r.scores)}
+	}
+	mean, sd := stat.MeanStdDev(r.scores, nil)
+	half := tQuantile(len(r.scores)-1, 0.975) * sd / math.Sqrt(float64(len(r.scores)))
+	return Score{Agent: r.name, Mean: mean, CI95: [2]float64{mean - half, mean + half}, Episodes: len(r.scores)}
+}
+
+// quantiles remembers Student's t quantiles: gonum computes one through
+// the incomplete beta function, which took a fifth of a candidate's time,
+// and a run asks for the same few (a look's degrees of freedom) again and
+// again.
+var quantiles sync.Map // of quantile to float64
+
+type quantile struct {
+	df int
+	p  float64
+}
+
+// tQuantile is the p quantile of Student's t with df degrees of freedom.
+func tQuantile(df int, p float64) float64 {
+	k := quantile{df, p}
+	if t, ok := quantiles.Load(k); ok {
+		return t.(float64)
+	}
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(p)
+	quantiles.Store(k, t)
+	return t
+}
+
+// interval is the agent's mean with a two-sided interval at level 1 − alpha
+// (Student's t, n − 1 degrees of freedom). It is not ok when every score
+// so far is the same: a look then knows nothing of the spread, and waits.
+func (r *runs) interval(alpha float64) (mean, lo, hi float64, ok bool) {
+	mean, sd := stat.MeanStdDev(r.scores, nil)
+	if !(sd > 0) {
+		return mean, mean, mean, false
+	}
+	half := tQuantile(len(r.scores)-1, 1-alpha/2) * sd / math.Sqrt(float64(len(r.scores)))
+	return mean, mean - half, mean + half, true
+}
+
+// balance is what a look found about the random agent.
+type balance int
+
+const (
+	undecided balance = iota
+	balanced
+	unbalanced
+)
+
+// decideBalance is the interim balance rule: unbalanced when the interval
+// at level 1 − InterimAlpha excludes 0, balanced when it lies within
+// ±BalanceMargin.
+func decideBalance(random *runs) balance {
+	_, lo, hi, ok := random.interval(InterimAlpha)
+	switch {
+	case !ok:
+		return undecided
+	case lo > 0 || hi < 0:
+		return unbalanced
+	case lo > -BalanceMargin && hi < BalanceMargin:
+		return balanced
+	}
+	return undecided
+}
+
+// decideDiscrimination is the interim discrimination rule, with every
+// interval at level 1 − InterimAlpha: accepted when the best reference's
+// (the highest mean, the first on a tie) lies above random's; insensitive
+// when every reference's upper end is below random's lower end plus
+// BalanceMargin (none can be BalanceMargin better). It returns the reason
+// (empty when accepted) and whether the look decided.
+func decideDiscrimination(random *runs, refs []*runs) (string, bool) {
+	_, rlo, rhi, ok := random.interval(InterimAlpha)
+	if !ok {
+		return "", false
+	}
+	best, bestLo, insensitive := math.Inf(-1), 0.0, true
+	for _, r := range refs {
+		mean, lo, hi, ok := r.interval(InterimAlpha)
+		if !ok {
+			return "", false
+		}
+		if mean > best {
+			best, bestLo = mean, lo
+		}
+		if hi >= rlo+BalanceMargin {
+			insensitive = false
+		}
+	}
+	switch {
+	case bestLo > rhi:
+		return "", true
+	case insensitive:
+		return ReasonInsensitive, true
+	}
+	return "", false
+}
