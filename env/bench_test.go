@@ -3,6 +3,7 @@ package env_test
 import (
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -76,7 +77,7 @@ func BenchmarkEvaluate(b *testing.B) {
 //	go test ./env -run '^$' -bench Ring -benchmem
 func BenchmarkRing(b *testing.B) {
 	blocker := loadCorpus(b, "thesis/omega1-blocker.anynt")
-	for _, n := range []int{6, 20, 100, 400} {
+	for _, n := range []int{6, 20, 100, 400, 2000} {
 		b.Run(fmt.Sprintf("cells=%d", n), func(b *testing.B) {
 			r := *blocker
 			r.Space = env.Ring(n)
@@ -89,4 +90,42 @@ func BenchmarkRing(b *testing.B) {
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "interactions/s")
 		})
 	}
+}
+
+// BenchmarkLargeSpace measures one interaction in steady state as the
+// space grows, where every behaviour's run is remembered: a ring of 6 to
+// 10,000 cells, Good and Evil on a pattern (as the generator's
+// environments), trace rewards, random agent, one core. Only the space
+// grows, so an interaction should cost the same at every size:
+//
+//	go test ./env -run '^$' -bench LargeSpace -benchmem
+func BenchmarkLargeSpace(b *testing.B) {
+	for _, n := range []int{6, 100, 1000, env.MaxCells} {
+		b.Run(fmt.Sprintf("cells=%d", n), func(b *testing.B) {
+			e := loadRing(b, n, "goodevil pattern 1 1 2 0\nset garbage off\n")
+			a, _ := agent.New("random", agent.DefaultSettings)
+			ep := env.NewEpisode(e, a, 1)
+			ep.Run(1000, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			ep.Run(b.N, nil)
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "interactions/s")
+		})
+	}
+}
+
+// loadRing loads an environment on a ring of n cells (actions s, l, r)
+// with the given declarations.
+func loadRing(tb testing.TB, n int, decls string) *env.Env {
+	tb.Helper()
+	src := "actions s l r\nspace thesis " + strings.Repeat("l-r+:", n-1) + "l-r+\n" + decls
+	f, err := lang.Parse("ring.anynt", []byte(src))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := env.Load(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
 }

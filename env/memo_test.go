@@ -62,3 +62,29 @@ func TestMemoPlaysAsPlainRuns(t *testing.T) {
 		})
 	}
 }
+
+// A memo that is full forgets its runs and goes on remembering new ones:
+// with memos of 50 runs, forgotten every few interactions, episodes play
+// as they do without memos.
+func TestForgetfulMemoPlaysAsPlainRuns(t *testing.T) {
+	defer env.SetMemoRuns(50)()
+	blocker := loadCorpus(t, "thesis/omega1-blocker.anynt")
+	for _, e := range []*env.Env{blocker, ringCopy(blocker, 50)} {
+		player := env.NewPlayer(e)
+		for seed := range uint64(4) {
+			a, _ := agent.New("random", agent.DefaultSettings)
+			b, _ := agent.New("random", agent.DefaultSettings)
+			var fast, plain []env.Step
+			memo := player.Episode(a, seed)
+			memo.Run(3000, func(s env.Step) { fast = append(fast, s) })
+			alone := env.NewPlainEpisode(e, b, seed)
+			alone.Run(3000, func(s env.Step) { plain = append(plain, s) })
+			if diff := cmp.Diff(plain, fast); diff != "" {
+				t.Fatalf("seed %d: a forgetful memo changes the trajectory (-plain +memo):\n%s", seed, diff)
+			}
+			if memo.MaxSteps != alone.MaxSteps || !cmp.Equal(memo.Bounds, alone.Bounds) {
+				t.Fatalf("seed %d: steps %d, bounds %v with the memo; %d, %v without", seed, memo.MaxSteps, memo.Bounds, alone.MaxSteps, alone.Bounds)
+			}
+		}
+	}
+}
