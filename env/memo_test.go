@@ -22,7 +22,7 @@ func ringCopy(e *env.Env, n int) *env.Env {
 // episodes with and without it play the same trajectories (observations,
 // actions, rewards, positions), count the same runs and bounds and the
 // same Kt steps, on every corpus environment and on rings of up to 400
-// cells (and of the most cells, whose keys do not fit in 64 bits), over episodes long enough for the memo to answer most runs and
+// cells (and of 10,000 cells, whose keys do not fit in 64 bits), over episodes long enough for the memo to answer most runs and
 // with a Player that keeps its memos from episode to episode.
 func TestMemoPlaysAsPlainRuns(t *testing.T) {
 	blocker := loadCorpus(t, "thesis/omega1-blocker.anynt")
@@ -39,7 +39,7 @@ func TestMemoPlaysAsPlainRuns(t *testing.T) {
 		cases = append(cases, envCase{fmt.Sprintf("omega1-blocker ring %d", n), ringCopy(blocker, n), 2000})
 	}
 	// Too many cells for a key in 64 bits: the memo keys by bytes.
-	cases = append(cases, envCase{"omega1-blocker ring 10000", ringCopy(blocker, env.MaxCells), 150})
+	cases = append(cases, envCase{"omega1-blocker ring 10000", ringCopy(blocker, 10_000), 150})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			player := env.NewPlayer(c.e)
