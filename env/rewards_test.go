@@ -13,13 +13,15 @@ import (
 // halved every interaction, as the machine did before it halved lazily:
 // the oracle the lazy cell rewards are checked against.
 type eagerRewards struct {
-	inner  env.Agent
-	cells  []float64
-	t      *testing.T
-	step   int
-	eaten  bool    // π has moved since the cells were last checked
-	last   float64 // the reward the model says π got
-	checks int
+	inner env.Agent
+	cells []float64
+	t     *testing.T
+	step  int
+	eaten bool // π has moved since the cells were last checked
+	// lambdaOne is set for Λ_one rewards without the cycle clause.
+	lambdaOne bool
+	last      float64 // the reward the model says π got
+	checks    int
 }
 
 func (m *eagerRewards) Start(e *env.Env, rng *rand.Rand) {
@@ -35,16 +37,25 @@ func (m *eagerRewards) Act(v *env.View) int {
 	m.step++
 	pos := v.Positions()
 	if m.eaten {
+		// After the moves of a Λ_one interaction Good's cell holds +1 and
+		// Evil's −1, every other cell 0; with no cycle clause, the cells
+		// are still where the moves left them.
+		if m.lambdaOne {
+			clear(m.cells)
+			m.cells[pos[env.Good]], m.cells[pos[env.Evil]] = 1, -1
+		}
 		m.eatAndHalve(pos[env.Pi])
 		if math.Float64bits(v.Reward) != math.Float64bits(m.last) {
 			m.t.Fatalf("interaction %d: π got %v, the eager rule gives %v", m.step, v.Reward, m.last)
 		}
 	}
-	if g := pos[env.Good]; g != pos[env.Pi] {
-		m.cells[g] = 0.5 // the ω1-blocker's reward
-	}
-	if e := pos[env.Evil]; e != pos[env.Pi] {
-		m.cells[e] = -0.5
+	if !m.lambdaOne {
+		if g := pos[env.Good]; g != pos[env.Pi] {
+			m.cells[g] = 0.5 // the ω1-blocker's reward
+		}
+		if e := pos[env.Evil]; e != pos[env.Pi] {
+			m.cells[e] = -0.5
+		}
 	}
 	for c, r := range v.CellRewards() {
 		if math.Float64bits(r) != math.Float64bits(m.cells[c]) {
@@ -57,6 +68,10 @@ func (m *eagerRewards) Act(v *env.View) int {
 }
 
 func (m *eagerRewards) eatAndHalve(pi int) {
+	if m.lambdaOne {
+		m.last = m.cells[pi]
+		return
+	}
 	m.last, m.cells[pi] = m.cells[pi], 0
 	for c := range m.cells {
 		m.cells[c] /= 2
@@ -84,6 +99,19 @@ func TestLazyHalvingIsEagerHalving(t *testing.T) {
 				t.Fatalf("%d cells checked, want %d", m.checks, 5000*e.Space.Cells())
 			}
 		}
+	}
+}
+
+// A Λ_one interaction clears only the two cells it rewarded last, and the
+// cells hold what clearing every cell would leave: Good's +1, Evil's −1
+// and 0 elsewhere (Λ_one fixture B, whose Good and Evil move every
+// interaction).
+func TestLambdaOneRewardsClearEveryCell(t *testing.T) {
+	e := loadCorpus(t, "lambda-one/fixture-b.anynt")
+	for seed := range uint64(5) {
+		inner, _ := agent.New("random", agent.DefaultSettings)
+		m := &eagerRewards{inner: inner, t: t, lambdaOne: true}
+		env.NewEpisode(e, m, seed).Run(2000, nil)
 	}
 }
 
