@@ -88,3 +88,35 @@ func TestForgetfulMemoPlaysAsPlainRuns(t *testing.T) {
 		}
 	}
 }
+
+// FuzzForgetfulMemo plays corpus environments and rings of any size with
+// memos that forget every few runs, with the memo and without: the two
+// play the same trajectory, steps and bounds.
+func FuzzForgetfulMemo(f *testing.F) {
+	f.Add(uint8(0), uint16(0), uint8(5), uint64(1), false)
+	f.Add(uint8(3), uint16(30), uint8(1), uint64(7), true)
+	f.Fuzz(func(t *testing.T, which uint8, cells uint16, runs uint8, seed uint64, learner bool) {
+		e := loadCorpus(t, corpusEnvs[int(which)%len(corpusEnvs)])
+		if cells > 2 && e.Space.Actions() == 3 {
+			e = ringCopy(e, 3+int(cells)%400)
+		}
+		defer env.SetMemoRuns(1 + int(runs))()
+		name := "random"
+		if learner {
+			name = "qlearning"
+		}
+		a, _ := agent.New(name, agent.DefaultSettings)
+		b, _ := agent.New(name, agent.DefaultSettings)
+		var fast, plain []env.Step
+		memo := env.NewEpisode(e, a, seed)
+		memo.Run(300, func(s env.Step) { fast = append(fast, s) })
+		alone := env.NewPlainEpisode(e, b, seed)
+		alone.Run(300, func(s env.Step) { plain = append(plain, s) })
+		if diff := cmp.Diff(plain, fast); diff != "" {
+			t.Fatalf("a forgetful memo changes the trajectory (-plain +memo):\n%s", diff)
+		}
+		if memo.MaxSteps != alone.MaxSteps || !cmp.Equal(memo.Bounds, alone.Bounds) {
+			t.Fatalf("steps %d, bounds %v with the memo; %d, %v without", memo.MaxSteps, memo.Bounds, alone.MaxSteps, alone.Bounds)
+		}
+	})
+}
