@@ -3,6 +3,7 @@ package env_test
 import (
 	"fmt"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -76,7 +77,7 @@ func BenchmarkEvaluate(b *testing.B) {
 //	go test ./env -run '^$' -bench Ring -benchmem
 func BenchmarkRing(b *testing.B) {
 	blocker := loadCorpus(b, "thesis/omega1-blocker.anynt")
-	for _, n := range []int{6, 20, 100, 400} {
+	for _, n := range []int{6, 20, 100, 400, 2000} {
 		b.Run(fmt.Sprintf("cells=%d", n), func(b *testing.B) {
 			r := *blocker
 			r.Space = env.Ring(n)
@@ -87,6 +88,90 @@ func BenchmarkRing(b *testing.B) {
 			b.ResetTimer()
 			ep.Run(b.N, nil)
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "interactions/s")
+		})
+	}
+}
+
+// BenchmarkLargeSpace measures one interaction in steady state as the
+// space grows, where every behaviour's run is remembered: a ring of 6 to
+// 100,000 cells, Good and Evil on a pattern (as the generator's
+// environments), trace rewards, random agent, one core. Only the space
+// grows, so an interaction should cost the same at every size:
+//
+//	go test ./env -run '^$' -bench LargeSpace -benchmem
+func BenchmarkLargeSpace(b *testing.B) {
+	for _, n := range []int{6, 100, 1000, 10_000, env.MaxCells} {
+		b.Run(fmt.Sprintf("cells=%d", n), func(b *testing.B) {
+			e := loadRing(b, n, "goodevil pattern 1 1 2 0\nset garbage off\n")
+			a, _ := agent.New("random", agent.DefaultSettings)
+			ep := env.NewEpisode(e, a, 1)
+			ep.Run(1000, nil)
+			b.ReportAllocs()
+			b.ResetTimer()
+			ep.Run(b.N, nil)
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "interactions/s")
+		})
+	}
+}
+
+// loadRing loads an environment on a ring of n cells (actions s, l, r)
+// with the given declarations.
+func loadRing(tb testing.TB, n int, decls string) *env.Env {
+	tb.Helper()
+	return loadSource(tb, "actions s l r\nspace thesis "+strings.Repeat("l-r+:", n-1)+"l-r+\n"+decls)
+}
+
+// loadSource loads an environment from its source text.
+func loadSource(tb testing.TB, src string) *env.Env {
+	tb.Helper()
+	f, err := lang.Parse("ring.anynt", []byte(src))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	e, err := env.Load(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return e
+}
+
+// BenchmarkGarbage measures the start-up garbage phase: an episode's
+// placement and its U[1, B] interactions of a random agent, B = n_c^n_a
+// capped at env.MaxCycleBound, on ω1-blocker rings and on pattern rings
+// (no objects) of growing size, a fresh episode each time, one core. The
+// garbage-ns metric divides the time by the phase's expected length,
+// (B+1)/2:
+//
+//	go test ./env -run '^$' -bench Garbage -benchmem -benchtime 20x
+func BenchmarkGarbage(b *testing.B) {
+	src, err := fs.ReadFile(corpus.Files, "thesis/omega1-blocker.anynt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	blocker := string(src)
+	start := strings.Index(blocker, "space generator")
+	end := start + strings.Index(blocker[start:], "}") + 1
+	for _, bm := range []struct {
+		kind  string
+		cells int
+	}{{"omega1-blocker", 6}, {"omega1-blocker", 20}, {"omega1-blocker", 50}, {"omega1-blocker", 100}, {"pattern", 100}, {"pattern", 1000}} {
+		b.Run(fmt.Sprintf("%s/cells=%d", bm.kind, bm.cells), func(b *testing.B) {
+			var e *env.Env
+			if bm.kind == "pattern" {
+				e = loadRing(b, bm.cells, "goodevil pattern 1 1 2 0\n")
+			} else {
+				e = loadSource(b, blocker[:start]+"space thesis "+strings.Repeat("l-r+:", bm.cells-1)+"l-r+"+blocker[end:])
+			}
+			player := env.NewPlayer(e)
+			a, _ := agent.New("random", agent.DefaultSettings)
+			player.Episode(a, 0) // the machines meet the environment
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				player.Episode(a, uint64(i+1))
+			}
+			mean := float64(e.Settings.CycleBound+1) / 2
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/mean, "ns/garbage-interaction")
 		})
 	}
 }

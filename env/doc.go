@@ -63,7 +63,39 @@
 // in one walk over the cells, with the few objects and arrows sorted by
 // cell. A memo is bounded in runs and memories and in bytes, so that long
 // strings do not fill memory; a behaviour whose memory finds no room there
-// runs on the VM until it comes back to a memory the memo knows.
+// runs on the VM until it comes back to a memory the memo knows. A memo
+// full of runs forgets them all and starts again: in a large space the
+// states outnumber any memo, but an agent moves a cell at a time, so the
+// runs met next are mostly those met lately, which a memo that stopped
+// remembering when full would miss for ever.
+//
+// Large spaces: an interaction costs the same whatever the number of cells
+// when the memo answers its runs. Every cell's reward halves each
+// interaction ([P] §4.4), but the machine keeps, for each cell, the reward
+// it was given and the interaction it was given at, and halves it when it
+// is read (π's cell, an oracle's view): the halvings of a normal number
+// are one exact math.Ldexp, and those below the normal range (where each
+// may round) are done one by one, at most 54 of them, so the value is bit
+// for bit the k divisions by 2 that the rule writes. A Λ_one interaction
+// clears the two cells it rewarded last, not every cell. What still grows
+// with the space is what must: an observation has a symbol for each cell,
+// so a run that misses builds it and runs over it.
+//
+// The start-up garbage phase ([P] §4.2) plays U[1, B] interactions of a
+// random agent before the scored ones, B = n_c^n_a capped at
+// MaxCycleBound (10^6), (B+1)/2 on average, each as dear as a scored
+// interaction with the agent's own cost left out. B grows as the cube of
+// the space for three actions and reaches the cap at 100 cells, so an
+// episode of a large space spends almost all its time there: half a
+// million interactions, 4.7 ns each for Good and Evil on a pattern (2 ms),
+// about 1.2–1.6 µs each for the ω1-blocker's ring of 100 cells, whose runs
+// the memo mostly cannot answer (0.6–0.8 s). No cheaper computation gives
+// the same distribution of states in general: the state after the phase
+// includes the memories of behaviours, arbitrary programs applied once an
+// interaction, and an object may count its runs in its memory, so that the
+// state holds the phase's length. The phase is
+// therefore played, but at the cost of a scored interaction; a file may
+// set a smaller bound (set cycle-bound) or turn it off (set garbage off).
 //
 // Bounds: every run of a behaviour is bounded in steps, length and matcher
 // work (Settings, as vm.Options), and every setting has a ceiling that

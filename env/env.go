@@ -92,12 +92,13 @@ const (
 	MaxBehaviourSteps = vm.DefaultMaxSteps
 	MaxBehaviourLen   = vm.DefaultMaxLen
 	MaxBehaviourWork  = vm.DefaultMaxWork
-	// MaxCells bounds a space: every interaction walks the cells to build
-	// the observations, and a start-up garbage phase is as long as the
-	// space is large, so a space of a million cells would make each run
-	// take minutes (issue 13 is about large spaces; this ceiling can rise
-	// with it).
-	MaxCells = 10_000
+	// MaxCells bounds a space. An interaction whose runs the memo
+	// answers costs the same at any size, but a run that misses builds
+	// an observation with a symbol for each cell, and loading checks every
+	// arrow: at this ceiling a file loads in about half a second and an
+	// episode's observations are 100,000 symbols long, ten times the
+	// default max-len.
+	MaxCells = 100_000
 )
 
 // Cells and objects as the machine indexes them: π, ⊕, ⊖, then ω1….

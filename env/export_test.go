@@ -15,3 +15,13 @@ func Ring(n int) *Space {
 	}
 	return s
 }
+
+// Halved is halved, for tests.
+var Halved = halved
+
+// SetMemoRuns makes every memo hold at most n runs before it forgets them,
+// until the returned function restores the default, for tests.
+func SetMemoRuns(n int) (restore func()) {
+	memoRuns = n
+	return func() { memoRuns = memoSize }
+}

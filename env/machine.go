@@ -55,8 +55,16 @@ func (v *View) Dest() []int { return v.ep.env.Space.Dest[v.ep.pos[Pi]] }
 // Positions gives the cell of π, ⊕, ⊖ and each object (privileged).
 func (v *View) Positions() []int { return v.ep.pos }
 
-// CellRewards gives the reward each cell holds now (privileged).
-func (v *View) CellRewards() []float64 { return v.ep.cellReward }
+// CellRewards gives the reward each cell holds now (privileged). The
+// slice is valid until the next interaction.
+func (v *View) CellRewards() []float64 {
+	ep := v.ep
+	ep.shownRewards = ep.shownRewards[:0]
+	for c := range ep.cellReward {
+		ep.shownRewards = append(ep.shownRewards, ep.rewardIn(c))
+	}
+	return ep.shownRewards
+}
 
 // Intended gives the cells Good and Evil will move to this interaction,
 // before any collision between them is resolved (privileged).
@@ -77,13 +85,24 @@ func (e *Env) Text(codes []byte) string {
 // Episode is one run of an environment with an agent: placement, an
 // optional start-up garbage phase, then the scored interactions.
 type Episode struct {
-	env        *Env
-	agent      Agent
-	act        func(*View) int // agent.Act, bound once
-	last       float64         // π's last reward
-	rng        *rand.Rand
-	pos        []int // cells of π, ⊕, ⊖, ω1…
-	cellReward []float64
+	env   *Env
+	agent Agent
+	act   func(*View) int // agent.Act, bound once
+	last  float64         // π's last reward
+	rng   *rand.Rand
+	pos   []int // cells of π, ⊕, ⊖, ω1…
+	// cellReward holds the reward each cell was given last, halvings the
+	// interactions' halvings so far and halvedFrom, for each cell, their
+	// number when it was given: every cell's reward halves each
+	// interaction, and a reward is halved only when read (rewardIn), so an
+	// interaction costs the same whatever the number of cells.
+	cellReward   []float64
+	halvedFrom   []uint64
+	halvings     uint64
+	shownRewards []float64 // CellRewards' scratch
+	// lambdaCells are the cells given a reward in the last Λ_one
+	// interaction, the only ones that are not 0.
+	lambdaCells [2]int
 	*behaviours
 	patternAt int
 	level     [2]int // the reward level Good and Evil chose last
@@ -175,6 +194,7 @@ func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 		rng:        rand.New(rand.NewPCG(seed, 0x5eed_e11e)),
 		pos:        make([]int, 3+len(e.Objects)),
 		cellReward: make([]float64, e.Space.Cells()),
+		halvedFrom: make([]uint64, e.Space.Cells()),
 		moves:      make([]int, len(e.Objects)),
 		behaviours: b,
 		Bounds:     newBoundCounts(e),
@@ -337,10 +357,10 @@ func (ep *Episode) begin() {
 	}
 	if st.Rewards == TraceRewards {
 		if c := ep.pos[Good]; c != ep.pos[Pi] {
-			ep.cellReward[c] = ep.rewardValue(0)
+			ep.giveReward(c, ep.rewardValue(0))
 		}
 		if c := ep.pos[Evil]; c != ep.pos[Pi] {
-			ep.cellReward[c] = -ep.rewardValue(1)
+			ep.giveReward(c, -ep.rewardValue(1))
 		}
 	}
 	for i := range ep.objects {
@@ -364,18 +384,54 @@ func (ep *Episode) finish(a int) float64 {
 	ep.moveGoodEvil()
 	ep.patternAt++
 	if ep.env.Settings.Rewards == LambdaOneRewards {
-		clear(ep.cellReward)
+		// Only last interaction's two cells hold a reward: clearing them
+		// clears every cell.
+		ep.cellReward[ep.lambdaCells[0]], ep.cellReward[ep.lambdaCells[1]] = 0, 0
+		ep.lambdaCells = [2]int{ep.pos[Good], ep.pos[Evil]}
 		ep.cellReward[ep.pos[Good]] = ep.rewardValue(0)
 		ep.cellReward[ep.pos[Evil]] = -ep.rewardValue(1)
 		return ep.cellReward[ep.pos[Pi]]
 	}
-	reward := ep.cellReward[ep.pos[Pi]]
-	ep.cellReward[ep.pos[Pi]] = 0
-	for c := range ep.cellReward {
-		ep.cellReward[c] /= 2
-	}
+	reward := ep.rewardIn(ep.pos[Pi])
+	ep.giveReward(ep.pos[Pi], 0)
+	ep.halvings++ // every cell's reward halves
 	return reward
 }
+
+// giveReward sets cell c's reward to r.
+func (ep *Episode) giveReward(c int, r float64) {
+	ep.cellReward[c], ep.halvedFrom[c] = r, ep.halvings
+}
+
+// rewardIn is the reward cell c holds now: the reward it was given,
+// halved once for each interaction since.
+func (ep *Episode) rewardIn(c int) float64 {
+	return halved(ep.cellReward[c], ep.halvings-ep.halvedFrom[c])
+}
+
+// halved is r halved k times, one rounding after another, as k divisions
+// by 2 give it. While the result stays a normal number each halving is
+// exact, so those are one math.Ldexp; below that (subnormals) each halving
+// may round, and they are done one by one, at most 54 before any value
+// reaches zero.
+func halved(r float64, k uint64) float64 {
+	if k == 0 || r == 0 || math.IsInf(r, 0) || math.IsNaN(r) {
+		return r
+	}
+	_, exp := math.Frexp(r) // |r| in [2^(exp−1), 2^exp)
+	if exact := exp - 1 - minNormalExp; exact > 0 {
+		j := min(k, uint64(exact))
+		r = math.Ldexp(r, -int(j))
+		k -= j
+	}
+	for ; k > 0 && r != 0; k-- {
+		r /= 2
+	}
+	return r
+}
+
+// minNormalExp is the exponent of the smallest normal float64, 2^−1022.
+const minNormalExp = -1022
 
 func (ep *Episode) rewardValue(who int) float64 {
 	if levels := ep.env.Reward.Levels; len(levels) > 0 {
@@ -554,11 +610,12 @@ func (ep *Episode) decide(r *behaviourRunner, from int) decision {
 		return d
 	}
 	size := 8 + len(m.keyBuf) + memoRunSize
-	if m.runs >= memoSize || m.bytes+size > memoBytes {
-		return d
+	if m.runs >= memoRuns || m.bytes+size > memoBytes {
+		m.forgetRuns()
 	}
 	m.runs++
 	m.bytes += size
+	m.runBytes += size
 	run := memoRun{result: int32(d.result), level: int32(d.level), next: r.mem, steps: int32(ep.steps - steps), halt: ep.lastHalt}
 	if m.packs {
 		m.small.put(packed, run)
@@ -642,8 +699,9 @@ func (r *behaviourRunner) reset() {
 }
 
 // memoSize and memoBytes bound a memo, in runs and memories and in the
-// bytes of its keys, runs and memories; past either, runs are no longer
-// remembered. Without the second, long memories (max-len) would fill
+// bytes of its keys, runs and memories: past either, memories are no
+// longer interned, and the runs are forgotten (forgetRuns) to make room
+// for new ones. Without the second, long memories (max-len) would fill
 // memory.
 const (
 	memoSize    = 1 << 16
@@ -651,6 +709,10 @@ const (
 	memoRunSize = 32 // bytes of a memoRun, about
 	noMemory    = math.MaxUint32
 )
+
+// memoRuns is the most runs a memo holds before it forgets them:
+// memoSize, lowered by tests that make memos forget often.
+var memoRuns = memoSize
 
 // memo remembers the runs of one program, keyed by the id of the memory a
 // run starts from and the state its observation is a function of; the
@@ -669,6 +731,23 @@ type memo struct {
 	ids      map[string]uint32 // memory -> id
 	memories [][]byte          // id -> memory
 	bytes    int               // held by keys, runs and memories
+	runBytes int               // held by keys and runs
+}
+
+// forgetRuns empties a full memo of its runs, keeping its memories, so
+// that it goes on remembering the runs met lately. In a large space a
+// long episode meets far more states than a memo holds, but an agent
+// moves a cell at a time, so the states it meets next are mostly near
+// those it met last: a memo that stopped remembering when full would miss
+// them all.
+func (m *memo) forgetRuns() {
+	if m.packs {
+		m.small.clear()
+	} else {
+		clear(m.large)
+	}
+	m.bytes -= m.runBytes
+	m.runs, m.runBytes = 0, 0
 }
 
 // memoRun is a remembered run: what it decided (decision's fields; a
@@ -786,6 +865,12 @@ func (t *table) get(k uint64) *memoRun {
 			return &s.run
 		}
 	}
+}
+
+// clear empties the table, keeping its slots.
+func (t *table) clear() {
+	clear(t.slots)
+	t.n = 0
 }
 
 // put adds a key that is not in the table.
