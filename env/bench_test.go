@@ -18,15 +18,7 @@ func loadCorpus(tb testing.TB, name string) *env.Env {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	f, err := lang.Parse(name, src)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	e, err := env.Load(f)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return e
+	return loadSource(tb, name, string(src))
 }
 
 // BenchmarkInteractions measures interactions a second on one core, in
@@ -118,13 +110,13 @@ func BenchmarkLargeSpace(b *testing.B) {
 // with the given declarations.
 func loadRing(tb testing.TB, n int, decls string) *env.Env {
 	tb.Helper()
-	return loadSource(tb, "actions s l r\nspace thesis "+strings.Repeat("l-r+:", n-1)+"l-r+\n"+decls)
+	return loadSource(tb, "ring.anynt", "actions s l r\nspace thesis "+strings.Repeat("l-r+:", n-1)+"l-r+\n"+decls)
 }
 
-// loadSource loads an environment from its source text.
-func loadSource(tb testing.TB, src string) *env.Env {
+// loadSource loads an environment from its source text, named name.
+func loadSource(tb testing.TB, name, src string) *env.Env {
 	tb.Helper()
-	f, err := lang.Parse("ring.anynt", []byte(src))
+	f, err := lang.Parse(name, []byte(src))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -160,7 +152,7 @@ func BenchmarkGarbage(b *testing.B) {
 			if bm.kind == "pattern" {
 				e = loadRing(b, bm.cells, "goodevil pattern 1 1 2 0\n")
 			} else {
-				e = loadSource(b, blocker[:start]+"space thesis "+strings.Repeat("l-r+:", bm.cells-1)+"l-r+"+blocker[end:])
+				e = loadSource(b, "ring.anynt", blocker[:start]+"space thesis "+strings.Repeat("l-r+:", bm.cells-1)+"l-r+"+blocker[end:])
 			}
 			player := env.NewPlayer(e)
 			a, _ := agent.New("random", agent.DefaultSettings)
