@@ -143,6 +143,20 @@ func check(name, src string, s FilterSettings, leanEpisodes bool) (Verdict, erro
 	if err != nil {
 		return Verdict{}, err
 	}
+	v, e := load(name, src)
+	if e == nil {
+		return v, nil
+	}
+	var lean *leanEnv
+	if leanEpisodes {
+		lean, _ = leanEnvOf(e)
+	}
+	return filters(v, e, lean, agents, s), nil
+}
+
+// load parses and loads src: the environment and a verdict that holds its
+// bits, or a rejection (syntax, space) and no environment.
+func load(name, src string) (Verdict, *env.Env) {
 	f, err := lang.Parse(name, []byte(src))
 	if err != nil {
 		return Verdict{Reason: ReasonSyntax}, nil
@@ -154,12 +168,7 @@ func check(name, src string, s FilterSettings, leanEpisodes bool) (Verdict, erro
 		}
 		return Verdict{Reason: ReasonSyntax}, nil
 	}
-	v := Verdict{Bits: complexity.Total(complexity.Environment(f, e))}
-	var lean *leanEnv
-	if leanEpisodes {
-		lean, _ = leanEnvOf(e)
-	}
-	return filters(v, e, lean, agents, s), nil
+	return Verdict{Bits: complexity.Total(complexity.Environment(f, e))}, e
 }
 
 // filters decides balance and discrimination of a loaded environment, its

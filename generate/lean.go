@@ -1,7 +1,9 @@
 package generate
 
 import (
+	"math/bits"
 	"math/rand/v2"
+	"sync"
 
 	"github.com/anynt/anynt/env"
 )
@@ -51,7 +53,8 @@ func leanAgentOf(name string) leanAgent {
 
 // leanEnv is what the lean loop needs of an environment.
 type leanEnv struct {
-	dest       [][]int // Space.Dest
+	actions    int
+	dest       []int // Space.Dest flat: dest[c*actions+a]
 	pattern    []int
 	place      [3]int // π, ⊕, ⊖; -1: drawn
 	cycle      bool
@@ -68,9 +71,18 @@ func leanEnvOf(e *env.Env) (*leanEnv, bool) {
 		len(e.Reward.Levels) > 0 || len(e.Place) != 3 {
 		return nil, false
 	}
+	na := len(e.Actions)
+	dest := make([]int, 0, na*e.Space.Cells())
+	for _, row := range e.Space.Dest {
+		if len(row) != na {
+			return nil, false
+		}
+		dest = append(dest, row...)
+	}
 	st := e.Settings
 	return &leanEnv{
-		dest:       e.Space.Dest,
+		actions:    na,
+		dest:       dest,
 		pattern:    e.GoodEvil.Pattern,
 		place:      [3]int{e.Place[env.Pi], e.Place[env.Good], e.Place[env.Evil]},
 		cycle:      st.Cycle,
@@ -84,47 +96,142 @@ func leanEnvOf(e *env.Env) (*leanEnv, bool) {
 // leanPlayer plays lean episodes one after another, reseeding its streams
 // and reusing its buffers: an episode allocates nothing.
 type leanPlayer struct {
-	e                    *leanEnv
-	envSrc, agentSrc     rand.PCG
-	garbageSrc           rand.PCG
-	envRng, agentRng     *rand.Rand
-	garbageRng           *rand.Rand
-	pi, good, evil       int
-	next                 int // the pattern's next action
-	untilSwap            int
-	cell                 []float64 // each cell's reward
-	choices              []int     // the follower's safe actions, the oracle's best
-	intendGood, intendEv int
+	e                         *leanEnv
+	envRng, agentRng, garbage rand.PCG
+	cell                      []float64 // each cell's reward
+	choices                   []int     // the follower's safe actions, the oracle's best
 }
 
 func newLeanPlayer(e *leanEnv) *leanPlayer {
-	p := &leanPlayer{e: e, cell: make([]float64, len(e.dest))}
-	p.envRng, p.agentRng, p.garbageRng = rand.New(&p.envSrc), rand.New(&p.agentSrc), rand.New(&p.garbageSrc)
+	p := &leanPlayer{}
+	p.setEnv(e)
 	return p
+}
+
+// setEnv readies p for episodes of e.
+func (p *leanPlayer) setEnv(e *leanEnv) {
+	p.e = e
+	n := len(e.dest) / e.actions
+	if cap(p.cell) < n {
+		p.cell = make([]float64, n)
+	}
+	p.cell = p.cell[:n]
+}
+
+// leanPlayers keeps leanPlayers from candidate to candidate: a candidate's
+// runs take one a worker and give it back.
+var leanPlayers sync.Pool
+
+// getLeanPlayer is a leanPlayer of the pool, readied for e.
+func getLeanPlayer(e *leanEnv) *leanPlayer {
+	if p, ok := leanPlayers.Get().(*leanPlayer); ok {
+		p.setEnv(e)
+		return p
+	}
+	return newLeanPlayer(e)
+}
+
+// intN is rand.New(src).IntN(n) (math/rand/v2's uint64n on a 64-bit
+// machine) without the interface call: the same draws, the same result
+// (TestIntN compares them).
+func intN(src *rand.PCG, n int) int {
+	un := uint64(n)
+	if un&(un-1) == 0 {
+		return int(src.Uint64() & (un - 1))
+	}
+	hi, lo := bits.Mul64(src.Uint64(), un)
+	if lo < un {
+		thresh := -un % un
+		for lo < thresh {
+			hi, lo = bits.Mul64(src.Uint64(), un)
+		}
+	}
+	return int(hi)
 }
 
 // episode plays an episode of steps scored interactions of agent a with
 // seed and returns its score, as env.Player.Episode(agent, seed).Run(steps,
-// nil) does.
-func (p *leanPlayer) episode(a leanAgent, seed uint64, steps int) float64 {
-	e := p.e
-	p.envSrc.Seed(seed, envStream)
-	p.agentSrc.Seed(seed, agentStream)
-	clear(p.cell)
-	p.next = 0
-	p.place()
-	p.untilSwap = p.drawInterval()
+// nil) does: the start-up garbage phase and the scored interactions are
+// one loop, the interaction of env.Episode's begin and finish with the
+// state in local variables.
+func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
+	e, cell := p.e, p.cell
+	na, dest, pattern, value := e.actions, e.dest, e.pattern, e.value
+	p.envRng.Seed(seed, envStream)
+	p.agentRng.Seed(seed, agentStream)
+	clear(cell)
+	pi, good, evil := p.place()
+	untilSwap := 1 + intN(&p.envRng, e.cycleBound)
+	garbage := 0
 	if e.garbage {
-		p.garbageSrc.Seed(seed, garbageStream)
-		for range p.drawInterval() {
-			p.begin()
-			p.finish(p.garbageRng.IntN(len(e.dest[p.pi])))
-		}
+		p.garbage.Seed(seed, garbageStream)
+		garbage = 1 + intN(&p.envRng, e.cycleBound)
 	}
-	total := 0.0
-	for range steps {
-		p.begin()
-		total += p.finish(p.act(a))
+	next, total := 0, 0.0
+	for i := -garbage; i < steps; i++ {
+		// begin: the swap, the trace rewards, where Good and Evil go.
+		if e.cycle {
+			if untilSwap--; untilSwap == 0 {
+				good, evil = evil, good
+				untilSwap = 1 + intN(&p.envRng, e.cycleBound)
+			}
+		}
+		if !e.lambdaOne {
+			// Good and Evil leave their rewards, but not in π's cell,
+			// which holds 0 (π ate it): write, then put π's 0 back,
+			// without a branch on where π is.
+			cell[good], cell[evil], cell[pi] = value, -value, 0
+		}
+		pa := pattern[next]
+		g, v := dest[good*na+pa], dest[evil*na+pa]
+		// π's action: the garbage phase's random agent, or the agent's.
+		row := dest[pi*na : pi*na+na]
+		var a int
+		switch {
+		case i < 0:
+			a = intN(&p.garbage, na)
+		case kind == leanFollower:
+			a = p.follow(row, good, evil)
+		case kind == leanOracle:
+			a = p.oracle(row, g, v)
+		default:
+			a = intN(&p.agentRng, na)
+		}
+		// finish: the moves, Good and Evil never into one cell, then
+		// the rewards.
+		pi = row[a]
+		if g == v {
+			switch {
+			case g == good:
+				v = evil
+			case v == evil:
+				g = good
+			case intN(&p.envRng, 2) == 0:
+				v = evil
+			default:
+				g = good
+			}
+		}
+		good, evil = g, v
+		if next++; next == len(pattern) {
+			next = 0
+		}
+		var reward float64
+		if e.lambdaOne {
+			clear(cell)
+			cell[good] = value
+			cell[evil] = -value
+			reward = cell[pi]
+		} else {
+			reward = cell[pi]
+			cell[pi] = 0
+			for c := range cell {
+				cell[c] /= 2
+			}
+		}
+		if i >= 0 {
+			total += reward
+		}
 	}
 	if steps == 0 {
 		return 0
@@ -134,17 +241,17 @@ func (p *leanPlayer) episode(a leanAgent, seed uint64, steps int) float64 {
 
 // place is env.Episode's: declared cells, or uniform draws, and Evil
 // never in Good's cell.
-func (p *leanPlayer) place() {
-	n := len(p.e.dest)
-	pos := [3]int{}
+func (p *leanPlayer) place() (pi, good, evil int) {
+	n := len(p.cell)
+	var pos [3]int
 	for i, c := range p.e.place {
 		if c < 0 {
-			c = p.envRng.IntN(n)
+			c = intN(&p.envRng, n)
 		}
 		pos[i] = c
 	}
 	if pos[env.Good] == pos[env.Evil] {
-		c := p.envRng.IntN(n - 1)
+		c := intN(&p.envRng, n-1)
 		if c >= pos[env.Good] {
 			c++
 		}
@@ -154,109 +261,35 @@ func (p *leanPlayer) place() {
 			pos[env.Evil] = c
 		}
 	}
-	p.pi, p.good, p.evil = pos[env.Pi], pos[env.Good], pos[env.Evil]
-}
-
-func (p *leanPlayer) drawInterval() int { return 1 + p.envRng.IntN(p.e.cycleBound) }
-
-// begin is env.Episode's begin for a pattern: the swap, the trace rewards
-// and where Good and Evil intend to go.
-func (p *leanPlayer) begin() {
-	e := p.e
-	if e.cycle {
-		if p.untilSwap--; p.untilSwap == 0 {
-			p.good, p.evil = p.evil, p.good
-			p.untilSwap = p.drawInterval()
-		}
-	}
-	if !e.lambdaOne {
-		if p.good != p.pi {
-			p.cell[p.good] = e.value
-		}
-		if p.evil != p.pi {
-			p.cell[p.evil] = -e.value
-		}
-	}
-	a := e.pattern[p.next]
-	p.intendGood, p.intendEv = e.dest[p.good][a], e.dest[p.evil][a]
-}
-
-// finish is env.Episode's finish: π moves by action a, Good and Evil to
-// their intended cells (never into one), then the rewards.
-func (p *leanPlayer) finish(a int) float64 {
-	e := p.e
-	p.pi = e.dest[p.pi][a]
-	g, v := p.intendGood, p.intendEv
-	if g == v {
-		switch {
-		case g == p.good:
-			v = p.evil
-		case v == p.evil:
-			g = p.good
-		case p.envRng.IntN(2) == 0:
-			v = p.evil
-		default:
-			g = p.good
-		}
-	}
-	p.good, p.evil = g, v
-	if p.next++; p.next == len(e.pattern) {
-		p.next = 0
-	}
-	cell := p.cell
-	if e.lambdaOne {
-		clear(cell)
-		cell[p.good] = e.value
-		cell[p.evil] = -e.value
-		return cell[p.pi]
-	}
-	reward := cell[p.pi]
-	cell[p.pi] = 0
-	for c := range cell {
-		cell[c] /= 2
-	}
-	return reward
-}
-
-// act is the agent's choice (package agent's Random, Follower and Oracle).
-func (p *leanPlayer) act(a leanAgent) int {
-	dest := p.e.dest[p.pi]
-	switch a {
-	case leanFollower:
-		return p.follow(dest)
-	case leanOracle:
-		return p.oracle(dest)
-	}
-	return p.agentRng.IntN(len(dest))
+	return pos[env.Pi], pos[env.Good], pos[env.Evil]
 }
 
 // follow is agent.Follower's Act: to Good's cell if it is one step away,
 // else a random step that avoids Evil's cell when one does.
-func (p *leanPlayer) follow(dest []int) int {
+func (p *leanPlayer) follow(dest []int, good, evil int) int {
 	for a, d := range dest {
-		if d == p.good {
+		if d == good {
 			return a
 		}
 	}
 	safe := p.choices[:0]
 	for a, d := range dest {
-		if d != p.evil {
+		if d != evil {
 			safe = append(safe, a)
 		}
 	}
 	p.choices = safe
 	if len(safe) == 0 {
-		return p.agentRng.IntN(len(dest))
+		return intN(&p.agentRng, len(dest))
 	}
-	return safe[p.agentRng.IntN(len(safe))]
+	return safe[intN(&p.agentRng, len(safe))]
 }
 
-// oracle is agent.Oracle's Act: the action whose cell pays most now, a
-// random one of the best.
-func (p *leanPlayer) oracle(dest []int) int {
-	e := p.e
-	good, evil := p.intendGood, p.intendEv
-	if e.lambdaOne {
+// oracle is agent.Oracle's Act: the action whose cell pays most now (good
+// and evil are where Good and Evil intend to go), a random one of the best.
+func (p *leanPlayer) oracle(dest []int, good, evil int) int {
+	lambdaOne := p.e.lambdaOne
+	if lambdaOne {
 		for a, d := range dest {
 			if d == good {
 				return a
@@ -268,7 +301,7 @@ func (p *leanPlayer) oracle(dest []int) int {
 	for a, d := range dest {
 		var val float64
 		switch {
-		case !e.lambdaOne:
+		case !lambdaOne:
 			val = p.cell[d]
 		case d == good:
 			val = 1
@@ -283,5 +316,5 @@ func (p *leanPlayer) oracle(dest []int) int {
 		}
 	}
 	p.choices = best
-	return best[p.agentRng.IntN(len(best))]
+	return best[intN(&p.agentRng, len(best))]
 }

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,7 +57,7 @@ func leanSources(t *testing.T, first, sample int) map[string]string {
 	return srcs
 }
 
-func load(t *testing.T, name, src string) *env.Env {
+func mustLoad(t *testing.T, name, src string) *env.Env {
 	t.Helper()
 	f, err := lang.Parse(name, []byte(src))
 	if err != nil {
@@ -78,7 +81,7 @@ func TestLeanEpisodes(t *testing.T) {
 	}
 	leanEnvs := 0
 	for name, src := range leanSources(t, first, sample) {
-		e := load(t, name, src)
+		e := mustLoad(t, name, src)
 		lean, ok := leanEnvOf(e)
 		if !ok {
 			continue
@@ -118,7 +121,7 @@ func TestLeanApplies(t *testing.T) {
 		{"an object", "actions a0 a1\nspace thesis 1+:1-\nobject ω1 {\n\t->. a1\n}\ngoodevil pattern a1\n", false},
 	}
 	for _, tt := range tests {
-		if _, ok := leanEnvOf(load(t, tt.name, tt.src)); ok != tt.lean {
+		if _, ok := leanEnvOf(mustLoad(t, tt.name, tt.src)); ok != tt.lean {
 			t.Errorf("%s: lean %v, want %v", tt.name, ok, tt.lean)
 		}
 	}
@@ -127,4 +130,103 @@ func TestLeanApplies(t *testing.T) {
 			t.Errorf("leanAgentOf(%q) = %v, want %v", name, got, want)
 		}
 	}
+}
+
+// The candidate checker gives Check's verdicts, field for field, on the
+// first enumerated candidates and a sample further on, with the default
+// filters, the fixed budget, and references that do not play lean (every
+// candidate then goes through its text).
+func TestCandidateChecker(t *testing.T) {
+	first, sample := 1500, 60
+	if testing.Short() {
+		first, sample = 150, 6
+	}
+	fixed := DefaultFilters
+	fixed.Sequential, fixed.Episodes = false, 40
+	other := DefaultFilters
+	other.References = []string{"follower", "stay"}
+	for _, s := range []FilterSettings{DefaultFilters, fixed, other} {
+		cc, err := newCandidateChecker(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i, fromText := 0, 0
+		err = Enumerate(80, func(c Candidate) bool {
+			if i < first || i%997 == 0 {
+				if _, ok := cc.spaces[c.Space]; !ok {
+					fromText++
+				}
+				got := cc.check(c)
+				want, err := Check(fmt.Sprintf("candidate-%d.anynt", c.Index), c.Source(), s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%+v: candidate %d: checker %+v\nCheck %+v\n%s", s, c.Index, got, want, c.Source())
+				}
+			}
+			i++
+			return i < first+997*sample
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%v: %d candidates checked from their text", s.References, fromText)
+		if cc.lean == slices.Contains(s.References, "stay") {
+			t.Errorf("%v: lean %v", s.References, cc.lean)
+		}
+	}
+}
+
+// intN draws as math/rand/v2's IntN does, for every n the lean loop asks
+// (powers of two and others, small and large) and many seeds.
+func TestIntN(t *testing.T) {
+	for seed := range uint64(50) {
+		for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 27, 256, 625, 1_000_000, 1<<62 + 1, math.MaxInt} {
+			var src rand.PCG
+			src.Seed(seed, 7)
+			r := rand.New(rand.NewPCG(seed, 7))
+			for range 20 {
+				if got, want := intN(&src, n), r.IntN(n); got != want {
+					t.Fatalf("seed %d, n %d: intN %d, IntN %d", seed, n, got, want)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkLeanEpisodes measures the lean loop alone: the first 1,000
+// candidates at 70 bits, 16 episodes of 100 interactions of each built-in
+// agent, an operation an interaction (the start-up garbage phase aside).
+func BenchmarkLeanEpisodes(b *testing.B) {
+	var envs []*leanEnv
+	Enumerate(70, func(c Candidate) bool {
+		f, err := lang.Parse("c.anynt", []byte(c.Source()))
+		if err != nil {
+			b.Fatal(err)
+		}
+		e, err := env.Load(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lean, ok := leanEnvOf(e)
+		if !ok {
+			b.Fatal("no lean form")
+		}
+		envs = append(envs, lean)
+		return len(envs) < 1000
+	})
+	b.ReportAllocs()
+	p := newLeanPlayer(envs[0])
+	n := 0
+	for b.Loop() {
+		p.setEnv(envs[n%len(envs)])
+		for _, kind := range []leanAgent{leanRandom, leanOracle, leanFollower} {
+			for i := range 16 {
+				p.episode(kind, env.EpisodeSeed(1, i), 100)
+			}
+		}
+		n++
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(n*48*100), "ns/interaction")
 }

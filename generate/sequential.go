@@ -54,7 +54,6 @@ type runs struct {
 	players  []*env.Player // one a worker, kept with its memos from look to look
 	lean     *leanEnv      // nil: play through env
 	kind     leanAgent
-	leans    []*leanPlayer // one a worker
 	scores   []float64
 	maxSteps int
 }
@@ -102,15 +101,14 @@ func (r *runs) extend(n int) {
 }
 
 // extendLean is extend's lean episodes from to n, on workers goroutines
-// (the calling one among them).
+// (the calling one among them), each with a leanPlayer of the pool.
 func (r *runs) extendLean(from, n, workers int) {
-	for len(r.leans) < workers {
-		r.leans = append(r.leans, newLeanPlayer(r.lean))
-	}
 	play := func(w int) {
+		p := getLeanPlayer(r.lean)
 		for i := from + w; i < n; i += workers {
-			r.scores[i] = r.leans[w].episode(r.kind, env.EpisodeSeed(r.seed, i), r.steps)
+			r.scores[i] = p.episode(r.kind, env.EpisodeSeed(r.seed, i), r.steps)
 		}
+		leanPlayers.Put(p)
 	}
 	var wg sync.WaitGroup
 	for w := 1; w < workers; w++ {
