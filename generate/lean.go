@@ -157,6 +157,7 @@ func intN(src *rand.PCG, n int) int {
 func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 	e, cell := p.e, p.cell
 	na, dest, pattern, value := e.actions, e.dest, e.pattern, e.value
+	cycle, cycleBound, lambdaOne := e.cycle, e.cycleBound, e.lambdaOne
 	p.envRng.Seed(seed, envStream)
 	p.agentRng.Seed(seed, agentStream)
 	clear(cell)
@@ -170,13 +171,13 @@ func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 	next, total := 0, 0.0
 	for i := -garbage; i < steps; i++ {
 		// begin: the swap, the trace rewards, where Good and Evil go.
-		if e.cycle {
+		if cycle {
 			if untilSwap--; untilSwap == 0 {
 				good, evil = evil, good
-				untilSwap = 1 + intN(&p.envRng, e.cycleBound)
+				untilSwap = 1 + intN(&p.envRng, cycleBound)
 			}
 		}
-		if !e.lambdaOne {
+		if !lambdaOne {
 			// Good and Evil leave their rewards, but not in π's cell,
 			// which holds 0 (π ate it): write, then put π's 0 back,
 			// without a branch on where π is.
@@ -192,6 +193,8 @@ func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 			a = intN(&p.garbage, na)
 		case kind == leanFollower:
 			a = p.follow(row, good, evil)
+		case kind == leanOracle && !lambdaOne:
+			a = p.oracleTrace(row)
 		case kind == leanOracle:
 			a = p.oracle(row, g, v)
 		default:
@@ -217,7 +220,7 @@ func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 			next = 0
 		}
 		var reward float64
-		if e.lambdaOne {
+		if lambdaOne {
 			clear(cell)
 			cell[good] = value
 			cell[evil] = -value
@@ -283,6 +286,33 @@ func (p *leanPlayer) follow(dest []int, good, evil int) int {
 		return intN(&p.agentRng, len(dest))
 	}
 	return safe[intN(&p.agentRng, len(safe))]
+}
+
+// oracleTrace is oracle with trace rewards: a random one of the actions
+// whose cell holds the most, counted in one pass and picked in another
+// (the same draw as oracle's list of the best).
+func (p *leanPlayer) oracleTrace(dest []int) int {
+	cell := p.cell
+	best, ties := cell[dest[0]], 1
+	for _, d := range dest[1:] {
+		switch x := cell[d]; {
+		case x > best:
+			best, ties = x, 1
+		case x == best:
+			ties++
+		}
+	}
+	k := intN(&p.agentRng, ties)
+	a := 0
+	for ; ; a++ {
+		if cell[dest[a]] == best {
+			if k == 0 {
+				break
+			}
+			k--
+		}
+	}
+	return a
 }
 
 // oracle is agent.Oracle's Act: the action whose cell pays most now (good
