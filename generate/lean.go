@@ -196,7 +196,7 @@ func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 		case kind == leanOracle && !lambdaOne:
 			a = p.oracleTrace(row)
 		case kind == leanOracle:
-			a = p.oracle(row, g, v)
+			a = p.oracleLambdaOne(row, g, v)
 		default:
 			a = intN(&p.agentRng, na)
 		}
@@ -215,18 +215,18 @@ func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 				g = good
 			}
 		}
+		good0, evil0 := good, evil
 		good, evil = g, v
 		if next++; next == len(pattern) {
 			next = 0
 		}
 		var reward float64
 		if lambdaOne {
-			clear(cell)
-			cell[good] = value
-			cell[evil] = -value
+			cell[good0], cell[evil0] = 0, 0 // no other cell holds a reward
+			cell[good], cell[evil] = value, -value
 			reward = cell[pi]
 		} else {
-			reward = cell[pi]
+			reward = cell[pi] // π eats it, then every cell's halves
 			cell[pi] = 0
 			for c := range cell {
 				cell[c] /= 2
@@ -288,9 +288,9 @@ func (p *leanPlayer) follow(dest []int, good, evil int) int {
 	return safe[intN(&p.agentRng, len(safe))]
 }
 
-// oracleTrace is oracle with trace rewards: a random one of the actions
-// whose cell holds the most, counted in one pass and picked in another
-// (the same draw as oracle's list of the best).
+// oracleTrace is agent.Oracle's Act with trace rewards: a random one of
+// the actions whose cell holds the most, counted in one pass and picked in
+// another (the same draw as the agent's list of the best).
 func (p *leanPlayer) oracleTrace(dest []int) int {
 	cell := p.cell
 	best, ties := cell[dest[0]], 1
@@ -315,27 +315,20 @@ func (p *leanPlayer) oracleTrace(dest []int) int {
 	return a
 }
 
-// oracle is agent.Oracle's Act: the action whose cell pays most now (good
-// and evil are where Good and Evil intend to go), a random one of the best.
-func (p *leanPlayer) oracle(dest []int, good, evil int) int {
-	lambdaOne := p.e.lambdaOne
-	if lambdaOne {
-		for a, d := range dest {
-			if d == good {
-				return a
-			}
+// oracleLambdaOne is agent.Oracle's Act with Λ_one rewards: to Good's
+// intended cell if it is one step away, else a random one of the actions
+// whose cell pays most (0 beats Evil's −1).
+func (p *leanPlayer) oracleLambdaOne(dest []int, good, evil int) int {
+	for a, d := range dest {
+		if d == good {
+			return a
 		}
 	}
 	best := p.choices[:0]
 	bestValue := 0.0
 	for a, d := range dest {
-		var val float64
-		switch {
-		case !lambdaOne:
-			val = p.cell[d]
-		case d == good:
-			val = 1
-		case d == evil:
+		val := 0.0
+		if d == evil {
 			val = -1
 		}
 		switch {
