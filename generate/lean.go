@@ -158,6 +158,11 @@ func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 	e, cell := p.e, p.cell
 	na, dest, pattern, value := e.actions, e.dest, e.pattern, e.value
 	cycle, cycleBound, lambdaOne := e.cycle, e.cycleBound, e.lambdaOne
+	// With two cells, Good and Evil hold both (never one), so the next
+	// interaction's begin writes every cell before anything reads it:
+	// π's zero and the halving at the end of an interaction would be
+	// overwritten unread, and are skipped.
+	halve := len(cell) > 2
 	p.envRng.Seed(seed, envStream)
 	p.agentRng.Seed(seed, agentStream)
 	clear(cell)
@@ -225,8 +230,7 @@ func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 			cell[good0], cell[evil0] = 0, 0 // no other cell holds a reward
 			cell[good], cell[evil] = value, -value
 			reward = cell[pi]
-		} else {
-			reward = cell[pi] // π eats it, then every cell's halves
+		} else if reward = cell[pi]; halve { // π eats it, then every cell's halves
 			cell[pi] = 0
 			for c := range cell {
 				cell[c] /= 2
@@ -293,17 +297,17 @@ func (p *leanPlayer) follow(dest []int, good, evil int) int {
 // another (the same draw as the agent's list of the best).
 func (p *leanPlayer) oracleTrace(dest []int) int {
 	cell := p.cell
-	best, ties := cell[dest[0]], 1
-	for _, d := range dest[1:] {
+	best, ties, first := cell[dest[0]], 1, 0
+	for a, d := range dest[1:] {
 		switch x := cell[d]; {
 		case x > best:
-			best, ties = x, 1
+			best, ties, first = x, 1, a+1
 		case x == best:
 			ties++
 		}
 	}
 	k := intN(&p.agentRng, ties)
-	a := 0
+	a := first
 	for ; ; a++ {
 		if cell[dest[a]] == best {
 			if k == 0 {
