@@ -109,6 +109,35 @@ func TestLeanEpisodes(t *testing.T) {
 	}
 }
 
+// Check gives CheckPlain's verdicts, field for field, on leanSources with
+// the default filters and the fixed budget, and with references of which
+// one plays lean and one does not.
+func TestLeanFilters(t *testing.T) {
+	first, sample := 20, 3
+	if testing.Short() {
+		first, sample = 5, 1
+	}
+	fixed := DefaultFilters
+	fixed.Sequential, fixed.Episodes = false, 40
+	mixed := DefaultFilters
+	mixed.References = []string{"stay", "oracle"}
+	for name, src := range leanSources(t, first, sample) {
+		for _, s := range []FilterSettings{DefaultFilters, fixed, mixed} {
+			got, err := Check(name, src, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := CheckPlain(name, src, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s, %v: Check %+v\nCheckPlain %+v\n%s", name, s.References, got, want, src)
+			}
+		}
+	}
+}
+
 // Which environments play lean: those without a behaviour program or
 // reward levels; and which agents: the built-in random, follower and oracle.
 func TestLeanApplies(t *testing.T) {
