@@ -16,12 +16,16 @@ import (
 // leanPlayer plays such an episode with the agent written into its loop,
 // the same draws from the same streams in the same order as env.Episode
 // and package agent, so that every score is the same float64 bit for bit
-// (TestLeanEpisodes and FuzzLeanEpisodes compare them on enumerated
-// candidates, the corpus's pattern environments and many seeds); any
-// other environment or agent plays through env.Player.
+// (TestLeanEpisodes, TestLeanFilters and FuzzLeanFilters compare them
+// with env's on enumerated candidates with every setting a file may
+// change, the corpus's pattern environments and many seeds); any other
+// environment or agent plays through env.Player. A change to env's
+// interaction loop, its streams or the built-in agents must be made here
+// too: those tests fail until it is.
 
-// The streams env.NewEpisode derives from an episode's seed (machine.go):
-// the environment's, the agent's and the garbage phase's random agent's.
+// The streams env.NewEpisode derives from an episode's seed (machine.go
+// writes them as literals): the environment's, the agent's and the garbage
+// phase's random agent's.
 const (
 	envStream     = 0x5eed_e11e
 	agentStream   = 0xa6e7
@@ -149,7 +153,7 @@ func intN(src *rand.PCG, n int) int {
 	return int(hi)
 }
 
-// episode plays an episode of steps scored interactions of agent a with
+// episode plays an episode of steps scored interactions of agent kind with
 // seed and returns its score, as env.Player.Episode(agent, seed).Run(steps,
 // nil) does: the start-up garbage phase and the scored interactions are
 // one loop, the interaction of env.Episode's begin and finish with the
