@@ -128,10 +128,35 @@ const (
 // reference agent and random, divided by log2 of the description length.
 // The error is about the settings (Validate), never about the candidate.
 func Check(name, src string, s FilterSettings) (Verdict, error) {
+	return check(name, src, s, true)
+}
+
+// CheckPlain is Check without the lean episodes (lean.go): every episode
+// plays through env's machine. It gives Check's verdicts, only slower; the
+// tests and the fuzzer compare the two.
+func CheckPlain(name, src string, s FilterSettings) (Verdict, error) {
+	return check(name, src, s, false)
+}
+
+func check(name, src string, s FilterSettings, leanEpisodes bool) (Verdict, error) {
 	agents, err := s.agents()
 	if err != nil {
 		return Verdict{}, err
 	}
+	v, e := load(name, src)
+	if e == nil {
+		return v, nil
+	}
+	var lean *leanEnv
+	if leanEpisodes {
+		lean, _ = leanEnvOf(e)
+	}
+	return filters(v, e, lean, agents, s), nil
+}
+
+// load parses and loads src: the environment and a verdict that holds its
+// bits, or a rejection (syntax, space) and no environment.
+func load(name, src string) (Verdict, *env.Env) {
 	f, err := lang.Parse(name, []byte(src))
 	if err != nil {
 		return Verdict{Reason: ReasonSyntax}, nil
@@ -143,58 +168,50 @@ func Check(name, src string, s FilterSettings) (Verdict, error) {
 		}
 		return Verdict{Reason: ReasonSyntax}, nil
 	}
-	v := Verdict{Bits: complexity.Total(complexity.Environment(f, e))}
+	return Verdict{Bits: complexity.Total(complexity.Environment(f, e))}, e
+}
+
+// filters decides balance and discrimination of a loaded environment, its
+// lean form (lean.go) when it has one, by the sequential test or on the
+// fixed budget.
+func filters(v Verdict, e *env.Env, lean *leanEnv, agents map[string]agent.Factory, s FilterSettings) Verdict {
 	if s.Sequential {
-		return sequential(v, e, agents, s), nil
+		return sequential(v, e, lean, agents, s)
 	}
-	random := evaluate(e, "random", agents["random"], s)
-	v.Random = random.Score
-	v.MaxSteps = random.maxSteps
-	if random.CI95[0] > 0 || random.CI95[1] < 0 {
-		v.Reason = ReasonUnbalanced
-		return v, nil
+	play := func(name string) *runs {
+		r := newRuns(e, lean, name, agents[name], s)
+		r.extend(s.Episodes)
+		return r
 	}
+	random := play("random")
+	if ci := random.score().CI95; ci[0] > 0 || ci[1] < 0 {
+		return unbalancedVerdict(v, random)
+	}
+	refs := make([]*runs, len(s.References))
 	for i, name := range s.References {
-		ref := evaluate(e, name, agents[name], s)
-		v.References = append(v.References, ref.Score)
-		v.MaxSteps = max(v.MaxSteps, ref.maxSteps)
-		if i == 0 || ref.Mean > v.Best.Mean {
-			v.Best = ref.Score
-		}
+		refs[i] = play(name)
 	}
-	if v.Best.CI95[0] <= random.CI95[1] {
+	v = discriminationVerdict(v, random, refs, false)
+	if v.Best.CI95[0] <= v.Random.CI95[1] {
 		v.Reason = ReasonInsensitive
-		return v, nil
+		v.Accepted, v.Fitness = false, 0
 	}
-	v.Accepted = true
-	v.Fitness = Fitness(v.Best.Mean-random.Mean, v.Bits)
-	return v, nil
+	return v
 }
 
 // Fitness is the discrimination gap per log2 of the description length.
 func Fitness(gap, bits float64) float64 { return gap / math.Log2(max(bits, 2)) }
-
-type evaluation struct {
-	Score
-	maxSteps int
-}
-
-// evaluate runs one agent, looked up by Check, on e.
-func evaluate(e *env.Env, name string, newAgent agent.Factory, s FilterSettings) evaluation {
-	r := env.Evaluate(e, newAgent, s.Episodes, s.Steps, s.Seed, nil)
-	return evaluation{Score{Agent: name, Mean: r.Mean, CI95: r.CI95, Episodes: s.Episodes}, r.MaxSteps}
-}
 
 // sequential is Check's balance and discrimination by the sequential test:
 // the random agent plays look by look until a look decides balance (or
 // the budget ends, where today's rule decides); then random and the
 // references play on together, look by look, until a look decides
 // discrimination (or the budget ends: today's rule).
-func sequential(v Verdict, e *env.Env, agents map[string]agent.Factory, s FilterSettings) Verdict {
-	random := newRuns(e, "random", agents["random"], s)
+func sequential(v Verdict, e *env.Env, lean *leanEnv, agents map[string]agent.Factory, s FilterSettings) Verdict {
+	random := newRuns(e, lean, "random", agents["random"], s)
 	refs := make([]*runs, len(s.References))
 	for i, name := range s.References {
-		refs[i] = newRuns(e, name, agents[name], s)
+		refs[i] = newRuns(e, lean, name, agents[name], s)
 	}
 	ns := looks(s.Episodes)
 	k := 0

@@ -42,7 +42,9 @@ func looks(episodes int) []int {
 
 // runs plays one agent's episodes in episode order, a look at a time, on
 // the machine's cores; episode i has the seed Evaluate gives it, so the
-// first n scores are those of Evaluate's run, whatever the looks.
+// first n scores are those of Evaluate's run, whatever the looks. A
+// built-in agent on an environment without programs plays lean episodes
+// (lean.go), with the same scores.
 type runs struct {
 	env      *env.Env
 	name     string
@@ -50,12 +52,18 @@ type runs struct {
 	seed     uint64
 	steps    int
 	players  []*env.Player // one a worker, kept with its memos from look to look
+	lean     *leanEnv      // nil: play through env
+	kind     leanAgent
 	scores   []float64
 	maxSteps int
 }
 
-func newRuns(e *env.Env, name string, f agent.Factory, s FilterSettings) *runs {
-	return &runs{env: e, name: name, agent: f, seed: s.Seed, steps: s.Steps}
+func newRuns(e *env.Env, lean *leanEnv, name string, f agent.Factory, s FilterSettings) *runs {
+	r := &runs{env: e, name: name, agent: f, seed: s.Seed, steps: s.Steps}
+	if r.kind = leanAgentOf(name); lean != nil && r.kind != leanNone {
+		r.lean = lean
+	}
+	return r
 }
 
 // extend plays episodes until there are n.
@@ -66,6 +74,10 @@ func (r *runs) extend(n int) {
 	}
 	r.scores = append(r.scores, make([]float64, n-from)...)
 	workers := min(runtime.GOMAXPROCS(0), n-from)
+	if r.lean != nil {
+		r.extendLean(from, n, workers)
+		return // no program runs: no steps
+	}
 	for len(r.players) < workers {
 		r.players = append(r.players, env.NewPlayer(r.env))
 	}
@@ -86,6 +98,24 @@ func (r *runs) extend(n int) {
 	for _, s := range steps {
 		r.maxSteps = max(r.maxSteps, s)
 	}
+}
+
+// extendLean is extend's lean episodes from to n, on workers goroutines
+// (the calling one among them), each with a leanPlayer of the pool.
+func (r *runs) extendLean(from, n, workers int) {
+	play := func(w int) {
+		p := getLeanPlayer(r.lean)
+		for i := from + w; i < n; i += workers {
+			r.scores[i] = p.episode(r.kind, env.EpisodeSeed(r.seed, i), r.steps)
+		}
+		leanPlayers.Put(p)
+	}
+	var wg sync.WaitGroup
+	for w := 1; w < workers; w++ {
+		wg.Go(func() { play(w) })
+	}
+	play(0)
+	wg.Wait()
 }
 
 // score is the agent's mean and 95% interval over the episodes played,

@@ -89,7 +89,8 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 	if s.Shards < 1 || s.Shard < 1 || s.Shard > s.Shards {
 		return Tally{}, fmt.Errorf("shard %d/%d: K runs from 1 to N", s.Shard, s.Shards)
 	}
-	if err := s.Filters.Validate(); err != nil {
+	checker, err := newCandidateChecker(s.Filters)
+	if err != nil {
 		return Tally{}, err
 	}
 	st := state{Version: version.String(), MaxBits: s.MaxBits, Shard: s.Shard, Shards: s.Shards, Filters: s.Filters,
@@ -113,7 +114,7 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 	run := Tally{Rejected: map[string]int{}}
 	var failure error
 	lastSave := time.Now()
-	err := Enumerate(s.MaxBits, func(c Candidate) bool {
+	err = Enumerate(s.MaxBits, func(c Candidate) bool {
 		if c.Index < st.Next {
 			if why, ok := redo[c.Index]; ok {
 				if failure = writeFileAtomic(filepath.Join(s.Out, fileName(c)), []byte(c.Source())); failure != nil {
@@ -132,12 +133,7 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 		if c.Index%s.Shards != s.Shard-1 {
 			return true
 		}
-		src := c.Source()
-		v, err := Check(fmt.Sprintf("candidate-%d.anynt", c.Index), src, s.Filters)
-		if err != nil {
-			failure = err
-			return false
-		}
+		v := checker.check(c)
 		count := func(t *Tally) {
 			t.Examined++
 			if v.Accepted {
@@ -154,6 +150,7 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 				failure, lastSave = save(s.Out, st), time.Now()
 			}
 		} else {
+			src := c.Source()
 			e := Emitted{Index: c.Index, Bits: c.Bits, Verdict: v, Source: src}
 			st.Emitted++
 			if s.Out != "" {
