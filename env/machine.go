@@ -184,6 +184,17 @@ func NewPlainEpisode(e *Env, agent Agent, seed uint64) *Episode {
 	return newEpisode(e, agent, seed, b)
 }
 
+// The second words of the PCG streams an episode draws from, the first
+// being its seed: the environment's (placement, swaps, coins), the
+// agent's, and the garbage phase's random agent's. They are part of what a
+// seed means: changing one changes every recorded trajectory, and package
+// generate's lean episodes draw from the same streams.
+const (
+	EnvironmentStream = 0x5eed_e11e
+	AgentStream       = 0xa6e7
+	GarbageStream     = 0x6a7ba6e
+)
+
 // newEpisode is NewEpisode with behaviours readied before, whose memories
 // it empties.
 func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
@@ -191,7 +202,7 @@ func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 	ep := &Episode{
 		env:        e,
 		agent:      agent,
-		rng:        rand.New(rand.NewPCG(seed, 0x5eed_e11e)),
+		rng:        rand.New(rand.NewPCG(seed, EnvironmentStream)),
 		pos:        make([]int, 3+len(e.Objects)),
 		cellReward: make([]float64, e.Space.Cells()),
 		halvedFrom: make([]uint64, e.Space.Cells()),
@@ -203,9 +214,9 @@ func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 	ep.act = agent.Act
 	ep.place()
 	ep.untilSwap = ep.drawInterval()
-	agent.Start(e, rand.New(rand.NewPCG(seed, 0xa6e7)))
+	agent.Start(e, rand.New(rand.NewPCG(seed, AgentStream)))
 	if e.Settings.Garbage {
-		garbage := &randomAgent{rng: rand.New(rand.NewPCG(seed, 0x6a7ba6e))}
+		garbage := &randomAgent{rng: rand.New(rand.NewPCG(seed, GarbageStream))}
 		for range ep.drawInterval() {
 			ep.interact(garbage.act)
 		}

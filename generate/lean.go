@@ -23,15 +23,6 @@ import (
 // interaction loop, its streams or the built-in agents must be made here
 // too: those tests fail until it is.
 
-// The streams env.NewEpisode derives from an episode's seed (machine.go
-// writes them as literals): the environment's, the agent's and the garbage
-// phase's random agent's.
-const (
-	envStream     = 0x5eed_e11e
-	agentStream   = 0xa6e7
-	garbageStream = 0x6a7ba6e
-)
-
 // leanAgent is a built-in agent the lean loop plays.
 type leanAgent int
 
@@ -167,14 +158,14 @@ func (p *leanPlayer) episode(kind leanAgent, seed uint64, steps int) float64 {
 	// π's zero and the halving at the end of an interaction would be
 	// overwritten unread, and are skipped.
 	halve := len(cell) > 2
-	p.envRng.Seed(seed, envStream)
-	p.agentRng.Seed(seed, agentStream)
+	p.envRng.Seed(seed, env.EnvironmentStream)
+	p.agentRng.Seed(seed, env.AgentStream)
 	clear(cell)
 	pi, good, evil := p.place()
 	untilSwap := 1 + intN(&p.envRng, e.cycleBound)
 	garbage := 0
 	if e.garbage {
-		p.garbage.Seed(seed, garbageStream)
+		p.garbage.Seed(seed, env.GarbageStream)
 		garbage = 1 + intN(&p.envRng, e.cycleBound)
 	}
 	next, total := 0, 0.0
