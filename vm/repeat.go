@@ -31,8 +31,11 @@ package vm
 //
 // The ranks and b need every rule up to r expanded and covered by the
 // scanner, which is so in programs whose leading rules are expanded. It
-// is not done while a trace watches each step, on a string in the gap
-// buffer, or past the step limit. TestRepeatAgrees, FuzzRepeat and
+// is not done while a trace watches each step, or past the step limit.
+// In the gap buffer, the step that erased the first occurrence left the
+// gap at the join, and the run lies at the end of the head (rightmost) or
+// the start of the tail (leftmost), which shrinks without moving a
+// symbol. TestRepeatAgrees, FuzzRepeat and
 // FuzzLong compare it with a machine that erases one step at a time.
 
 // repeat follows a step that erased the occurrence of the literal ranked
@@ -41,18 +44,24 @@ package vm
 func (m *Machine) repeat(rank int32, at int, leftmost bool) {
 	sc := m.scanner
 	ref := &sc.ranks[rank]
-	if !ref.repeat || m.noRepeat || m.trace != nil || m.tail != 0 || m.res.Steps >= m.maxSteps {
+	if !ref.repeat || m.noRepeat || m.trace != nil || m.res.Steps >= m.maxSteps {
 		return
 	}
-	s, c, l := m.str, ref.sym, ref.length
-	if leftmost && (at >= len(s) || s[at] != c) || !leftmost && (at == 0 || s[at-1] != c) {
-		return // the common case: the next step is elsewhere
+	// The symbols on the side the erasures go: the string's, or in the
+	// gap buffer, whose gap the step left at the join, the head's or the
+	// tail's.
+	head, c, l := m.str, ref.sym, ref.length
+	if m.tail > 0 && at != len(head) {
+		return
 	}
-	var k int // the run of c's at the join, on the side the erasures go
-	if leftmost {
-		k = runFrom(s, at, c)
-	} else {
-		k = runBefore(s, at, c)
+	var k int // the run of c's at the join, on that side
+	switch {
+	case leftmost && m.tail > 0:
+		k = runFrom(m.tailBytes(), 0, c)
+	case leftmost:
+		k = runFrom(head, at, c)
+	default:
+		k = runBefore(head, at, c)
 	}
 	need := max(l, ref.before-1)
 	if k < need {
@@ -64,13 +73,23 @@ func (m *Machine) repeat(rank int32, at int, leftmost bool) {
 	if !leftmost {
 		from = at - n
 	}
-	copy(s[from:], s[from+n:])
-	m.str = s[:len(s)-n]
+	switch {
+	case m.tail == 0:
+		copy(head[from:], head[from+n:])
+		m.str = head[:len(head)-n]
+	case leftmost:
+		m.tail -= n // the tail's first n symbols
+	default:
+		m.str = head[:from]
+	}
+	if m.length() <= m.longLen {
+		m.flatten() // a string no longer long is contiguous, as the short path needs
+	}
 	if !m.countsStale {
 		m.counts[c] -= int32(n)
 	}
 	if m.log != nil {
-		m.logSplice(from, from+n, 0, len(m.str))
+		m.logSplice(from, from+n, 0, m.length())
 	}
 	m.changedFrom, m.changedTo = from, from
 	m.scan.valid = min(m.scan.valid, from)
