@@ -29,6 +29,38 @@ var benchmarks = []struct {
 	{"sugared/sortABC", "a b c", strings.Repeat("c b a ", 50), sortABC, DefaultOptions(), sortABCExpansion},
 	{"plain/sortABCExpansion", "a b c", strings.Repeat("c b a ", 50), sortABCExpansion, DefaultOptions(), nil},
 	{"sugared/sortAny", "p q r", strings.Repeat("r q p ", 50) + "$", sortAny, DefaultOptions(), nil},
+	// Good/Evil's first rules on a 400-cell ring's observation (408
+	// symbols): 407 steps, most of them erasing a ':'.
+	{"sugared/eraseObservation", "π ω1 S L R : ⊙ E_I E_D Φ", ringObservation, eraseObservation, DefaultOptions(), nil},
+}
+
+// ringObservation is an observation of the ω1-blocker's space copied to a
+// ring of 400 cells, as Good or Evil sees it.
+var ringObservation = strings.Repeat(": ", 28) + "π " + strings.Repeat(": ", 20) + "L : ⊙ S : R " +
+	strings.Repeat(": ", 35) + "ω1 " + strings.Repeat(": ", 100) + "⊙ " + strings.Repeat(": ", 216)
+
+// eraseObservation is the start of Good/Evil (corpus/thesis/goodevil.anynt):
+//
+//	ω1 (χ ∉ {L, R, :}) -> ω1
+//	ω1L -> E_I
+//	ω1R -> E_D
+//	(π|ω1|S|L|R|:) ->
+//	⊙⊙ -> Φ
+func eraseObservation(a *asm) {
+	a.sugared(code(a.sym("ω1"), a.any("L R :"), match()), code(a.emit("ω1"), done()))
+	a.plain("ω1 L", "E_I")
+	a.plain("ω1 R", "E_D")
+	names := strings.Fields("π ω1 S L R :")
+	var alts []Instr
+	for i, name := range names {
+		if i < len(names)-1 {
+			alts = append(alts, split(int32(3*i+3)), a.sym(name), jmp(int32(3*len(names)-2)))
+		} else {
+			alts = append(alts, a.sym(name), match())
+		}
+	}
+	a.sugared(alts, code(done()))
+	a.plain("⊙ ⊙", "Φ")
 }
 
 func BenchmarkRun(b *testing.B) {

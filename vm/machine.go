@@ -120,6 +120,8 @@ type Machine struct {
 
 	rhs []byte // the right-hand side of the current step
 	mem []byte // the memory register
+	// noRepeat turns repeat off, for tests to compare.
+	noRepeat bool
 
 	slots     []int // captures of the matcher's current path
 	bestSlots []int // captures of the best match found so far
@@ -221,7 +223,7 @@ func (m *Machine) run(input []byte, opt Options) {
 		}
 	}
 	for {
-		rule, start, end, slots, text := m.find(opt.Leftmost)
+		rule, rank, start, end, slots, text := m.find(opt.Leftmost)
 		if rule < 0 {
 			m.res.Halt = NoRule
 			if m.workLeft < 0 {
@@ -235,6 +237,9 @@ func (m *Machine) run(input []byte, opt Options) {
 		}
 		if m.commit(rule, start, end, rhs, slots, text) {
 			return
+		}
+		if rank >= 0 {
+			m.repeat(rank, start, opt.Leftmost)
 		}
 	}
 }
@@ -330,6 +335,7 @@ func (m *Machine) runShort(leftmost bool) bool {
 		if m.commit(ref.rule, start, start+ref.length, rhs, slots, text) {
 			return true
 		}
+		m.repeat(rank, start, leftmost)
 	}
 	return false
 }
@@ -377,10 +383,11 @@ func (m *Machine) hasAll(syms []byte) bool {
 	return true
 }
 
-// find returns the first rule that applies, the span it replaces, the
-// symbols there and its captures, or rule -1: none applies or, if
-// m.workLeft < 0, the matcher ran out of work before it knew.
-func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int, text []byte) {
+// find returns the first rule that applies, the rank of the literal found
+// if the scanner ranks it (or -1), the span it replaces, the symbols there
+// and its captures, or rule -1: none applies or, if m.workLeft < 0, the
+// matcher ran out of work before it knew.
+func (m *Machine) find(leftmost bool) (rule int, rank int32, start, end int, slots []int, text []byte) {
 	first := 0
 	m.scanned = m.scanner != nil && m.scannable(false)
 	if m.scanned {
@@ -388,7 +395,7 @@ func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int, text [
 		rank, at := m.scanner.scan(m.str, leftmost, &m.scan)
 		if rank != noLiteral {
 			ref := &m.scanner.ranks[rank]
-			return ref.rule, at, at + ref.length, m.placeSlots(ref.slots, at), m.str[at : at+ref.length]
+			return ref.rule, rank, at, at + ref.length, m.placeSlots(ref.slots, at), m.str[at : at+ref.length]
 		}
 		first = m.scanner.firstUncovered // the rules before it do not occur
 	}
@@ -407,10 +414,10 @@ func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int, text [
 		if !plan.expanded {
 			m.flatten() // the matcher reads the string whole
 			if start, end, ok := m.matchRule(r.Match, &plan.anchor, leftmost); ok {
-				return i, start, end, m.bestSlots, m.str[start:end]
+				return i, -1, start, end, m.bestSlots, m.str[start:end]
 			}
 			if m.workLeft < 0 {
-				return -1, 0, 0, nil, nil
+				return -1, -1, 0, 0, nil, nil
 			}
 			continue
 		}
@@ -427,9 +434,13 @@ func (m *Machine) find(leftmost bool) (rule, start, end int, slots []int, text [
 			continue
 		}
 		start, end, slots := m.literalMatch(i, j, at)
-		return i, start, end, slots, plan.literals[j]
+		rank = -1
+		if m.scanner != nil && i < m.scanner.firstUncovered {
+			rank = m.scanner.rankBase[i] + int32(j)
+		}
+		return i, rank, start, end, slots, plan.literals[j]
 	}
-	return -1, 0, 0, nil, nil
+	return -1, -1, 0, 0, nil, nil
 }
 
 // literalMatch is the match of literal j of expanded rule i at at, with

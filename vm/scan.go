@@ -1,5 +1,7 @@
 package vm
 
+import "bytes"
+
 // A scanner finds, in one pass over a short string, the first literal of
 // the expanded rules that occurs, in rule order then expansion order: an
 // Aho–Corasick automaton over every literal of every expanded rule, each
@@ -36,6 +38,9 @@ type scanner struct {
 	// firstUncovered is the first rule the scanner does not cover, or
 	// len(rules): the rules before it are all expanded and fit the table.
 	firstUncovered int
+	// rankBase is the rank of the first literal of each covered rule: the
+	// rank of literal j of rule i is rankBase[i]+j.
+	rankBase []int32
 }
 
 // rankRef is what the scanner knows of a literal: its rule, and all a step
@@ -52,6 +57,15 @@ type rankRef struct {
 	terminating, storeWhole bool
 	store                   int   // the capture stored, or -1
 	write                   int32 // the writer code, when !fixedRHS
+	// repeat says that a step replacing the literal can be followed at
+	// once by the same step on the rest of a run of its symbol (see
+	// repeat.go): the literal is one symbol, sym, repeated, the step
+	// erases it, and the rule neither ends the run nor stores the whole
+	// string.
+	repeat bool
+	sym    byte
+	// before is the length of the longest literal ranked before this one.
+	before int
 }
 
 // newScanner builds the scanner of a machine's expanded rules, up to the
@@ -79,6 +93,7 @@ func newScanner(p *Program, plans []plan, tableMax int) *scanner {
 			sc.firstUncovered = i // the rules from here on are searched for one by one
 			break
 		}
+		sc.rankBase = append(sc.rankBase, int32(len(sc.ranks)))
 		for j, lit := range plans[i].literals {
 			rank := int32(len(sc.ranks))
 			r := &p.Rules[i]
@@ -90,6 +105,14 @@ func newScanner(p *Program, plans []plan, tableMax int) *scanner {
 				ref.slots = plans[i].literalSlots[j]
 			}
 			ref.rhs, ref.fixedRHS = p.literalRHS(r.Write, lit, ref.slots)
+			ref.repeat = ref.fixedRHS && len(ref.rhs) == 0 && len(lit) > 0 && !r.Terminating && !r.StoreWhole &&
+				bytes.Count(lit, lit[:1]) == len(lit)
+			if len(lit) > 0 {
+				ref.sym = lit[0]
+			}
+			if rank > 0 {
+				ref.before = max(sc.ranks[rank-1].before, sc.ranks[rank-1].length)
+			}
 			sc.ranks = append(sc.ranks, ref)
 			if len(lit) == 0 {
 				sc.empty = min(sc.empty, rank)
