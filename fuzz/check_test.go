@@ -144,6 +144,11 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 			vmTrace = append(vmTrace, traceStep{prog.Rules[rule].Pos, prog.Decode(s)})
 		},
 	}
+	// A machine without a trace takes the shortcuts a trace turns off
+	// (erasing a run of one symbol in one splice): it must end as the
+	// traced one does.
+	quiet, quietOpts := vm.New(prog), vmOpts
+	quietOpts.Trace = nil
 	ref := reference.New(plain, reference.Options{Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen})
 	ref.Trace = func(rule int, s []string) {
 		refTrace = append(refTrace, traceStep{vm.Pos{File: plain[rule].Pos.File, Line: plain[rule].Pos.Line, Col: plain[rule].Pos.Col}, s})
@@ -153,6 +158,7 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 	for i, run := range c.runs {
 		if run.reset {
 			m.Reset()
+			quiet.Reset()
 			ref.Reset()
 		}
 		input, codes := run.input, []byte(nil)
@@ -166,6 +172,8 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 		}
 		memBefore := ref.Memory()
 		vmTrace, refTrace = nil, nil
+		quietOut, quietRes := quiet.Run(codes, quietOpts)
+		quietOut = slices.Clone(quietOut)
 		out, res := m.Run(codes, vmOpts)
 		got := prog.Decode(out)
 		want := ref.Run(input)
@@ -185,6 +193,10 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 		if !slices.Equal(gotMem, wantMem) {
 			diffs = append(diffs, fmt.Sprintf("memory: vm %q, reference %q",
 				strings.Join(gotMem, " "), strings.Join(wantMem, " ")))
+		}
+		if !slices.Equal(quietOut, out) || quietRes != res || !slices.Equal(quiet.Memory(), m.Memory()) {
+			diffs = append(diffs, fmt.Sprintf("vm without a trace: output %q, %+v, memory %q; with one %q, %+v",
+				strings.Join(prog.Decode(quietOut), " "), quietRes, strings.Join(prog.Decode(quiet.Memory()), " "), strings.Join(got, " "), res))
 		}
 		if d := firstDifference(vmTrace, refTrace); d != "" {
 			diffs = append(diffs, d)
