@@ -74,9 +74,9 @@
 // interaction ([P] §4.4), but the machine keeps, for each cell, the reward
 // it was given and the interaction it was given at, and halves it when it
 // is read (π's cell, an oracle's view): the halvings of a normal number
-// are one exact math.Ldexp, and those below the normal range (where each
-// may round) are done one by one, at most 54 of them, so the value is bit
-// for bit the k divisions by 2 that the rule writes. A Λ_one interaction
+// are one exact subtraction from its exponent, and those below the normal
+// range (where each may round) are done one by one, at most 54 of them, so
+// the value is bit for bit the k divisions by 2 that the rule writes. A Λ_one interaction
 // clears the two cells it rewarded last, not every cell. What still grows
 // with the space is what must: an observation has a symbol for each cell,
 // so a run that misses builds it and runs over it.

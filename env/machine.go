@@ -422,27 +422,26 @@ func (ep *Episode) rewardIn(c int) float64 {
 
 // halved is r halved k times, one rounding after another, as k divisions
 // by 2 give it. While the result stays a normal number each halving is
-// exact, so those are one math.Ldexp; below that (subnormals) each halving
-// may round, and they are done one by one, at most 54 before any value
-// reaches zero.
+// exact, so those are one subtraction from the exponent; below that
+// (subnormals) each halving may round, and they are done one by one, at
+// most 54 before any value reaches zero.
 func halved(r float64, k uint64) float64 {
-	if k == 0 || r == 0 || math.IsInf(r, 0) || math.IsNaN(r) {
+	bits := math.Float64bits(r)
+	exp := bits >> 52 & 0x7ff // biased: 1 is the smallest normal exponent
+	switch {
+	case k == 0 || r == 0 || exp == 0x7ff: // 0x7ff: infinite or NaN
 		return r
-	}
-	_, exp := math.Frexp(r) // |r| in [2^(exp−1), 2^exp)
-	if exact := exp - 1 - minNormalExp; exact > 0 {
-		j := min(k, uint64(exact))
-		r = math.Ldexp(r, -int(j))
-		k -= j
+	case k < exp: // the result is normal
+		return math.Float64frombits(bits - k<<52)
+	case exp > 1: // exactly down to the smallest normal exponent
+		r = math.Float64frombits(bits - (exp-1)<<52)
+		k -= exp - 1
 	}
 	for ; k > 0 && r != 0; k-- {
 		r /= 2
 	}
 	return r
 }
-
-// minNormalExp is the exponent of the smallest normal float64, 2^−1022.
-const minNormalExp = -1022
 
 func (ep *Episode) rewardValue(who int) float64 {
 	if levels := ep.env.Reward.Levels; len(levels) > 0 {
