@@ -6,6 +6,7 @@ import (
 	"hash/adler32"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // ZlibLength returns the length in bytes of the zlib stream (RFC 1950) that
@@ -76,8 +77,10 @@ func zlibCompress(data []byte, level int) []byte {
 	if level < 1 || level > 9 {
 		panic(fmt.Sprintf("complexity: zlib level %d is not in 1..9", level))
 	}
-	d := &zDeflater{data: data, cfg: zConfigs[level],
-		head: make([]int32, 1<<zHashBits), prev: make([]int32, len(data))}
+	head := zHeads.Get().(*[]int32)
+	defer zHeads.Put(head)
+	d := &zDeflater{data: data, cfg: zConfigs[level], head: *head, prev: make([]int32, len(data))}
+	defer d.clearHeads()
 	// The header records the level only as a hint (FLEVEL), rounded as zlib does.
 	flags := [10]int{0, 0, 1, 1, 1, 1, 2, 3, 3, 3}[level]
 	header := 0x7800 | flags<<6
@@ -91,11 +94,34 @@ func zlibCompress(data []byte, level int) []byte {
 	return binary.BigEndian.AppendUint32(d.out, adler32.Checksum(data))
 }
 
+// zHeads keeps the hash heads, 128 KiB each, from one compression to the
+// next: allocating and zeroing them was most of the bytes a Λ_one test
+// allocates (its patterns are a few bytes long). A head comes out of the
+// pool all zero, as make gives it, because clearHeads puts back the zeros.
+var zHeads = sync.Pool{New: func() any { h := make([]int32, 1<<zHashBits); return &h }}
+
+// clearHeads zeroes the heads insert may have set: only the hashes of
+// the data's strings, so a short input costs little.
+func (d *zDeflater) clearHeads() {
+	if len(d.data) > len(d.head)/8 {
+		clear(d.head)
+		return
+	}
+	for pos := 0; pos+zMinMatch <= len(d.data); pos++ {
+		d.head[zHash(d.data, pos)] = 0
+	}
+}
+
+// zHash is zlib's rolling hash of the three bytes at pos: it shifts by 5 in
+// 15 bits, so it depends on exactly those bytes.
+func zHash(data []byte, pos int) int {
+	return (int(data[pos])<<10 ^ int(data[pos+1])<<5 ^ int(data[pos+2])) & (1<<zHashBits - 1)
+}
+
 // insert enters the string at pos in its hash chain and returns the chain's
-// previous head. zlib's rolling hash shifts by 5 in 15 bits, so it depends on
-// exactly the three bytes at pos.
+// previous head.
 func (d *zDeflater) insert(pos int) int {
-	h := (int(d.data[pos])<<10 ^ int(d.data[pos+1])<<5 ^ int(d.data[pos+2])) & (1<<zHashBits - 1)
+	h := zHash(d.data, pos)
 	old := d.head[h]
 	d.prev[pos], d.head[h] = old, int32(pos)
 	return int(old)

@@ -5,30 +5,50 @@ import (
 
 	"github.com/anynt/anynt/complexity"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/internal/cores"
 	"github.com/anynt/anynt/lang"
 )
 
 // LambdaOneItems draws tests Λ_one tests, test k from the seed seed+k−1, so
 // that any one of them can be taken again alone with its own seed. Each
 // exercise is loaded from the file Source writes, so the test runs exactly
-// what a user can check and run. Items are ordered by complexity K_approx,
-// the papers' figure; version names the toolchain in the files' headers.
+// what a user can check and run. The items come test by test, each test's
+// in the order of its exercises; version names the toolchain in the files'
+// headers. The tests are drawn, written and loaded on all cores, each into
+// its own slot from its own seed, so the items do not depend on the
+// number of cores.
 func LambdaOneItems(seed uint64, tests int, version string) ([]Item, error) {
-	var items []Item
-	for k := range tests {
-		s := seed + uint64(k)
-		for _, x := range LambdaOne(s) {
-			name := fmt.Sprintf("lambda-one:%d/%d", s, x.Number)
-			src := x.Source(s, version)
-			e, f, err := loadSource(name, src)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, Item{
-				Test: k + 1, Number: x.Number, Name: name, Env: e, Source: src, Steps: x.Steps,
-				Seed: env.EpisodeSeed(s, x.Number), Complexity: float64(x.KApprox),
-				Bits: complexity.Total(complexity.Environment(f, e)), KApprox: x.KApprox, Cells: x.Cells,
-			})
+	perTest := make([][]Item, tests)
+	errs := make([]error, tests)
+	cores.Do(tests, func(k int) {
+		perTest[k], errs[k] = lambdaOneTest(seed+uint64(k), k+1, version)
+	}, nil)
+	items := make([]Item, 0, tests*len(lambdaOneCells))
+	for k, test := range perTest {
+		if errs[k] != nil {
+			return nil, errs[k]
+		}
+		items = append(items, test...)
+	}
+	return items, nil
+}
+
+// lambdaOneTest draws, writes and loads the exercises of the Λ_one test
+// of seed s, the test'th of a run.
+func lambdaOneTest(s uint64, test int, version string) ([]Item, error) {
+	xs := LambdaOne(s)
+	items := make([]Item, len(xs))
+	for i, x := range xs {
+		name := fmt.Sprintf("lambda-one:%d/%d", s, x.Number)
+		src := x.Source(s, version)
+		e, f, err := loadSource(name, src)
+		if err != nil {
+			return nil, err
+		}
+		items[i] = Item{
+			Test: test, Number: x.Number, Name: name, Env: e, Source: src, Steps: x.Steps,
+			Seed: env.EpisodeSeed(s, x.Number), Complexity: float64(x.KApprox),
+			Bits: complexity.Total(complexity.Environment(f, e)), KApprox: x.KApprox, Cells: x.Cells,
 		}
 	}
 	return items, nil
