@@ -69,6 +69,7 @@ type zDeflater struct {
 	blockStart int
 	base       int
 	out        []byte
+	trees      []int // zCodeLengths' working arrays, kept from tree to tree
 	bitBuf     uint64
 	bitCount   uint
 }
@@ -265,13 +266,13 @@ func (d *zDeflater) flushBlock(end int, last bool) {
 			distFreq[zCode(zDistBase, s.dist-1)]++
 		}
 	}
-	litLens, litMax := zCodeLengths(litFreq, 15)
-	distLens, distMax := zCodeLengths(distFreq, 15)
+	litLens, litMax := zCodeLengths(litFreq, 15, &d.trees)
+	distLens, distMax := zCodeLengths(distFreq, 15, &d.trees)
 	blFreq := make([]int, 19)
 	countRun := func(sym, _, _ int) { blFreq[sym]++ }
 	zLengthRuns(litLens[:litMax+1], countRun)
 	zLengthRuns(distLens[:distMax+1], countRun)
-	blLens, _ := zCodeLengths(blFreq, 7)
+	blLens, _ := zCodeLengths(blFreq, 7, &d.trees)
 	blCount := 19 // code-length code lengths sent: trailing zeros dropped, at least 4
 	for blCount > 4 && blLens[zBlOrder[blCount-1]] == 0 {
 		blCount--
@@ -397,10 +398,17 @@ func zCode(bases []int, v int) int {
 // for freq, at most maxBits long, and the highest symbol used. zlib's choices
 // are kept where Huffman codes are not unique: the heap order (ties go to
 // the shallower subtree), at least two codes (padding with symbols 0, 1 or
-// 2), and its way of shortening codes that come out too long.
-func zCodeLengths(freq []int, maxBits int) (lens []int, maxCode int) {
+// 2), and its way of shortening codes that come out too long. trees holds
+// the working arrays, grown as needed and zeroed here, so that a stream's
+// trees share them.
+func zCodeLengths(freq []int, maxBits int, trees *[]int) (lens []int, maxCode int) {
 	size := 2*len(freq) + 1 // leaves, then inner nodes; heap[heapMax:] lists nodes root first
-	weight, depth, parent, heap := make([]int, size), make([]int, size), make([]int, size), make([]int, size)
+	if cap(*trees) < 4*size {
+		*trees = make([]int, 4*size)
+	}
+	work := (*trees)[:4*size]
+	clear(work)
+	weight, depth, parent, heap := work[:size], work[size:2*size], work[2*size:3*size], work[3*size:]
 	lens = make([]int, size)
 	copy(weight, freq)
 	heapLen, heapMax := 0, size

@@ -2,9 +2,8 @@ package env
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
+	"github.com/anynt/anynt/internal/cores"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -39,35 +38,12 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 	scores := make([]float64, episodes)
 	maxSteps := make([]int, episodes)
 	bounds := make([][]BoundCount, episodes)
-	var next, done int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), episodes) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			b := newBehaviours(e) // kept from episode to episode, memos and all
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= episodes {
-					return
-				}
-				ep := newEpisode(e, newAgent(), EpisodeSeed(seed, i), b)
-				scores[i] = ep.Run(n, nil)
-				maxSteps[i], bounds[i] = ep.MaxSteps, ep.Bounds
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	// Each worker keeps its behaviours from episode to episode, memos and all.
+	cores.Each(episodes, func() *behaviours { return newBehaviours(e) }, func(b *behaviours, i int) {
+		ep := newEpisode(e, newAgent(), EpisodeSeed(seed, i), b)
+		scores[i] = ep.Run(n, nil)
+		maxSteps[i], bounds[i] = ep.MaxSteps, ep.Bounds
+	}, progress)
 	ev := Evaluation{Scores: scores}
 	ev.Mean, ev.CI95 = MeanCI(scores)
 	for _, s := range maxSteps {
