@@ -78,10 +78,10 @@ func zlibCompress(data []byte, level int) []byte {
 	if level < 1 || level > 9 {
 		panic(fmt.Sprintf("complexity: zlib level %d is not in 1..9", level))
 	}
-	head := zHeads.Get().(*[]int32)
-	defer zHeads.Put(head)
-	d := &zDeflater{data: data, cfg: zConfigs[level], head: *head, prev: make([]int32, len(data))}
-	defer d.clearHeads()
+	buf := zBuffers.Get().(*zBuffer)
+	defer zBuffers.Put(buf)
+	d := &zDeflater{data: data, cfg: zConfigs[level], head: buf.head, prev: make([]int32, len(data)), trees: buf.trees}
+	defer func() { d.clearHeads(); buf.trees = d.trees }()
 	// The header records the level only as a hint (FLEVEL), rounded as zlib does.
 	flags := [10]int{0, 0, 1, 1, 1, 1, 2, 3, 3, 3}[level]
 	header := 0x7800 | flags<<6
@@ -95,11 +95,17 @@ func zlibCompress(data []byte, level int) []byte {
 	return binary.BigEndian.AppendUint32(d.out, adler32.Checksum(data))
 }
 
-// zHeads keeps the hash heads, 128 KiB each, from one compression to the
-// next: allocating and zeroing them was most of the bytes a Λ_one test
-// allocates (its patterns are a few bytes long). A head comes out of the
-// pool all zero, as make gives it, because clearHeads puts back the zeros.
-var zHeads = sync.Pool{New: func() any { h := make([]int32, 1<<zHashBits); return &h }}
+// zBuffer is what one compression lends the next: the hash heads, 128 KiB,
+// and the trees' working arrays. Allocating and zeroing them was most of
+// the bytes a Λ_one test allocated (its patterns are a few bytes long).
+// The heads come out of the pool all zero, as make gives them, because
+// clearHeads puts back the zeros; zCodeLengths zeroes its arrays itself.
+type zBuffer struct {
+	head  []int32
+	trees []int
+}
+
+var zBuffers = sync.Pool{New: func() any { return &zBuffer{head: make([]int32, 1<<zHashBits)} }}
 
 // clearHeads zeroes the heads insert may have set: only the hashes of
 // the data's strings, so a short input costs little.

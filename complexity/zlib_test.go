@@ -173,12 +173,12 @@ func BenchmarkZlibLength(b *testing.B) {
 func TestZlibHeadsComeBackZero(t *testing.T) {
 	for i, data := range zlibCases() {
 		zlibCompress(data, 6)
-		head := zHeads.Get().(*[]int32)
-		for h, pos := range *head {
+		buf := zBuffers.Get().(*zBuffer)
+		for h, pos := range buf.head {
 			if pos != 0 {
 				t.Fatalf("after case %d (%d bytes): head %d is %d", i, len(data), h, pos)
 			}
 		}
-		zHeads.Put(head)
+		zBuffers.Put(buf)
 	}
 }
