@@ -33,7 +33,9 @@ func EpisodeSeed(seed uint64, i int) uint64 {
 // Evaluate runs episodes of n interactions each with fresh agents from
 // newAgent, spread over the machine's cores, and summarises the scores. The
 // result depends only on the arguments: each episode has its own seed and
-// its own slot. progress, if not nil, is called after each episode.
+// its own slot (internal/cores hands the episodes out, one worker a core,
+// each with its own behaviours and memos). progress, if not nil, is
+// called after each episode.
 func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progress func(done int)) Evaluation {
 	scores := make([]float64, episodes)
 	maxSteps := make([]int, episodes)
