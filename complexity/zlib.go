@@ -6,6 +6,7 @@ import (
 	"hash/adler32"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // ZlibLength returns the length in bytes of the zlib stream (RFC 1950) that
@@ -68,6 +69,7 @@ type zDeflater struct {
 	blockStart int
 	base       int
 	out        []byte
+	trees      []int // zCodeLengths' working arrays, kept from tree to tree
 	bitBuf     uint64
 	bitCount   uint
 }
@@ -76,8 +78,10 @@ func zlibCompress(data []byte, level int) []byte {
 	if level < 1 || level > 9 {
 		panic(fmt.Sprintf("complexity: zlib level %d is not in 1..9", level))
 	}
-	d := &zDeflater{data: data, cfg: zConfigs[level],
-		head: make([]int32, 1<<zHashBits), prev: make([]int32, len(data))}
+	buf := zBuffers.Get().(*zBuffer)
+	defer zBuffers.Put(buf)
+	d := &zDeflater{data: data, cfg: zConfigs[level], head: buf.head, prev: make([]int32, len(data)), trees: buf.trees}
+	defer func() { d.clearHeads(); buf.trees = d.trees }()
 	// The header records the level only as a hint (FLEVEL), rounded as zlib does.
 	flags := [10]int{0, 0, 1, 1, 1, 1, 2, 3, 3, 3}[level]
 	header := 0x7800 | flags<<6
@@ -91,11 +95,40 @@ func zlibCompress(data []byte, level int) []byte {
 	return binary.BigEndian.AppendUint32(d.out, adler32.Checksum(data))
 }
 
+// zBuffer is what one compression lends the next: the hash heads, 128 KiB,
+// and the trees' working arrays. Allocating and zeroing them was most of
+// the bytes a Λ_one test allocated (its patterns are a few bytes long).
+// The heads come out of the pool all zero, as make gives them, because
+// clearHeads puts back the zeros; zCodeLengths zeroes its arrays itself.
+type zBuffer struct {
+	head  []int32
+	trees []int
+}
+
+var zBuffers = sync.Pool{New: func() any { return &zBuffer{head: make([]int32, 1<<zHashBits)} }}
+
+// clearHeads zeroes the heads insert may have set: only the hashes of
+// the data's strings, so a short input costs little.
+func (d *zDeflater) clearHeads() {
+	if len(d.data) > len(d.head)/8 {
+		clear(d.head)
+		return
+	}
+	for pos := 0; pos+zMinMatch <= len(d.data); pos++ {
+		d.head[zHash(d.data, pos)] = 0
+	}
+}
+
+// zHash is zlib's rolling hash of the three bytes at pos: it shifts by 5 in
+// 15 bits, so it depends on exactly those bytes.
+func zHash(data []byte, pos int) int {
+	return (int(data[pos])<<10 ^ int(data[pos+1])<<5 ^ int(data[pos+2])) & (1<<zHashBits - 1)
+}
+
 // insert enters the string at pos in its hash chain and returns the chain's
-// previous head. zlib's rolling hash shifts by 5 in 15 bits, so it depends on
-// exactly the three bytes at pos.
+// previous head.
 func (d *zDeflater) insert(pos int) int {
-	h := (int(d.data[pos])<<10 ^ int(d.data[pos+1])<<5 ^ int(d.data[pos+2])) & (1<<zHashBits - 1)
+	h := zHash(d.data, pos)
 	old := d.head[h]
 	d.prev[pos], d.head[h] = old, int32(pos)
 	return int(old)
@@ -239,13 +272,13 @@ func (d *zDeflater) flushBlock(end int, last bool) {
 			distFreq[zCode(zDistBase, s.dist-1)]++
 		}
 	}
-	litLens, litMax := zCodeLengths(litFreq, 15)
-	distLens, distMax := zCodeLengths(distFreq, 15)
+	litLens, litMax := zCodeLengths(litFreq, 15, &d.trees)
+	distLens, distMax := zCodeLengths(distFreq, 15, &d.trees)
 	blFreq := make([]int, 19)
 	countRun := func(sym, _, _ int) { blFreq[sym]++ }
 	zLengthRuns(litLens[:litMax+1], countRun)
 	zLengthRuns(distLens[:distMax+1], countRun)
-	blLens, _ := zCodeLengths(blFreq, 7)
+	blLens, _ := zCodeLengths(blFreq, 7, &d.trees)
 	blCount := 19 // code-length code lengths sent: trailing zeros dropped, at least 4
 	for blCount > 4 && blLens[zBlOrder[blCount-1]] == 0 {
 		blCount--
@@ -371,10 +404,17 @@ func zCode(bases []int, v int) int {
 // for freq, at most maxBits long, and the highest symbol used. zlib's choices
 // are kept where Huffman codes are not unique: the heap order (ties go to
 // the shallower subtree), at least two codes (padding with symbols 0, 1 or
-// 2), and its way of shortening codes that come out too long.
-func zCodeLengths(freq []int, maxBits int) (lens []int, maxCode int) {
+// 2), and its way of shortening codes that come out too long. trees holds
+// the working arrays, grown as needed and zeroed here, so that a stream's
+// trees share them.
+func zCodeLengths(freq []int, maxBits int, trees *[]int) (lens []int, maxCode int) {
 	size := 2*len(freq) + 1 // leaves, then inner nodes; heap[heapMax:] lists nodes root first
-	weight, depth, parent, heap := make([]int, size), make([]int, size), make([]int, size), make([]int, size)
+	if cap(*trees) < 4*size {
+		*trees = make([]int, 4*size)
+	}
+	work := (*trees)[:4*size]
+	clear(work)
+	weight, depth, parent, heap := work[:size], work[size:2*size], work[2*size:3*size], work[3*size:]
 	lens = make([]int, size)
 	copy(weight, freq)
 	heapLen, heapMax := 0, size

@@ -165,3 +165,20 @@ func BenchmarkZlibLength(b *testing.B) {
 		ZlibLength(data, 6)
 	}
 }
+
+// TestZlibHeadsComeBackZero compresses short and long inputs (long ones
+// clear the whole table, short ones only their strings' hashes) and checks
+// that the hash heads go back to the pool all zero, as a fresh table: a
+// head left set would change a later stream.
+func TestZlibHeadsComeBackZero(t *testing.T) {
+	for i, data := range zlibCases() {
+		zlibCompress(data, 6)
+		buf := zBuffers.Get().(*zBuffer)
+		for h, pos := range buf.head {
+			if pos != 0 {
+				t.Fatalf("after case %d (%d bytes): head %d is %d", i, len(data), h, pos)
+			}
+		}
+		zBuffers.Put(buf)
+	}
+}

@@ -2,9 +2,8 @@ package env
 
 import (
 	"math"
-	"runtime"
-	"sync"
 
+	"github.com/anynt/anynt/internal/cores"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -34,40 +33,19 @@ func EpisodeSeed(seed uint64, i int) uint64 {
 // Evaluate runs episodes of n interactions each with fresh agents from
 // newAgent, spread over the machine's cores, and summarises the scores. The
 // result depends only on the arguments: each episode has its own seed and
-// its own slot. progress, if not nil, is called after each episode.
+// its own slot (internal/cores hands the episodes out, one worker a core,
+// each with its own behaviours and memos). progress, if not nil, is
+// called after each episode.
 func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progress func(done int)) Evaluation {
 	scores := make([]float64, episodes)
 	maxSteps := make([]int, episodes)
 	bounds := make([][]BoundCount, episodes)
-	var next, done int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), episodes) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			b := newBehaviours(e) // kept from episode to episode, memos and all
-			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= episodes {
-					return
-				}
-				ep := newEpisode(e, newAgent(), EpisodeSeed(seed, i), b)
-				scores[i] = ep.Run(n, nil)
-				maxSteps[i], bounds[i] = ep.MaxSteps, ep.Bounds
-				if progress != nil {
-					mu.Lock()
-					done++
-					progress(done)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
-	wg.Wait()
+	// Each worker keeps its behaviours from episode to episode, memos and all.
+	cores.Each(episodes, func() *behaviours { return newBehaviours(e) }, func(b *behaviours, i int) {
+		ep := newEpisode(e, newAgent(), EpisodeSeed(seed, i), b)
+		scores[i] = ep.Run(n, nil)
+		maxSteps[i], bounds[i] = ep.MaxSteps, ep.Bounds
+	}, progress)
 	ev := Evaluation{Scores: scores}
 	ev.Mean, ev.CI95 = MeanCI(scores)
 	for _, s := range maxSteps {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/internal/cores"
 )
 
 // MaxLevel is the adaptive test's top level: level ℓ gives an exercise of
@@ -214,7 +215,7 @@ func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]Adap
 	}
 	out := make([]AdaptiveResult, len(examinees))
 	errs := make([]error, len(examinees))
-	onCores(len(examinees), func(k int) { out[k], errs[k] = takeAdaptive(examinees[k], s, seed) }, nil)
+	cores.Do(len(examinees), func(k int) { out[k], errs[k] = takeAdaptive(examinees[k], s, seed) }, nil)
 	for _, err := range errs {
 		if err != nil {
 			return nil, err

@@ -16,6 +16,7 @@ import (
 	"github.com/anynt/anynt/complexity"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/generate"
+	"github.com/anynt/anynt/internal/cores"
 	"github.com/anynt/anynt/lang"
 )
 
@@ -129,31 +130,19 @@ func LoadPool(srcs []Source) ([]PoolEnv, error) {
 	if len(srcs) > MaxPool {
 		return nil, fmt.Errorf("%d environments; a battery draws from at most %d", len(srcs), MaxPool)
 	}
+	loaded := make([]loadedSource, len(srcs))
+	cores.Do(len(srcs), func(k int) { loaded[k] = loadPoolSource(srcs[k]) }, nil)
 	var all lang.ErrorList
 	pool := make([]PoolEnv, 0, len(srcs))
-	for _, s := range srcs {
-		f, err := lang.Parse(s.Name, s.Text)
-		if err == nil && !env.IsEnvironment(f) {
-			if s.InFolder {
-				continue
-			}
-			all.Add(lang.Pos{File: s.Name, Line: 1, Col: 1},
-				"a rule file (no environment statements such as actions), not an environment: a battery takes environments")
-			continue
+	for _, l := range loaded { // in the sources' order, whatever the cores
+		switch {
+		case l.fatal != nil:
+			return nil, l.fatal
+		case l.errs != nil:
+			all = append(all, l.errs...)
+		case l.env.Env != nil:
+			pool = append(pool, l.env)
 		}
-		var e *env.Env
-		if err == nil {
-			e, err = env.Load(f)
-		}
-		if err != nil {
-			var list lang.ErrorList
-			if !errors.As(err, &list) { // Parse and Load give positioned lists
-				return nil, err
-			}
-			all = append(all, list...)
-			continue
-		}
-		pool = append(pool, PoolEnv{Name: s.Name, Env: e, Bits: complexity.Total(complexity.Environment(f, e)), Source: string(s.Text)})
 	}
 	if err := all.Err(); err != nil {
 		return nil, err
@@ -162,6 +151,42 @@ func LoadPool(srcs []Source) ([]PoolEnv, error) {
 		return nil, ErrEmptyPool
 	}
 	return pool, nil
+}
+
+// loadedSource is what LoadPool made of one source: its environment, the
+// positioned errors of a file that does not load, another error that stops
+// the battery, or nothing for a rule file found in a folder.
+type loadedSource struct {
+	env   PoolEnv
+	errs  lang.ErrorList
+	fatal error
+}
+
+// loadPoolSource parses and loads one source of LoadPool; sources are
+// loaded on all cores, each into its own slot.
+func loadPoolSource(s Source) loadedSource {
+	f, err := lang.Parse(s.Name, s.Text)
+	if err == nil && !env.IsEnvironment(f) {
+		if s.InFolder {
+			return loadedSource{}
+		}
+		var errs lang.ErrorList
+		errs.Add(lang.Pos{File: s.Name, Line: 1, Col: 1},
+			"a rule file (no environment statements such as actions), not an environment: a battery takes environments")
+		return loadedSource{errs: errs}
+	}
+	var e *env.Env
+	if err == nil {
+		e, err = env.Load(f)
+	}
+	if err != nil {
+		var list lang.ErrorList
+		if !errors.As(err, &list) { // Parse and Load give positioned lists
+			return loadedSource{fatal: err}
+		}
+		return loadedSource{errs: list}
+	}
+	return loadedSource{env: PoolEnv{Name: s.Name, Env: e, Bits: complexity.Total(complexity.Environment(f, e)), Source: string(s.Text)}}
 }
 
 // GeneratePool takes the first size environments of the generator's stream

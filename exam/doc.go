@@ -41,7 +41,12 @@
 // come from one PCG stream in a fixed order (exercise by exercise: actions,
 // space, pattern, placement), so a test is reproducible bit for bit, and
 // Source writes an exercise as an ordinary environment file that check and
-// run accept.
+// run accept. LambdaOneItems draws, writes and loads the tests of a run on
+// all cores, test k from seed + k − 1 into its own slot, and LoadPool a
+// battery's files, so the items are the same on any number of cores; all
+// of exam's parallel work goes through internal/cores (docs/tests.md, "On
+// all cores"). A space is redrawn until valid; a quick test refuses most
+// invalid draws without allocating, and Check decides the rest.
 //
 // The adaptive anytime test (TakeAdaptive; thesis §3.5) walks the same
 // ladder: level ℓ = 1…7 draws an exercise of ℓ + 2 cells as Λ_one does, a

@@ -5,33 +5,52 @@ import (
 
 	"github.com/anynt/anynt/complexity"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/internal/cores"
 	"github.com/anynt/anynt/lang"
 )
 
 // LambdaOneItems draws tests Λ_one tests, test k from the seed seed+k−1, so
 // that any one of them can be taken again alone with its own seed. Each
 // exercise is loaded from the file Source writes, so the test runs exactly
-// what a user can check and run. Items are ordered by complexity K_approx,
-// the papers' figure; version names the toolchain in the files' headers.
+// what a user can check and run. The items come test by test, each test's
+// in the order of its exercises; version names the toolchain in the files'
+// headers. The work is done on all cores in two rounds, each job into its
+// own slot: the tests are drawn (a test's exercises come from one stream,
+// in order), then each exercise is written, parsed, loaded and measured
+// on its own, so that the last jobs of a round are short. The items do not
+// depend on the number of cores.
 func LambdaOneItems(seed uint64, tests int, version string) ([]Item, error) {
-	var items []Item
-	for k := range tests {
-		s := seed + uint64(k)
-		for _, x := range LambdaOne(s) {
-			name := fmt.Sprintf("lambda-one:%d/%d", s, x.Number)
-			src := x.Source(s, version)
-			e, f, err := loadSource(name, src)
-			if err != nil {
-				return nil, err
-			}
-			items = append(items, Item{
-				Test: k + 1, Number: x.Number, Name: name, Env: e, Source: src, Steps: x.Steps,
-				Seed: env.EpisodeSeed(s, x.Number), Complexity: float64(x.KApprox),
-				Bits: complexity.Total(complexity.Environment(f, e)), KApprox: x.KApprox, Cells: x.Cells,
-			})
+	drawn := make([][]Exercise, tests)
+	cores.Do(tests, func(k int) { drawn[k] = LambdaOne(seed + uint64(k)) }, nil)
+	n := len(lambdaOneCells)
+	items := make([]Item, tests*n)
+	errs := make([]error, tests*n)
+	cores.Do(tests*n, func(j int) {
+		k := j / n
+		items[j], errs[j] = lambdaOneItem(seed+uint64(k), k+1, drawn[k][j%n], version)
+	}, nil)
+	for _, err := range errs { // the first in the items' order
+		if err != nil {
+			return nil, err
 		}
 	}
 	return items, nil
+}
+
+// lambdaOneItem writes, loads and measures exercise x of the Λ_one test of
+// seed s, the test'th of a run.
+func lambdaOneItem(s uint64, test int, x Exercise, version string) (Item, error) {
+	name := fmt.Sprintf("lambda-one:%d/%d", s, x.Number)
+	src := x.Source(s, version)
+	e, f, err := loadSource(name, src)
+	if err != nil {
+		return Item{}, err
+	}
+	return Item{
+		Test: test, Number: x.Number, Name: name, Env: e, Source: src, Steps: x.Steps,
+		Seed: env.EpisodeSeed(s, x.Number), Complexity: float64(x.KApprox),
+		Bits: complexity.Total(complexity.Environment(f, e)), KApprox: x.KApprox, Cells: x.Cells,
+	}, nil
 }
 
 // loadSource parses and loads an environment from its source.

@@ -3,6 +3,7 @@ package exam
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 
 	"github.com/anynt/anynt/complexity"
@@ -62,6 +63,7 @@ func drawSpace(rng *rand.Rand, cells, actions int) [][]int {
 	for c := range dest {
 		dest[c] = make([]int, actions)
 	}
+	entered := make([]bool, cells)
 	for {
 		for c := range dest {
 			dest[c][0] = c
@@ -69,11 +71,34 @@ func drawSpace(rng *rand.Rand, cells, actions int) [][]int {
 				dest[c][a] = rng.IntN(cells)
 			}
 		}
-		s := env.Space{Dest: dest}
-		if len(s.Check()) == 0 {
-			return dest
+		if !surelyInvalid(dest, entered) {
+			if s := (env.Space{Dest: dest}); len(s.Check()) == 0 {
+				return dest
+			}
 		}
 	}
+}
+
+// surelyInvalid is a quick test that a space fails env.Space.Check, so
+// that most refused draws cost no allocation: a cell whose arrows all loop,
+// or that no other cell leads to, is refused by Check too (every arrow
+// loops, or the space is not strongly connected). It decides nothing
+// else; a space it lets through goes to Check. entered is scratch, a flag
+// a cell.
+func surelyInvalid(dest [][]int, entered []bool) bool {
+	clear(entered)
+	for c, row := range dest {
+		leaves := false
+		for _, d := range row {
+			if d != c {
+				leaves, entered[d] = true, true
+			}
+		}
+		if !leaves {
+			return true
+		}
+	}
+	return slices.Contains(entered, false)
 }
 
 // drawPattern draws actions uniformly, stopping after each with

@@ -5,15 +5,14 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/internal/cores"
 )
 
 // Item is one environment of a test, with what the examinee is given of it.
@@ -343,7 +342,7 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 		n, fs = takeInOrder(items[:n], x, s, out[a*len(items):], report)
 		faults = append(faults, fs...)
 	}
-	onCores(len(inside)*n, func(k int) {
+	cores.Do(len(inside)*n, func(k int) {
 		a := inside[k/n]
 		out[a*len(items)+k%n] = takeItem(items, k%n, examinees[a], s)
 	}, func(int) { report() }) // one call at a time
@@ -384,38 +383,6 @@ func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done fun
 		}
 	}
 	return len(items), faults
-}
-
-// onCores calls do(k) once for each k in 0…n−1, on as many goroutines as
-// the machine has cores, taking the next k as each finishes; done, if not
-// nil, is then given the number finished, one call at a time. Each k
-// writes only its own slot, so a result does not depend on the number of
-// cores or on the order the calls finish in.
-func onCores(n int, do func(k int), done func(finished int)) {
-	var next, finished int
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Go(func() {
-			for {
-				mu.Lock()
-				k := next
-				next++
-				mu.Unlock()
-				if k >= n {
-					return
-				}
-				do(k)
-				if done != nil {
-					mu.Lock()
-					finished++
-					done(finished)
-					mu.Unlock()
-				}
-			}
-		})
-	}
-	wg.Wait()
 }
 
 // takeItem plays the episodes of one examinee on one item.

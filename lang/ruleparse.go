@@ -285,19 +285,64 @@ func (r *ruleReader) group(at Pos, optional bool) (*Group, bool) {
 	return g, true
 }
 
-// readDecl reads the declarations a large file repeats, `use NAME`,
-// `block NAME {` and `}`, as participle would; any other is participle's.
+// readDecl reads, as participle would, the declarations a large file
+// repeats, `use NAME`, `block NAME {` and `}`, and those of an environment
+// file that a test writes by the thousand (package exam's Λ_one items):
+// `actions …`, `space table {`, `goodevil pattern …` and the settings
+// `reward …`, `place …`, `set …`. Any other is participle's, and so is
+// one of these whose tokens participle would refuse, for its error.
 func readDecl(toks []lexer.Token) (*declSyntax, bool) {
 	syn := &declSyntax{Pos: toks[0].Pos}
-	switch {
+	switch key := toks[0].Value; {
 	case len(toks) == 1 && toks[0].Type == tokRBrace:
 		syn.Close = true
-	case len(toks) == 2 && toks[0].Value == "use" && toks[1].Type == tokRun:
+	case len(toks) == 2 && key == "use" && toks[1].Type == tokRun:
 		syn.Use = &useSyntax{Name: toks[1].Value}
-	case len(toks) == 3 && toks[0].Value == "block" && toks[1].Type == tokRun && toks[2].Type == tokLBrace:
+	case len(toks) == 3 && key == "block" && toks[1].Type == tokRun && toks[2].Type == tokLBrace:
 		syn.Block = &blockSyntax{Name: toks[1].Value}
+	case len(toks) == 3 && key == "space" && toks[1].Value == "table" && toks[2].Type == tokLBrace:
+		syn.Space = &spaceSyntax{Table: true}
+	case key == "actions":
+		set, ok := readSets(toks[1:])
+		if !ok {
+			return nil, false
+		}
+		syn.Actions = &actionsSyntax{Symbols: set}
+	case key == "goodevil" && len(toks) > 1 && toks[1].Value == "pattern":
+		set, ok := readSets(toks[2:])
+		if !ok {
+			return nil, false
+		}
+		syn.GoodEvil = &goodEvilSyntax{Pattern: set}
+	case key == "reward" || key == "place" || key == "set":
+		for _, t := range toks[1:] {
+			if t.Type != tokRun && t.Type != tokDot && t.Type != tokPipe && t.Type != tokComma {
+				return nil, false
+			}
+		}
+		syn.Setting = &settingSyntax{Key: key, Tokens: toks}
 	default:
 		return nil, false
 	}
 	return syn, true
+}
+
+// readSets reads one or more symbols or '|'s, participle's `@@+` of
+// setSyntax.
+func readSets(toks []lexer.Token) ([]*setSyntax, bool) {
+	if len(toks) == 0 {
+		return nil, false
+	}
+	set := make([]*setSyntax, len(toks))
+	for i, t := range toks {
+		switch t.Type {
+		case tokRun:
+			set[i] = &setSyntax{Pos: t.Pos, Run: t.Value}
+		case tokPipe:
+			set[i] = &setSyntax{Pos: t.Pos, Pipe: true}
+		default:
+			return nil, false
+		}
+	}
+	return set, true
 }

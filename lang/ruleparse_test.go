@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/alecthomas/participle/v2/lexer"
@@ -126,26 +127,83 @@ func agree(t testing.TB, src string, skip func(ruleStatement) bool) int {
 	return n
 }
 
-// The declarations read by hand are read as participle reads them.
+// declSources are declarations at the edges of what readDecl reads.
+var declSources = []string{
+	"use a", "use erase-separators", "use", "use a b", "use (", "use |", "use {", "use }", "used a",
+	"block a {", "block erase-separators {", "block {", "block a", "block a b {", "block | {", "blocks a {",
+	"}", "} }", "alphabet a b", "block", "u\\se a", "use ->", "USE a",
+	"space table {", "space table", "space table { }", "space tables {", "space generator {", "space 12+3-|",
+	"space | table {", "actions a0 a1 a2", "actions", "actions |", "actions a | b", "actions a, b", "actions (a)",
+	"actions a . b", "actions\\pi π", "goodevil pattern 0 1 2", "goodevil pattern", "goodevil pattern |",
+	"goodevil pattern 0, 1", "goodevil {", "goodevil patterns 0", "goodevil", "reward 1", "reward",
+	"reward 0.5", "reward -1", "reward 1 {", "place π 1", "place \\pi 2", "place ⊕ 3 4", "place ω1 (2)",
+	"set rewards lambda-one", "set cycle off", "set garbage off", "set a, b | c . d", "set a -> b",
+	"set", "set x ∉ y", "settings a", "Reward 1",
+}
+
+// The declarations read by hand are read as participle reads them: the
+// edge cases above, and every line of the corpus.
 func TestDeclReaderAgreesWithParticiple(t *testing.T) {
-	for _, src := range []string{
-		"use a", "use erase-separators", "use", "use a b", "use (", "use |", "use {", "use }", "used a",
-		"block a {", "block erase-separators {", "block {", "block a", "block a b {", "block | {", "blocks a {",
-		"}", "} }", "alphabet a b", "block", "u\\se a", "use ->", "USE a",
-	} {
-		toks := ruleStatementsOf(src)
-		last := toks[len(toks)-1]
-		want, err := declParser.ParseFromLexer(mustUpgrade(&tokenStream{tokens: withEnd(toks, lexer.Token{Type: tokEOF, Pos: last.Pos})}))
-		got, ok := readDecl(toks)
-		switch {
-		case ok && err != nil:
-			t.Errorf("%q: the reader reads what participle refuses (%v)", src, err)
-		case ok:
-			if diff := cmp.Diff(want, got); diff != "" {
-				t.Errorf("%q: the reader differs from participle (-participle +reader):\n%s", src, diff)
-			}
+	sources := append([]string(nil), declSources...)
+	names, err := fs.Glob(corpus.Files, "*/*.anynt")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("corpus: %d files, %v", len(names), err)
+	}
+	for _, name := range names {
+		src, err := fs.ReadFile(corpus.Files, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, strings.Split(string(src), "\n")...)
+	}
+	read := 0
+	for _, src := range sources {
+		if agreeDecl(t, src) {
+			read++
 		}
 	}
+	if read < 45 {
+		t.Errorf("the reader read only %d declarations", read)
+	}
+}
+
+// agreeDecl compares the reader with participle on a one-line source and
+// says whether the reader read it.
+func agreeDecl(t *testing.T, src string) bool {
+	toks := ruleStatementsOf(src)
+	if len(toks) == 0 || isRule(toks) {
+		return false
+	}
+	last := toks[len(toks)-1]
+	want, err := declParser.ParseFromLexer(mustUpgrade(&tokenStream{tokens: withEnd(toks, lexer.Token{Type: tokEOF, Pos: last.Pos})}))
+	got, ok := readDecl(toks)
+	switch {
+	case ok && err != nil:
+		t.Fatalf("%q: the reader reads what participle refuses (%v)", src, err)
+	case ok:
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%q: the reader differs from participle (-participle +reader):\n%s", src, diff)
+		}
+	}
+	return ok
+}
+
+// FuzzDeclReader checks that the hand-written reader and participle agree
+// on every declaration the reader reads.
+func FuzzDeclReader(f *testing.F) {
+	for _, src := range declSources {
+		f.Add(src)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		// One statement, whose brackets balance, as the parser hands the
+		// reader; participle takes long on long ones, which are not harder.
+		line, _, _ := strings.Cut(src, "\n")
+		line = strings.ReplaceAll(line, ";", " ")
+		if toks := ruleStatementsOf(line); len(toks) > 200 || !(&parser{}).balanced(toks) {
+			return
+		}
+		agreeDecl(t, line)
+	})
 }
 
 // ruleStatementsOf gives the tokens of a one-line source.

@@ -9,6 +9,7 @@ import (
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/internal/cores"
 )
 
 // Protocol says what kind of test the items come from, as far as the
@@ -137,32 +138,40 @@ type StratumFigures struct {
 // agents they are said to come from.
 var ErrOutcomes = errors.New("the outcomes do not match the items and agents")
 
-// New computes the figures of a test.
+// New computes the figures of a test. The agents' summaries are computed
+// on all cores, each into its own slot, so they do not depend on the
+// number of cores (docs/tests.md, "On all cores").
 func New(in Input) (*Report, error) {
 	if err := in.check(); err != nil {
 		return nil, err
 	}
 	r := &Report{Input: in, Strata: strata(in.Items, in.Protocol.Strata)}
 	base := in.scores(0)
-	for a, ag := range in.Agents {
-		scores := in.scores(a)
-		s := summarize(ag, scores, in.complexities(), r.Strata)
-		s.TestSD = testSD(in.Items, scores)
-		outs := in.Outcomes[a*len(in.Items) : (a+1)*len(in.Items)]
-		s.Payoffs, s.Curve, s.Stopped = meanValues(outs)
-		for _, o := range outs {
-			s.Times.Merge(o.Times)
-			if o.Fault != nil {
-				s.Faults++
-			}
-		}
-		if a > 0 {
-			s.Paired = pair(in.Agents[0].Name, base, scores)
-		}
-		s.Paper = paperFigures(in.Protocol.Name, ag)
-		r.Summaries = append(r.Summaries, s)
-	}
+	r.Summaries = make([]Summary, len(in.Agents))
+	cores.Do(len(in.Agents), func(a int) { r.Summaries[a] = in.summary(a, base, r.Strata) }, nil)
 	return r, nil
+}
+
+// summary computes agent a's figures; base holds the first agent's scores,
+// from which the paired differences are taken.
+func (in Input) summary(a int, base []float64, strata []Stratum) Summary {
+	ag := in.Agents[a]
+	scores := in.scores(a)
+	s := summarize(ag, scores, in.complexities(), strata)
+	s.TestSD = testSD(in.Items, scores)
+	outs := in.Outcomes[a*len(in.Items) : (a+1)*len(in.Items)]
+	s.Payoffs, s.Curve, s.Stopped = meanValues(outs)
+	for _, o := range outs {
+		s.Times.Merge(o.Times)
+		if o.Fault != nil {
+			s.Faults++
+		}
+	}
+	if a > 0 {
+		s.Paired = pair(in.Agents[0].Name, base, scores)
+	}
+	s.Paper = paperFigures(in.Protocol.Name, ag)
+	return s
 }
 
 func (in Input) check() error {
