@@ -46,25 +46,34 @@ func TestShift(t *testing.T) {
 
 // TestLongAgrees runs random programs on long random inputs three ways and
 // requires the same runs (see checkLong).
-func TestLongAgrees(t *testing.T) {
-	rng := rand.New(rand.NewPCG(13, 1))
-	n := 1000
-	if testing.Short() {
-		n = 100
-	}
-	for range n {
-		checkLong(t, rng)
-	}
-}
+func TestLongAgrees(t *testing.T) { agreeRandomly(t, 13, checkLong) }
 
 // FuzzLong is TestLongAgrees with the fuzzer's bytes for the random
 // choices. It lives here rather than in fuzz/ because it sets the machines'
 // longLen, which is unexported:
 //
 //	go test ./vm -run '^$' -fuzz FuzzLong -fuzztime 10m
-func FuzzLong(f *testing.F) {
+func FuzzLong(f *testing.F) { fuzzAgreement(f, 13, checkLong) }
+
+// agreeRandomly calls check 1,000 times (100 with -short) with a stream
+// seeded by seed: each call draws a program and its inputs and compares
+// two ways of running them.
+func agreeRandomly(t *testing.T, seed uint64, check func(*testing.T, *rand.Rand)) {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	n := 1000
+	if testing.Short() {
+		n = 100
+	}
+	for range n {
+		check(t, rng)
+	}
+}
+
+// fuzzAgreement is agreeRandomly with the fuzzer's bytes for the random
+// choices, seeded with 16 random byte strings.
+func fuzzAgreement(f *testing.F, seed uint64, check func(*testing.T, *rand.Rand)) {
 	f.Add([]byte{})
-	seeds := rand.New(rand.NewPCG(1, 13))
+	seeds := rand.New(rand.NewPCG(1, seed))
 	for range 16 {
 		b := make([]byte, 64+seeds.IntN(192))
 		for i := range b {
@@ -73,7 +82,7 @@ func FuzzLong(f *testing.F) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		checkLong(t, rand.New(&byteSource{data: data}))
+		check(t, rand.New(&byteSource{data: data}))
 	})
 }
 

@@ -37,35 +37,13 @@ func TestRuns(t *testing.T) {
 // requires the same runs from the machine that erases a run at once, from
 // one that steps through it, and, for plain programs on strings of up to
 // 400 symbols, from the reference interpreter (see checkRepeat).
-func TestRepeatAgrees(t *testing.T) {
-	rng := rand.New(rand.NewPCG(21, 12))
-	n := 1000
-	if testing.Short() {
-		n = 100
-	}
-	for range n {
-		checkRepeat(t, rng)
-	}
-}
+func TestRepeatAgrees(t *testing.T) { agreeRandomly(t, 21, checkRepeat) }
 
 // FuzzRepeat is TestRepeatAgrees with the fuzzer's bytes for the random
 // choices:
 //
 //	go test ./vm -run '^$' -fuzz FuzzRepeat -fuzztime 10m
-func FuzzRepeat(f *testing.F) {
-	f.Add([]byte{})
-	seeds := rand.New(rand.NewPCG(12, 21))
-	for range 16 {
-		b := make([]byte, 64+seeds.IntN(192))
-		for i := range b {
-			b[i] = byte(seeds.Uint32())
-		}
-		f.Add(b)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		checkRepeat(t, rand.New(&byteSource{data: data}))
-	})
-}
+func FuzzRepeat(f *testing.F) { fuzzAgreement(f, 21, checkRepeat) }
 
 // checkRepeat makes a random program of a few rules, an erasing rule (of
 // one separator, a few, or an alternative, perhaps storing it), and a few
