@@ -145,16 +145,8 @@ var declSources = []string{
 // edge cases above, and every line of the corpus.
 func TestDeclReaderAgreesWithParticiple(t *testing.T) {
 	sources := append([]string(nil), declSources...)
-	names, err := fs.Glob(corpus.Files, "*/*.anynt")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("corpus: %d files, %v", len(names), err)
-	}
-	for _, name := range names {
-		src, err := fs.ReadFile(corpus.Files, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources = append(sources, strings.Split(string(src), "\n")...)
+	for _, src := range corpusSources(t) {
+		sources = append(sources, strings.Split(src, "\n")...)
 	}
 	read := 0
 	for _, src := range sources {
@@ -217,18 +209,7 @@ func ruleStatementsOf(src string) []lexer.Token {
 }
 
 func TestRuleReaderAgreesWithParticiple(t *testing.T) {
-	sources := append([]string(nil), readerSources...)
-	names, err := fs.Glob(corpus.Files, "*/*.anynt")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("corpus: %d files, %v", len(names), err)
-	}
-	for _, name := range names {
-		src, err := fs.ReadFile(corpus.Files, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sources = append(sources, string(src))
-	}
+	sources := append(append([]string(nil), readerSources...), corpusSources(t)...)
 	stdlib, err := filepath.Glob("../stdlib/*.anynt")
 	if err != nil || len(stdlib) == 0 {
 		t.Fatalf("stdlib: %d files, %v", len(stdlib), err)
@@ -264,4 +245,22 @@ func FuzzRuleReader(f *testing.F) {
 			return len(s.toks) > 200 || !(&parser{}).balanced(s.toks)
 		})
 	})
+}
+
+// corpusSources is the text of every environment file of the corpus.
+func corpusSources(t *testing.T) []string {
+	t.Helper()
+	names, err := fs.Glob(corpus.Files, "*/*.anynt")
+	if err != nil || len(names) == 0 {
+		t.Fatalf("corpus: %d files, %v", len(names), err)
+	}
+	var sources []string
+	for _, name := range names {
+		src, err := fs.ReadFile(corpus.Files, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources = append(sources, string(src))
+	}
+	return sources
 }
