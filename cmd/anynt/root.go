@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/internal/heapgoal"
 	"github.com/anynt/anynt/lang"
 	"github.com/spf13/cobra"
 )
@@ -44,6 +45,7 @@ type stdio struct {
 
 // run executes the command line and returns its exit status.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
+	heapgoal.Start() // a run's small heap is not collected every few megabytes
 	io := &stdio{in: in, out: out, err: errw}
 	root := newRootCmd(io)
 	root.SetArgs(args)
