@@ -11,13 +11,13 @@ import (
 
 // LambdaOneItems draws tests Λ_one tests, test k from the seed seed+k−1, so
 // that any one of them can be taken again alone with its own seed. Each
-// exercise is loaded from the file Source writes, so the test runs exactly
-// what a user can check and run. The items come test by test, each test's
-// in the order of its exercises; version names the toolchain in the files'
-// headers. The work is done on all cores in two rounds, each job into its
-// own slot: the tests are drawn (a test's exercises come from one stream,
-// in order), then each exercise is written, parsed, loaded and measured
-// on its own, so that the last jobs of a round are short. The items do not
+// exercise is loaded from the file Source writes (Exercise.Load), so the
+// test runs exactly what a user can check and run. The items come test by
+// test, each test's in the order of its exercises; version names the
+// toolchain in the files' headers. The work is done on all cores in two
+// rounds, each job into its own slot: the tests are drawn (a test's
+// exercises come from one stream, in order), then each exercise is
+// written, loaded and measured on its own, so that the last jobs of a round are short. The items do not
 // depend on the number of cores.
 func LambdaOneItems(seed uint64, tests int, version string) ([]Item, error) {
 	drawn := make([][]Exercise, tests)
@@ -41,8 +41,7 @@ func LambdaOneItems(seed uint64, tests int, version string) ([]Item, error) {
 // seed s, the test'th of a run.
 func lambdaOneItem(s uint64, test int, x Exercise, version string) (Item, error) {
 	name := fmt.Sprintf("lambda-one:%d/%d", s, x.Number)
-	src := x.Source(s, version)
-	e, f, err := loadSource(name, src)
+	e, f, src, err := x.Load(name, s, version)
 	if err != nil {
 		return Item{}, err
 	}

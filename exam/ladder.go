@@ -45,7 +45,7 @@ func (LambdaOneLadder) String() string {
 func (LambdaOneLadder) Rung(seed uint64, number, level int) (Rung, error) {
 	ex := AdaptiveExercise(seed, number, level)
 	name := fmt.Sprintf("adaptive:%d/%d/%d", seed, number, level)
-	e, f, err := loadSource(name, ex.Source(seed, "adaptive"))
+	e, f, _, err := ex.Load(name, seed, "adaptive")
 	if err != nil { // the exercise is drawn valid; this is a bug
 		return Rung{}, fmt.Errorf("%s: %w", name, err)
 	}

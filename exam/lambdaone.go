@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
+	"strconv"
+	"unicode/utf8"
 
 	"github.com/anynt/anynt/complexity"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/lang"
 )
 
 // Exercise is one environment of a Λ_one test.
@@ -126,30 +128,129 @@ func digits(p []int) []byte {
 // settings. Its header names the test's seed, the exercise, its steps
 // and K_approx, and the toolchain version that wrote it.
 func (x Exercise) Source(seed uint64, version string) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "# Λ_one test of seed %d, exercise %d of %d (anynt %s): %d cells, %d actions,\n",
-		seed, x.Number, len(lambdaOneCells), version, x.Cells, x.Actions)
-	fmt.Fprintf(&b, "# %d interactions, pattern %s (K_approx %d bytes of zlib).\n", x.Steps, digits(x.Pattern), x.KApprox)
-	b.WriteString("actions")
-	for a := range x.Actions {
-		fmt.Fprintf(&b, " a%d", a)
+	src, _ := x.file("", seed, version)
+	return src
+}
+
+// Load writes the exercise's file as Source does and loads it, under the
+// file name name, from the syntax tree written with the text rather than
+// by parsing the text: parsing was a quarter of a Λ_one test's work. The
+// tree is the one lang.Parse reads from the text, positions included
+// (TestExerciseTreeIsParsed), so the environment is the one a user loads
+// from the file. It also gives the tree, which complexity reads, and the
+// text.
+func (x Exercise) Load(name string, seed uint64, version string) (*env.Env, *lang.File, string, error) {
+	src, f := x.file(name, seed, version)
+	e, err := env.Load(f)
+	if err != nil {
+		return nil, nil, "", err
 	}
-	b.WriteString("\nspace table {\n")
-	for _, row := range x.Dest {
-		b.WriteString("\t")
+	return e, f, src, nil
+}
+
+// file writes the exercise's text and its syntax tree together.
+func (x Exercise) file(name string, seed uint64, version string) (string, *lang.File) {
+	w := &fileWriter{f: &lang.File{Name: name}, line: 1, col: 1}
+	w.text = make([]byte, 0, 512)
+	w.comment(fmt.Sprintf(" Λ_one test of seed %d, exercise %d of %d (anynt %s): %d cells, %d actions,",
+		seed, x.Number, len(lambdaOneCells), version, x.Cells, x.Actions))
+	w.comment(fmt.Sprintf(" %d interactions, pattern %s (K_approx %d bytes of zlib).", x.Steps, digits(x.Pattern), x.KApprox))
+	symbols := make([]lang.Symbol, 0, x.Actions+len(x.Pattern)) // one allocation for all
+
+	actions := &lang.Actions{At: w.at(), Names: make([]*lang.Symbol, x.Actions)}
+	w.write("actions")
+	for a := range actions.Names {
+		w.write(" ")
+		symbols = append(symbols, w.symbol("a"+strconv.Itoa(a)))
+		actions.Names[a] = &symbols[len(symbols)-1]
+	}
+	w.newline()
+
+	table := &lang.Block{At: w.at(), Kind: lang.TableBlock, Rows: make([]*lang.Row, len(x.Dest))}
+	w.write("space table {")
+	w.newline()
+	rows := make([]lang.Row, len(x.Dest))
+	dests := make([]int, 0, x.Cells*x.Actions)
+	for c, row := range x.Dest {
+		w.write("\t")
+		rows[c].At = w.at()
 		for a, d := range row {
 			if a > 0 {
-				b.WriteString(" ")
+				w.write(" ")
 			}
-			fmt.Fprintf(&b, "%d", d+1)
+			dests = append(dests, d+1) // cells are numbered from 1 in a file
+			w.write(strconv.Itoa(d + 1))
 		}
-		b.WriteString("\n")
+		rows[c].Dests = dests[len(dests)-len(row):]
+		table.Rows[c] = &rows[c]
+		w.newline()
 	}
-	b.WriteString("}\ngoodevil pattern")
-	for _, a := range x.Pattern {
-		fmt.Fprintf(&b, " %d", a)
+	table.End = w.at()
+	w.write("}")
+	w.newline()
+
+	pattern := &lang.Pattern{At: w.at(), Actions: make([]*lang.Symbol, len(x.Pattern))}
+	w.write("goodevil pattern")
+	for i, a := range x.Pattern {
+		w.write(" ")
+		symbols = append(symbols, w.symbol(strconv.Itoa(a)))
+		pattern.Actions[i] = &symbols[len(symbols)-1]
 	}
-	fmt.Fprintf(&b, "\nreward 1\nplace π %d\nplace ⊕ %d\nplace ⊖ %d\nset rewards lambda-one\nset cycle off\nset garbage off\n",
-		x.Place[0]+1, x.Place[1]+1, x.Place[2]+1)
-	return b.String()
+	w.newline()
+	w.f.Decls = append(w.f.Decls, actions, table, pattern)
+
+	w.setting("reward", "1")
+	for i, object := range []string{"π", "⊕", "⊖"} {
+		w.setting("place", object, strconv.Itoa(x.Place[i]+1))
+	}
+	w.setting("set", "rewards", "lambda-one")
+	w.setting("set", "cycle", "off")
+	w.setting("set", "garbage", "off")
+	return string(w.text), w.f
+}
+
+// fileWriter writes an environment file and, as it goes, the syntax tree
+// lang.Parse reads from it, at the same positions.
+type fileWriter struct {
+	text      []byte
+	f         *lang.File
+	line, col int // where the next character goes, counted as lang counts: lines and runes from 1
+}
+
+func (w *fileWriter) at() lang.Pos { return lang.Pos{File: w.f.Name, Line: w.line, Col: w.col} }
+
+// write adds s, which holds no newline.
+func (w *fileWriter) write(s string) {
+	w.text = append(w.text, s...)
+	w.col += utf8.RuneCountInString(s)
+}
+
+func (w *fileWriter) newline() {
+	w.text = append(w.text, '\n')
+	w.line++
+	w.col = 1
+}
+
+// symbol writes a word and gives it as a symbol of the tree.
+func (w *fileWriter) symbol(name string) lang.Symbol {
+	s := lang.Symbol{At: w.at(), Name: name}
+	w.write(name)
+	return s
+}
+
+// comment writes a line's comment, text after the '#'.
+func (w *fileWriter) comment(text string) {
+	w.f.Comments = append(w.f.Comments, &lang.Comment{At: w.at(), Text: text})
+	w.write("#" + text)
+	w.newline()
+}
+
+// setting writes a line of a keyword and its arguments.
+func (w *fileWriter) setting(key string, args ...string) {
+	w.f.Decls = append(w.f.Decls, &lang.Setting{At: w.at(), Key: key, Args: args})
+	w.write(key)
+	for _, a := range args {
+		w.write(" " + a)
+	}
+	w.newline()
 }

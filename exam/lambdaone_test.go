@@ -1,6 +1,7 @@
 package exam_test
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/lang"
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -144,6 +146,38 @@ func TestLambdaOneSourceLoads(t *testing.T) {
 		}
 		if e.Settings.Rewards != env.LambdaOneRewards || e.Settings.Cycle || e.Settings.Garbage {
 			t.Errorf("exercise %d: settings %+v, want the Λ_one settings", x.Number, e.Settings)
+		}
+	}
+}
+
+// Load builds an exercise's syntax tree as it writes the text, and the
+// tree is exactly what lang.Parse reads from that text, positions
+// included, for the Λ_one exercises and the adaptive test's, so an item is
+// what a user loads from its file.
+func TestExerciseTreeIsParsed(t *testing.T) {
+	check := func(x exam.Exercise, name string, seed uint64) {
+		t.Helper()
+		_, tree, src, err := x.Load(name, seed, "test")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if want := x.Source(seed, "test"); src != want {
+			t.Fatalf("%s: Load wrote\n%s\nSource writes\n%s", name, src, want)
+		}
+		parsed, err := lang.Parse(name, []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if d := cmp.Diff(parsed, tree, cmpopts.EquateEmpty()); d != "" {
+			t.Fatalf("%s: the tree differs from the parse (-parsed +written):\n%s", name, d)
+		}
+	}
+	for seed := range uint64(100) {
+		for _, x := range exam.LambdaOne(seed) {
+			check(x, fmt.Sprintf("lambda-one:%d/%d", seed, x.Number), seed)
+		}
+		for level := 1; level <= exam.MaxLevel; level++ {
+			check(exam.AdaptiveExercise(seed, 1, level), fmt.Sprintf("adaptive:%d/%d", seed, level), seed)
 		}
 	}
 }
