@@ -3,7 +3,6 @@ package exam
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
@@ -193,8 +192,7 @@ func (r AdaptiveResult) At(tau float64) (score, se float64, done int) {
 // reaches that level at that step meets the same one, with the same
 // episode seed (AdaptiveEpisodeSeed).
 func AdaptiveExercise(seed uint64, number, level int) Exercise {
-	rng := rand.New(rand.NewPCG(env.EpisodeSeed(seed, number), uint64(level)))
-	return drawExercise(rng, number, level+2)
+	return drawExercise(newStream(env.EpisodeSeed(seed, number), uint64(level)), number, level+2)
 }
 
 // AdaptiveEpisodeSeed is the seed of the episode of step number at level.

@@ -29,7 +29,7 @@ func TestSurelyInvalidOnlyRefusesInvalid(t *testing.T) {
 		}
 		s := env.Space{Dest: dest}
 		bad := len(s.Check()) > 0
-		if surelyInvalid(dest, make([]bool, cells)) {
+		if surelyInvalid(dest) {
 			refused++
 			if !bad {
 				t.Fatalf("surelyInvalid refuses %v, which Check accepts", dest)
@@ -43,4 +43,38 @@ func TestSurelyInvalidOnlyRefusesInvalid(t *testing.T) {
 		t.Errorf("surelyInvalid refused %d of %d invalid spaces; it should catch most", refused, invalid)
 	}
 	t.Logf("surelyInvalid refused %d of %d invalid spaces", refused, invalid)
+}
+
+// A uniform's fill draws what the Rand's IntN draws from the same
+// generator, arrow after arrow: for small n, for powers of two (masked),
+// and for n just above 2⁶³, where half of all draws are refused and drawn
+// again.
+func TestUniformIsRandIntN(t *testing.T) {
+	for _, n := range []uint64{1, 2, 3, 5, 7, 8, 9, 10, 64, 1000, 1 << 40, 1<<40 + 3, 1<<63 + 1, 1<<63 + 12345} {
+		src, ref := rand.NewPCG(n, 77), rand.New(rand.NewPCG(n, 77))
+		u := newUniform(int(n))
+		dest := make([][]int, 50)
+		for c := range dest {
+			dest[c] = make([]int, 1+c%7)
+		}
+		for round := range 40 {
+			u.fill(src, dest)
+			for c, row := range dest {
+				if row[0] != c {
+					t.Fatalf("n %d: cell %d stays at %d", n, c, row[0])
+				}
+				for a, d := range row[1:] {
+					var want uint64
+					if n < 1<<63 {
+						want = uint64(ref.IntN(int(n)))
+					} else {
+						want = ref.Uint64N(n) // IntN's algorithm, past int's range
+					}
+					if uint64(d) != want {
+						t.Fatalf("n %d, round %d, cell %d, arrow %d: %d, IntN draws %d", n, round, c, a+1, d, want)
+					}
+				}
+			}
+		}
+	}
 }
