@@ -2,6 +2,7 @@ package env
 
 import (
 	"math"
+	"sync"
 
 	"github.com/anynt/anynt/internal/cores"
 	"gonum.org/v1/gonum/stat"
@@ -77,9 +78,28 @@ func MeanCI(xs []float64) (float64, [2]float64) {
 	if len(xs) < 2 {
 		return mean, [2]float64{mean, mean}
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(xs) - 1)}.Quantile(0.975)
-	half := t * sd / math.Sqrt(float64(len(xs)))
+	half := tQuantile975(len(xs)-1) * sd / math.Sqrt(float64(len(xs)))
 	return mean, [2]float64{mean - half, mean + half}
+}
+
+// tQuantiles keeps Student's t 0.975 quantile by degrees of freedom, up
+// to maxCachedDF: a report asks for it once for every summary, stratum
+// and item, with few distinct sample sizes, and each costs an inverse
+// incomplete beta function (tens of microseconds). The value is computed
+// the same way either way, so the cache changes no figure.
+var tQuantiles sync.Map // int → float64
+
+const maxCachedDF = 1 << 16
+
+func tQuantile975(df int) float64 {
+	if q, ok := tQuantiles.Load(df); ok {
+		return q.(float64)
+	}
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
+	if df <= maxCachedDF {
+		tQuantiles.Store(df, q)
+	}
+	return q
 }
 
 // Player runs episodes of one environment one after another, keeping its

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -169,5 +170,21 @@ func TestStrataByComplexity(t *testing.T) {
 	same := slices.Repeat([]float64{7.5}, 50)
 	if got := strata(itemsOf(nil, same), ByComplexity); len(got) != 1 || got[0].Label != "7" {
 		t.Errorf("one complexity: %v, want one bin 7", got)
+	}
+}
+
+// plusFixed4 is fmt's %+.4f, on the values a report meets and on the
+// edges of the format: signs of zero, rounding to zero, infinities, NaN.
+func TestPlusFixed4IsPrintf(t *testing.T) {
+	xs := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.00004, 0.00005, -0.00005, 0.99995, -0.99995,
+		1e20, -1e20, 1e-300, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
+	rng := rand.New(rand.NewPCG(4, 4))
+	for range 100_000 {
+		xs = append(xs, (rng.Float64()-0.5)*math.Pow(10, float64(rng.IntN(12)-6)))
+	}
+	for _, x := range xs {
+		if got, want := plusFixed4(x), fmt.Sprintf("%+.4f", x); got != want {
+			t.Fatalf("plusFixed4(%v) = %q, want %q", x, got, want)
+		}
 	}
 }

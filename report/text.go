@@ -15,6 +15,7 @@ import (
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/internal/cores"
 )
 
 // payoffNames name seed 001's payoffs in the order of payoffsOf, in the
@@ -124,9 +125,15 @@ func (r *Report) itemsTable() Table {
 	for _, a := range r.Agents {
 		t.Head = append(t.Head, a.Name, "95% CI")
 	}
-	for i, it := range r.Items {
-		row := []string{fmt.Sprint(it.Test), fmt.Sprint(it.Number), it.Name, fmt.Sprint(it.Cells), fmt.Sprint(it.KApprox),
-			fmt.Sprintf("%.1f", it.Bits), fmt.Sprint(it.Steps)}
+	// A row for each item and a cell for each agent: the rows are
+	// written on all cores, since the report is what is left to do on one
+	// core once a test is taken.
+	t.Rows = make([][]string, len(r.Items))
+	cores.Do(len(r.Items), func(i int) {
+		it := r.Items[i]
+		row := make([]string, 7, 7+2*len(r.Agents))
+		row[0], row[1], row[2], row[3], row[4] = strconv.Itoa(it.Test), strconv.Itoa(it.Number), it.Name, strconv.Itoa(it.Cells), strconv.Itoa(it.KApprox)
+		row[5], row[6] = strconv.FormatFloat(it.Bits, 'f', 1, 64), strconv.Itoa(it.Steps)
 		for a := range r.Agents {
 			o := r.Outcomes[a*len(r.Items)+i]
 			ci := ciText(o.CI95, len(o.Scores))
@@ -135,8 +142,8 @@ func (r *Report) itemsTable() Table {
 			}
 			row = append(row, signed(o.Score), ci)
 		}
-		t.Rows = append(t.Rows, row)
-	}
+		t.Rows[i] = row
+	}, nil)
 	return t
 }
 
@@ -249,14 +256,26 @@ func ciText(ci [2]float64, n int) string {
 	if n < 2 {
 		return "n/a"
 	}
-	return fmt.Sprintf("[%+.4f, %+.4f]", ci[0], ci[1])
+	return "[" + plusFixed4(ci[0]) + ", " + plusFixed4(ci[1]) + "]"
 }
 
 func signed(x float64) string {
 	if math.IsNaN(x) {
 		return "n/a"
 	}
-	return fmt.Sprintf("%+.4f", x)
+	return plusFixed4(x)
+}
+
+// plusFixed4 writes x as fmt's %+.4f does (TestPlusFixed4IsPrintf),
+// without fmt's cost: a report writes it for every item and agent.
+func plusFixed4(x float64) string {
+	b := make([]byte, 1, 16)
+	b[0] = '+'
+	b = strconv.AppendFloat(b, x, 'f', 4, 64)
+	if b[1] == '-' || b[1] == '+' { // negative (−0 too), or ±Inf
+		b = b[1:]
+	}
+	return string(b)
 }
 
 func plain(x float64) string {
