@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
 	"testing"
+	"text/tabwriter"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/exam"
@@ -577,5 +579,40 @@ func TestAdaptiveHTMLCarriesEverySeries(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Errorf("%d figures, want 2: %v", len(got), got)
+	}
+}
+
+// The text report is its header and its tables, each aligned as
+// text/tabwriter aligns it with padding 2, for two agents and for three
+// with several episodes (intervals in every cell).
+func TestTextIsTabwriterAligned(t *testing.T) {
+	three := exam.DefaultSettings
+	three.Episodes = 3
+	for _, in := range []report.Input{
+		input(t, 2, exam.DefaultSettings, "random", "qlearning"),
+		input(t, 3, three, "random", "qlearning", "oracle"),
+	} {
+		r := build(t, in)
+		var want strings.Builder
+		fmt.Fprintf(&want, "%s\n%s\n", r.Title(), r.SettingsText())
+		var got strings.Builder
+		if err := r.WriteText(&got); err != nil {
+			t.Fatal(err)
+		}
+		want.WriteString(strings.SplitN(got.String(), "\n", 4)[2] + "\n") // the score's line, as written
+		for _, tb := range r.Tables() {
+			want.WriteString("\n")
+			if tb.Title != "" {
+				want.WriteString(tb.Title + ":\n")
+			}
+			tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
+			for _, line := range append([][]string{tb.Head}, tb.Rows...) {
+				fmt.Fprintln(tw, strings.Join(line, "\t"))
+			}
+			tw.Flush()
+		}
+		if got.String() != want.String() {
+			t.Errorf("%d agents: the text\n%s\nwant\n%s", len(in.Agents), got.String(), want.String())
+		}
 	}
 }

@@ -1,11 +1,14 @@
 package report
 
 import (
+	"bufio"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
+	"text/tabwriter"
 
 	"github.com/anynt/anynt/exam"
 )
@@ -185,6 +188,42 @@ func TestPlusFixed4IsPrintf(t *testing.T) {
 	for _, x := range xs {
 		if got, want := plusFixed4(x), fmt.Sprintf("%+.4f", x); got != want {
 			t.Fatalf("plusFixed4(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// writeAligned writes what text/tabwriter writes with padding 2 for
+// tables of the same cells on every line, here random ones with empty
+// cells and cells of several bytes a rune (TestTextIsTabwriterAligned
+// checks real reports).
+func TestAlignedIsTabwriter(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 6))
+	words := []string{"", "a", "n/a", "+0.1250", "τ", "v̌‖τ", "lambda-one:12/7", "[-0.1000, +0.2000]", "seed 002: r (p)"}
+	for i := range 3000 {
+		cols, rows := rng.IntN(6), rng.IntN(8)
+		cell := func() string { return words[rng.IntN(len(words))] }
+		tb := Table{Head: make([]string, cols)}
+		for c := range tb.Head {
+			tb.Head[c] = cell()
+		}
+		for range rows {
+			row := make([]string, cols)
+			for c := range row {
+				row[c] = cell()
+			}
+			tb.Rows = append(tb.Rows, row)
+		}
+		var got, want strings.Builder
+		bw := bufio.NewWriter(&got)
+		tb.writeAligned(bw)
+		bw.Flush()
+		tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
+		for _, line := range append([][]string{tb.Head}, tb.Rows...) {
+			fmt.Fprintln(tw, strings.Join(line, "\t"))
+		}
+		tw.Flush()
+		if got.String() != want.String() {
+			t.Fatalf("table %d:\nwriteAligned:\n%s\ntabwriter:\n%s", i, got.String(), want.String())
 		}
 	}
 }
