@@ -70,6 +70,7 @@ type zDeflater struct {
 	base       int
 	out        []byte
 	trees      []int // zCodeLengths' working arrays, kept from tree to tree
+	arena      []int // a block's frequencies, lengths and codes (ints)
 	bitBuf     uint64
 	bitCount   uint
 }
@@ -80,8 +81,8 @@ func zlibCompress(data []byte, level int) []byte {
 	}
 	buf := zBuffers.Get().(*zBuffer)
 	defer zBuffers.Put(buf)
-	d := &zDeflater{data: data, cfg: zConfigs[level], head: buf.head, prev: make([]int32, len(data)), trees: buf.trees}
-	defer func() { d.clearHeads(); buf.trees = d.trees }()
+	d := &zDeflater{data: data, cfg: zConfigs[level], head: buf.head, prev: make([]int32, len(data)), trees: buf.trees, arena: buf.arena}
+	defer func() { d.clearHeads(); buf.trees, buf.arena = d.trees, d.arena[:0] }()
 	// The header records the level only as a hint (FLEVEL), rounded as zlib does.
 	flags := [10]int{0, 0, 1, 1, 1, 1, 2, 3, 3, 3}[level]
 	header := 0x7800 | flags<<6
@@ -96,16 +97,31 @@ func zlibCompress(data []byte, level int) []byte {
 }
 
 // zBuffer is what one compression lends the next: the hash heads, 128 KiB,
-// and the trees' working arrays. Allocating and zeroing them was most of
-// the bytes a Λ_one test allocated (its patterns are a few bytes long).
+// the trees' working arrays and a block's arrays (ints). Allocating and
+// zeroing them was most of the bytes a Λ_one test allocated (its patterns
+// and spaces are a few bytes long).
 // The heads come out of the pool all zero, as make gives them, because
 // clearHeads puts back the zeros; zCodeLengths zeroes its arrays itself.
 type zBuffer struct {
 	head  []int32
 	trees []int
+	arena []int
 }
 
 var zBuffers = sync.Pool{New: func() any { return &zBuffer{head: make([]int32, 1<<zHashBits)} }}
+
+// ints lends n zeros from the arena: a block's arrays live until the next
+// block, so flushBlock empties the arena as it starts. A slice lent
+// before the arena grows keeps the old array, which stays valid.
+func (d *zDeflater) ints(n int) []int {
+	if len(d.arena)+n > cap(d.arena) {
+		d.arena = make([]int, 0, max(2*cap(d.arena), n, 2048))
+	}
+	s := d.arena[len(d.arena) : len(d.arena)+n]
+	d.arena = d.arena[:len(d.arena)+n]
+	clear(s)
+	return s
+}
 
 // clearHeads zeroes the heads insert may have set: only the hashes of
 // the data's strings, so a short input costs little.
@@ -262,7 +278,8 @@ func (d *zDeflater) deflateSlow() {
 // stored, fixed-code or dynamic-code block, whichever zlib's byte estimate
 // makes smallest (fixed on a tie with dynamic, stored on a tie with both).
 func (d *zDeflater) flushBlock(end int, last bool) {
-	litFreq, distFreq := make([]int, 286), make([]int, 30)
+	d.arena = d.arena[:0] // the last block's arrays are done with
+	litFreq, distFreq := d.ints(286), d.ints(30)
 	litFreq[256] = 1 // end of block
 	for _, s := range d.syms {
 		if s.dist == 0 {
@@ -272,13 +289,13 @@ func (d *zDeflater) flushBlock(end int, last bool) {
 			distFreq[zCode(zDistBase, s.dist-1)]++
 		}
 	}
-	litLens, litMax := zCodeLengths(litFreq, 15, &d.trees)
-	distLens, distMax := zCodeLengths(distFreq, 15, &d.trees)
-	blFreq := make([]int, 19)
+	litLens, litMax := zCodeLengths(litFreq, 15, &d.trees, d.ints(2*len(litFreq)+1))
+	distLens, distMax := zCodeLengths(distFreq, 15, &d.trees, d.ints(2*len(distFreq)+1))
+	blFreq := d.ints(19)
 	countRun := func(sym, _, _ int) { blFreq[sym]++ }
 	zLengthRuns(litLens[:litMax+1], countRun)
 	zLengthRuns(distLens[:distMax+1], countRun)
-	blLens, _ := zCodeLengths(blFreq, 7, &d.trees)
+	blLens, _ := zCodeLengths(blFreq, 7, &d.trees, d.ints(2*len(blFreq)+1))
 	blCount := 19 // code-length code lengths sent: trailing zeros dropped, at least 4
 	for blCount > 4 && blLens[zBlOrder[blCount-1]] == 0 {
 		blCount--
@@ -326,7 +343,7 @@ func (d *zDeflater) flushBlock(end int, last bool) {
 		for _, sym := range zBlOrder[:blCount] {
 			d.bits(blLens[sym], 3)
 		}
-		blCodes := zCodes(blLens)
+		blCodes := zCodes(blLens, d.ints(len(blLens)))
 		send := func(sym, extraBits, extra int) {
 			d.bits(blCodes[sym], blLens[sym])
 			d.bits(extra, extraBits)
@@ -342,7 +359,7 @@ func (d *zDeflater) flushBlock(end int, last bool) {
 }
 
 func (d *zDeflater) writeSymbols(litLens, distLens []int) {
-	litCodes, distCodes := zCodes(litLens), zCodes(distLens)
+	litCodes, distCodes := zCodes(litLens, d.ints(len(litLens))), zCodes(distLens, d.ints(len(distLens)))
 	for _, s := range d.syms {
 		if s.dist == 0 {
 			d.bits(litCodes[s.lc], litLens[s.lc])
@@ -406,8 +423,8 @@ func zCode(bases []int, v int) int {
 // the shallower subtree), at least two codes (padding with symbols 0, 1 or
 // 2), and its way of shortening codes that come out too long. trees holds
 // the working arrays, grown as needed and zeroed here, so that a stream's
-// trees share them.
-func zCodeLengths(freq []int, maxBits int, trees *[]int) (lens []int, maxCode int) {
+// trees share them; lens, of 2·len(freq)+1 zeros, receives the lengths.
+func zCodeLengths(freq []int, maxBits int, trees *[]int, lens []int) (_ []int, maxCode int) {
 	size := 2*len(freq) + 1 // leaves, then inner nodes; heap[heapMax:] lists nodes root first
 	if cap(*trees) < 4*size {
 		*trees = make([]int, 4*size)
@@ -415,7 +432,6 @@ func zCodeLengths(freq []int, maxBits int, trees *[]int) (lens []int, maxCode in
 	work := (*trees)[:4*size]
 	clear(work)
 	weight, depth, parent, heap := work[:size], work[size:2*size], work[2*size:3*size], work[3*size:]
-	lens = make([]int, size)
 	copy(weight, freq)
 	heapLen, heapMax := 0, size
 	maxCode = -1
@@ -554,8 +570,9 @@ func zLengthRuns(lens []int, emit func(sym, extraBits, extra int)) {
 }
 
 // zCodes assigns canonical Huffman codes (RFC 1951 3.2.2) to lens, bit
-// reversed because codes are sent most significant bit first.
-func zCodes(lens []int) []int {
+// reversed because codes are sent most significant bit first, into codes,
+// zeros as long as lens.
+func zCodes(lens, codes []int) []int {
 	var count, next [16]int
 	for _, l := range lens {
 		count[l]++
@@ -565,7 +582,6 @@ func zCodes(lens []int) []int {
 		code = (code + count[b-1]) << 1
 		next[b] = code
 	}
-	codes := make([]int, len(lens))
 	for sym, l := range lens {
 		if l > 0 {
 			codes[sym] = int(bits.Reverse16(uint16(next[l])) >> (16 - l))
