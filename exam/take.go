@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -342,9 +343,9 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 		n, fs = takeInOrder(items[:n], x, s, out[a*len(items):], report)
 		faults = append(faults, fs...)
 	}
-	cores.Do(len(inside)*n, func(k int) {
+	cores.Each(len(inside)*n, newScratch, func(w *scratch, k int) {
 		a := inside[k/n]
-		out[a*len(items)+k%n] = takeItem(items, k%n, examinees[a], s)
+		out[a*len(items)+k%n] = takeItem(items, k%n, examinees[a], s, w)
 	}, func(int) { report() }) // one call at a time
 	if n < len(items) {
 		kept := make([]Outcome, 0, n*len(examinees))
@@ -365,8 +366,9 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 // test's time for the agent stops it in any case.
 func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done func()) (int, []error) {
 	var faults []error
+	w := newScratch()
 	for i := range items {
-		slots[i] = takeItem(items, i, x, s)
+		slots[i] = takeItem(items, i, x, s, w)
 		done()
 		f := slots[i].Fault
 		if f == nil {
@@ -385,8 +387,18 @@ func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done fun
 	return len(items), faults
 }
 
+// scratch is what a worker of Take lends each item it plays: an
+// episode's interactions and the tally's sums, which the outcome does not
+// keep. They were a fifth of the bytes a Λ_one test allocated.
+type scratch struct {
+	run   aggregate.Run
+	curve []aggregate.Average
+}
+
+func newScratch() *scratch { return &scratch{} }
+
 // takeItem plays the episodes of one examinee on one item.
-func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
+func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
 	it := items[i]
 	tau := seconds(ticks(s.Tau)) // on the clock's grid
 	if tau == 0 {
@@ -394,8 +406,9 @@ func takeItem(items []Item, i int, x Examinee, s Settings) Outcome {
 	}
 	o := Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)}
 	player := env.NewPlayer(it.Env)
-	var run aggregate.Run
-	t := newTally(s)
+	run := w.run
+	t := newTally(s, w.curve)
+	defer func() { w.run, w.curve = run, t.curve }()
 	for e := range s.Episodes {
 		seed := env.EpisodeSeed(it.Seed, e)
 		var a env.Agent
@@ -433,8 +446,12 @@ type tally struct {
 	curve []aggregate.Average
 }
 
-func newTally(s Settings) *tally {
-	return &tally{s: s, curve: make([]aggregate.Average, s.CurvePoints)}
+// newTally starts a tally in curve, whose array it reuses when it is long
+// enough.
+func newTally(s Settings, curve []aggregate.Average) *tally {
+	curve = slices.Grow(curve[:0], s.CurvePoints)[:s.CurvePoints]
+	clear(curve)
+	return &tally{s: s, curve: curve}
 }
 
 // add counts one episode's run, which ended at end, in a test of time tau,
@@ -484,7 +501,7 @@ func Played(item int, agent string, runs []aggregate.Run, s Settings) Outcome {
 		ends[e] = seconds(t)
 		o.Tau = max(o.Tau, ends[e])
 	}
-	t := newTally(s)
+	t := newTally(s, nil)
 	for e, run := range gridded {
 		o.Scores[e] = t.add(run, ends[e], o.Tau)
 	}
