@@ -337,11 +337,11 @@ func spaceBits(f *lang.File, e Loaded) float64 {
 // ExplicitSpaceBits charges a space given as a table or a code: as the
 // one-rule generator ->. CODE that writes its canonical code.
 func ExplicitSpaceBits(s Arrows, actions []string) float64 {
-	code := CanonicalCode(s, actions)
+	length := canonicalLength(s)
 	sigma := len(actions) + 3 // the actions, +, - and :
 	// natural(0) work symbols, natural(1) entry, the rule-or-use bit, then
 	// the rule ->. CODE: terminating bit, no mark, empty LHS, the code.
-	rule := 1 + natural(0) + natural(0) + natural(len(code)) + float64(len(code))*(1+choice(sigma))
+	rule := 1 + natural(0) + natural(0) + natural(length) + float64(length)*(1+choice(sigma))
 	return 1 + natural(0) + natural(1) + 1 + rule
 }
 
@@ -379,6 +379,24 @@ func CanonicalCode(s Arrows, actions []string) []string {
 		}
 	}
 	return code
+}
+
+// canonicalLength is the number of symbols of CanonicalCode, counted
+// without writing them, which is all a description length needs: the
+// colons between cells, and for each arrow its action and its offset.
+func canonicalLength(s Arrows) int {
+	dest := s.Arrows()
+	n := len(dest)
+	length := max(n-1, 0)
+	for c, row := range dest {
+		for a, d := range row {
+			if a > 0 && d != c {
+				off := ((d-c)%n + n) % n
+				length += 1 + min(off, n-off)
+			}
+		}
+	}
+	return length
 }
 
 // rewardBits charges the rewards: a bit for the default (1/2), else the

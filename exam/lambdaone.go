@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/anynt/anynt/complexity"
@@ -210,7 +211,7 @@ func (x Exercise) Load(name string, seed uint64, version string) (*env.Env, *lan
 // file writes the exercise's text and its syntax tree together.
 func (x Exercise) file(name string, seed uint64, version string) (string, *lang.File) {
 	w := &fileWriter{f: &lang.File{Name: name}, line: 1, col: 1}
-	w.text = make([]byte, 0, 512)
+	w.text.Grow(512) // 365 bytes on average; 1% are longer
 	w.comment(fmt.Sprintf(" Λ_one test of seed %d, exercise %d of %d (anynt %s): %d cells, %d actions,",
 		seed, x.Number, len(lambdaOneCells), version, x.Cells, x.Actions))
 	w.comment(fmt.Sprintf(" %d interactions, pattern %s (K_approx %d bytes of zlib).", x.Steps, digits(x.Pattern), x.KApprox))
@@ -265,13 +266,13 @@ func (x Exercise) file(name string, seed uint64, version string) (string, *lang.
 	w.setting("set", "rewards", "lambda-one")
 	w.setting("set", "cycle", "off")
 	w.setting("set", "garbage", "off")
-	return string(w.text), w.f
+	return w.text.String(), w.f
 }
 
 // fileWriter writes an environment file and, as it goes, the syntax tree
 // lang.Parse reads from it, at the same positions.
 type fileWriter struct {
-	text      []byte
+	text      strings.Builder
 	f         *lang.File
 	line, col int // where the next character goes, counted as lang counts: lines and runes from 1
 }
@@ -280,12 +281,12 @@ func (w *fileWriter) at() lang.Pos { return lang.Pos{File: w.f.Name, Line: w.lin
 
 // write adds s, which holds no newline.
 func (w *fileWriter) write(s string) {
-	w.text = append(w.text, s...)
+	w.text.WriteString(s)
 	w.col += utf8.RuneCountInString(s)
 }
 
 func (w *fileWriter) newline() {
-	w.text = append(w.text, '\n')
+	w.text.WriteByte('\n')
 	w.line++
 	w.col = 1
 }
