@@ -14,19 +14,32 @@ import (
 // exercise is loaded from the file Source writes (Exercise.Load), so the
 // test runs exactly what a user can check and run. The items come test by
 // test, each test's in the order of its exercises; version names the
-// toolchain in the files' headers. The work is done on all cores in two
-// rounds, each job into its own slot: the tests are drawn (a test's
-// exercises come from one stream, in order), then each exercise is
-// written, loaded and measured on its own, so that the last jobs of a round are short. The items do not
-// depend on the number of cores.
+// toolchain in the files' headers. The work is done on all cores, each
+// job into its own slot: first each test is drawn (a test's exercises
+// come from one stream, in order), then each exercise is written, loaded
+// and measured on its own, so that the last jobs are short. The loads
+// follow the draws without a barrier between them: a load waits only for
+// its own test's draw, which another worker is then finishing, since
+// every draw is handed out before any load. The items do not depend on
+// the number of cores.
 func LambdaOneItems(seed uint64, tests int, version string) ([]Item, error) {
 	drawn := make([][]Exercise, tests)
-	cores.Do(tests, func(k int) { drawn[k] = LambdaOne(seed + uint64(k)) }, nil)
+	isDrawn := make([]chan struct{}, tests) // closed when the test is drawn
+	for k := range isDrawn {
+		isDrawn[k] = make(chan struct{})
+	}
 	n := len(lambdaOneCells)
 	items := make([]Item, tests*n)
 	errs := make([]error, tests*n)
-	cores.Do(tests*n, func(j int) {
+	cores.Do(tests+tests*n, func(j int) {
+		if j < tests {
+			drawn[j] = LambdaOne(seed + uint64(j))
+			close(isDrawn[j])
+			return
+		}
+		j -= tests
 		k := j / n
+		<-isDrawn[k]
 		items[j], errs[j] = lambdaOneItem(seed+uint64(k), k+1, drawn[k][j%n], version)
 	}, nil)
 	for _, err := range errs { // the first in the items' order
