@@ -132,7 +132,7 @@ func (p *parser) statement(toks []lexer.Token) {
 			return
 		}
 		stream := &tokenStream{tokens: withEnd(toks, end)}
-		syn, err := ruleParser.ParseFromLexer(mustUpgrade(stream))
+		syn, err := ruleParser().ParseFromLexer(mustUpgrade(stream))
 		if err != nil {
 			p.syntaxError(err)
 			return
@@ -145,7 +145,7 @@ func (p *parser) statement(toks []lexer.Token) {
 		return
 	}
 	stream := &tokenStream{tokens: withEnd(toks, end)}
-	syn, err := declParser.ParseFromLexer(mustUpgrade(stream))
+	syn, err := declParser().ParseFromLexer(mustUpgrade(stream))
 	if err != nil {
 		if toks[0].Type == tokRun && !isKeyword(toks[0].Value) {
 			p.errs.Add(posOf(toks[0].Pos), "a rule needs an arrow (-> or ->.)")

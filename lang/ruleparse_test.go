@@ -37,7 +37,7 @@ var readerSources = []string{
 func participleRule(toks []lexer.Token) (*ruleSyntax, error) {
 	last := toks[len(toks)-1]
 	end := lexer.Token{Type: tokEOF, Pos: last.Pos}
-	return ruleParser.ParseFromLexer(mustUpgrade(&tokenStream{tokens: withEnd(toks, end)}))
+	return ruleParser().ParseFromLexer(mustUpgrade(&tokenStream{tokens: withEnd(toks, end)}))
 }
 
 // ruleStatement is a statement with an arrow, and the parser that read
@@ -167,7 +167,7 @@ func agreeDecl(t *testing.T, src string) bool {
 		return false
 	}
 	last := toks[len(toks)-1]
-	want, err := declParser.ParseFromLexer(mustUpgrade(&tokenStream{tokens: withEnd(toks, lexer.Token{Type: tokEOF, Pos: last.Pos})}))
+	want, err := declParser().ParseFromLexer(mustUpgrade(&tokenStream{tokens: withEnd(toks, lexer.Token{Type: tokEOF, Pos: last.Pos})}))
 	got, ok := readDecl(toks)
 	switch {
 	case ok && err != nil:
