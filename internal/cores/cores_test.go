@@ -1,6 +1,7 @@
 package cores_test
 
 import (
+	"fmt"
 	"runtime"
 	"slices"
 	"sync"
@@ -55,5 +56,29 @@ func BenchmarkEach(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		cores.Each(1000, func() struct{} { return struct{}{} }, func(struct{}, int) {}, nil)
+	}
+}
+
+// BenchmarkIdeal is the job two cores should run in half the time: 280
+// jobs of arithmetic alone (no memory shared or allocated), about 9 ms on
+// one core, the size of the main job (BenchmarkMainJob). Its rows cores=1
+// and cores=2 measure what the machine gives a second core at the time,
+// which on a virtual machine shared with others is not always 2×;
+// scripts/cores-ratio runs it beside the main job in every round.
+func BenchmarkIdeal(b *testing.B) {
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("cores=%d", procs), func(b *testing.B) {
+			defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+			sums := make([]uint64, 280)
+			for b.Loop() {
+				cores.Do(len(sums), func(k int) {
+					x := uint64(k)
+					for i := range uint64(30_000) {
+						x = x*6364136223846793005 + i
+					}
+					sums[k] = x
+				}, nil)
+			}
+		})
 	}
 }
