@@ -78,3 +78,25 @@ func TestUniformIsRandIntN(t *testing.T) {
 		}
 	}
 }
+
+// FuzzUniform holds a uniform's fill to the Rand's Uint64N (IntN's
+// algorithm) for any n and stream.
+func FuzzUniform(f *testing.F) {
+	f.Add(uint64(9), uint64(1), uint64(2))
+	f.Add(uint64(1<<63+1), uint64(3), uint64(4))
+	f.Fuzz(func(t *testing.T, n, seed, seq uint64) {
+		if n == 0 {
+			return
+		}
+		src, ref := rand.NewPCG(seed, seq), rand.New(rand.NewPCG(seed, seq))
+		dest := [][]int{make([]int, 17), make([]int, 3)}
+		newUniform(int(n)).fill(src, dest)
+		for c, row := range dest {
+			for a, d := range row[1:] {
+				if want := ref.Uint64N(n); uint64(d) != want {
+					t.Fatalf("n %d, cell %d, arrow %d: %d, Uint64N draws %d", n, c, a+1, d, want)
+				}
+			}
+		}
+	})
+}

@@ -2,10 +2,16 @@ package fuzz
 
 import (
 	"math"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/lang"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // FuzzTake gives a Λ_one exercise of a fuzzed seed to the built-in agents,
@@ -63,6 +69,43 @@ func FuzzTake(f *testing.F) {
 			}
 			if a := again[i]; a.Values != v || a.Score != o.Score || a.Stopped != o.Stopped {
 				t.Fatalf("%s: the same inputs gave %+v, then %+v", o.Agent, v, a.Values)
+			}
+		}
+	})
+}
+
+// FuzzExerciseTree draws the exercises of a fuzzed seed, of a Λ_one test
+// and of the adaptive test at a fuzzed level, under a fuzzed file name and
+// version, and checks that the syntax tree Exercise.Load writes with the
+// text is the one lang.Parse reads from that text, positions included,
+// and that both load to the same environment.
+func FuzzExerciseTree(f *testing.F) {
+	f.Add(uint64(1), uint8(0), "lambda-one:1/1", "0.2.0-dev")
+	f.Add(uint64(12345), uint8(6), "x.anynt", "π ⊕ ⊖")
+	f.Fuzz(func(t *testing.T, seed uint64, level uint8, name, version string) {
+		if strings.ContainsAny(version, "\n\r") || !utf8.ValidString(version) || !utf8.ValidString(name) {
+			return // a header comment holds one line of text
+		}
+		xs := append(exam.LambdaOne(seed), exam.AdaptiveExercise(seed, 1, 1+int(level)%exam.MaxLevel))
+		for _, x := range xs {
+			e, tree, src, err := x.Load(name, seed, version)
+			if err != nil {
+				t.Fatalf("exercise %d: %v", x.Number, err)
+			}
+			parsed, err := lang.Parse(name, []byte(src))
+			if err != nil {
+				t.Fatalf("exercise %d: %v\n%s", x.Number, err, src)
+			}
+			if d := cmp.Diff(parsed, tree, cmpopts.EquateEmpty()); d != "" {
+				t.Fatalf("exercise %d: the tree differs from the parse (-parsed +written):\n%s", x.Number, d)
+			}
+			loaded, err := env.Load(parsed)
+			if err != nil {
+				t.Fatalf("exercise %d: %v", x.Number, err)
+			}
+			if !cmp.Equal(loaded.Space.Dest, e.Space.Dest) || !cmp.Equal(loaded.Place, e.Place) ||
+				!cmp.Equal(loaded.GoodEvilPattern(), e.GoodEvilPattern()) || loaded.Settings != e.Settings {
+				t.Fatalf("exercise %d: the parsed file loads to another environment", x.Number)
 			}
 		}
 	})

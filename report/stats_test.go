@@ -6,9 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/anynt/anynt/exam"
 )
@@ -226,4 +228,56 @@ func TestAlignedIsTabwriter(t *testing.T) {
 			t.Fatalf("table %d:\nwriteAligned:\n%s\ntabwriter:\n%s", i, got.String(), want.String())
 		}
 	}
+}
+
+// FuzzPlusFixed4 holds plusFixed4 to fmt's %+.4f on any float64.
+func FuzzPlusFixed4(f *testing.F) {
+	f.Add(math.Float64bits(-0.00005))
+	f.Add(math.Float64bits(math.Inf(1)))
+	f.Fuzz(func(t *testing.T, bits uint64) {
+		x := math.Float64frombits(bits)
+		if got, want := plusFixed4(x), fmt.Sprintf("%+.4f", x); got != want {
+			t.Fatalf("plusFixed4(%v) = %q, want %q", x, got, want)
+		}
+	})
+}
+
+// FuzzAligned holds writeAligned to text/tabwriter on tables of a fuzzed
+// shape whose cells are cut from fuzzed text (tabs and newlines, which
+// a cell never holds, taken out).
+func FuzzAligned(f *testing.F) {
+	f.Add(uint8(3), "agent n mean τ v̌‖τ [-0.1, +0.2]")
+	f.Add(uint8(1), "")
+	f.Fuzz(func(t *testing.T, cols uint8, text string) {
+		if !utf8.ValidString(text) {
+			return
+		}
+		words := strings.Fields(strings.NewReplacer("\t", "", "\n", "").Replace(text))
+		n := int(cols%8) + 1
+		tb := Table{Head: make([]string, n)}
+		for i := range tb.Head {
+			tb.Head[i] = strconv.Itoa(i)
+		}
+		for len(words) > 0 {
+			row := make([]string, n)
+			for c := range row {
+				if len(words) > 0 {
+					row[c], words = words[0], words[1:]
+				}
+			}
+			tb.Rows = append(tb.Rows, row)
+		}
+		var got, want strings.Builder
+		bw := bufio.NewWriter(&got)
+		tb.writeAligned(bw)
+		bw.Flush()
+		tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
+		for _, line := range append([][]string{tb.Head}, tb.Rows...) {
+			fmt.Fprintln(tw, strings.Join(line, "\t"))
+		}
+		tw.Flush()
+		if got.String() != want.String() {
+			t.Fatalf("writeAligned:\n%s\ntabwriter:\n%s", got.String(), want.String())
+		}
+	})
 }
