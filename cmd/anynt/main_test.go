@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/lang"
+	"github.com/spf13/cobra"
 )
 
 // anynt runs the command line in process and returns its outputs and exit
@@ -301,8 +302,33 @@ func TestDisasm(t *testing.T) {
 	}
 }
 
+// A run makes only the subcommand it names: each name is its command's,
+// and its help reads the same made alone as among all the others.
+func TestSubcommandsAlone(t *testing.T) {
+	help := func(root *cobra.Command, name string) string {
+		var out strings.Builder
+		root.SetArgs([]string{name, "--help"})
+		root.SetOut(&out)
+		if err := root.Execute(); err != nil {
+			t.Fatalf("%s --help: %v", name, err)
+		}
+		return out.String()
+	}
+	for _, c := range subcommands {
+		if got := c.make(&stdio{}).Name(); got != c.name {
+			t.Errorf("subcommand %q makes the command %q", c.name, got)
+		}
+		args := []string{c.name, "--help"}
+		if alone := newRootCmd(&stdio{}, args); len(alone.Commands()) != 1 {
+			t.Errorf("%s: %d subcommands made, want 1", c.name, len(alone.Commands()))
+		} else if a, all := help(alone, c.name), help(newRootCmd(&stdio{}, nil), c.name); a != all {
+			t.Errorf("%s --help alone:\n%s\namong all:\n%s", c.name, a, all)
+		}
+	}
+}
+
 func TestEverySubcommandHasHelpWithAnExample(t *testing.T) {
-	for _, cmd := range newRootCmd(&stdio{}).Commands() {
+	for _, cmd := range newRootCmd(&stdio{}, nil).Commands() {
 		if cmd.Name() == "help" || cmd.Name() == "completion" {
 			continue
 		}
