@@ -215,17 +215,8 @@ func TestAlignedIsTabwriter(t *testing.T) {
 			}
 			tb.Rows = append(tb.Rows, row)
 		}
-		var got, want strings.Builder
-		bw := bufio.NewWriter(&got)
-		tb.writeAligned(bw)
-		bw.Flush()
-		tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
-		for _, line := range append([][]string{tb.Head}, tb.Rows...) {
-			fmt.Fprintln(tw, strings.Join(line, "\t"))
-		}
-		tw.Flush()
-		if got.String() != want.String() {
-			t.Fatalf("table %d:\nwriteAligned:\n%s\ntabwriter:\n%s", i, got.String(), want.String())
+		if got, want := alignedAndTabwriter(tb); got != want {
+			t.Fatalf("table %d:\nwriteAligned:\n%s\ntabwriter:\n%s", i, got, want)
 		}
 	}
 }
@@ -267,17 +258,23 @@ func FuzzAligned(f *testing.F) {
 			}
 			tb.Rows = append(tb.Rows, row)
 		}
-		var got, want strings.Builder
-		bw := bufio.NewWriter(&got)
-		tb.writeAligned(bw)
-		bw.Flush()
-		tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
-		for _, line := range append([][]string{tb.Head}, tb.Rows...) {
-			fmt.Fprintln(tw, strings.Join(line, "\t"))
-		}
-		tw.Flush()
-		if got.String() != want.String() {
-			t.Fatalf("writeAligned:\n%s\ntabwriter:\n%s", got.String(), want.String())
+		if got, want := alignedAndTabwriter(tb); got != want {
+			t.Fatalf("writeAligned:\n%s\ntabwriter:\n%s", got, want)
 		}
 	})
+}
+
+// alignedAndTabwriter writes tb with writeAligned and with text/tabwriter
+// at padding 2, the cells of a line joined by tabs.
+func alignedAndTabwriter(tb Table) (aligned, tabwritten string) {
+	var got, want strings.Builder
+	bw := bufio.NewWriter(&got)
+	tb.writeAligned(bw)
+	bw.Flush()
+	tw := tabwriter.NewWriter(&want, 0, 0, 2, ' ', 0)
+	for _, line := range append([][]string{tb.Head}, tb.Rows...) {
+		fmt.Fprintln(tw, strings.Join(line, "\t"))
+	}
+	tw.Flush()
+	return got.String(), want.String()
 }
