@@ -120,10 +120,10 @@ func newStream(seed, seq uint64) stream {
 
 // uniform draws integers in [0, n) as the Rand's IntN(n) does, from the
 // same generator, with 2⁶⁴ mod n worked out once: a power of two masks a
-// draw; another n
-// takes the high word of draw × n, drawing again while the low word
-// falls below 2⁶⁴ mod n, so that each result has exactly ⌊2⁶⁴/n⌋ draws
-// (Lemire's method). TestUniformIsRandIntN checks it against the Rand.
+// draw; another n takes the high word of draw × n, drawing again while
+// the low word falls below 2⁶⁴ mod n, so that each result has exactly
+// ⌊2⁶⁴/n⌋ draws (Lemire's method). TestUniformIsRandIntN checks it
+// against the Rand.
 type uniform struct {
 	n, short uint64
 	pow2     bool
@@ -134,8 +134,8 @@ func newUniform(n int) uniform {
 	return uniform{n: m, short: -m % m, pow2: m&(m-1) == 0}
 }
 
-// fill draws the arrows of every cell of dest but the first, the stay,
-// one after another as IntN(n) would. The loop is here rather than in a
+// fill sets each cell's first arrow, the stay, and draws its others one
+// after another as IntN(n) would. The loop is here rather than in a
 // method for one draw, which is too large to inline.
 func (u uniform) fill(src *rand.PCG, dest [][]int) {
 	for c, row := range dest {
