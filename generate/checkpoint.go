@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/anynt/anynt/internal/atomicfile"
 	"github.com/anynt/anynt/internal/version"
 )
 
@@ -125,7 +126,7 @@ func (r *evolution) checkpoint(ev *Evolution) error {
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(r.settings.Out, evolveStateName), b); err != nil {
+	if err := atomicfile.Write(filepath.Join(r.settings.Out, evolveStateName), b); err != nil {
 		return err
 	}
 	_, err = ev.WriteFiles(r.settings.Out)

@@ -88,7 +88,7 @@
 //
 // Stream and Evolve keep their output in a folder that survives a kill:
 // every file is written to a temporary name, synced and renamed
-// (writeFileAtomic); a run holds the folder's flock(2) lock, which the
+// (atomicfile.Write); a run holds the folder's flock(2) lock, which the
 // kernel drops when the process ends; and a state file says what a resumed
 // run must find. Stream journals a SHA-256 of each file before its state
 // counts it, checks every file against the journal on resuming (a missing

@@ -10,6 +10,7 @@ import (
 	"slices"
 
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/internal/atomicfile"
 	"github.com/anynt/anynt/internal/version"
 )
 
@@ -293,7 +294,7 @@ func (ev *Evolution) WriteFiles(dir string) ([]string, error) {
 	var paths []string
 	for i := range ev.Population {
 		p := filepath.Join(dir, bestName(i+1, max(ev.Settings.Population, len(ev.Population))))
-		if err := writeFileAtomic(p, []byte(ev.File(i+1))); err != nil {
+		if err := atomicfile.Write(p, []byte(ev.File(i+1))); err != nil {
 			return paths, err
 		}
 		paths = append(paths, p)

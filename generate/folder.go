@@ -7,11 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/anynt/anynt/internal/atomicfile"
 )
 
 // An output folder (enumerate --out, evolve --out) is written so that a
 // run killed at any moment leaves it consistent: every file is replaced
-// whole (writeFileAtomic), one run at a time holds the folder (lockFolder),
+// whole (atomicfile.Write), one run at a time holds the folder (lockFolder),
 // and the run's state file says what a resumed run must find there.
 
 // ErrFolderBusy is the cause of the error a run gets when another run holds
@@ -20,10 +22,6 @@ var ErrFolderBusy = errors.New("another run is using the folder")
 
 // lockName is the lock file of an output folder.
 const lockName = ".lock"
-
-// tempMark is in the name of every temporary file, so that the leftovers
-// of a killed run can be told apart and removed.
-const tempMark = ".tmp-"
 
 // openFolder creates dir if needed, takes its lock and removes the
 // temporary files a killed run left. The lock is held until release is
@@ -36,7 +34,7 @@ func openFolder(dir string) (release func(), err error) {
 	if err != nil {
 		return nil, err
 	}
-	leftovers, err := filepath.Glob(filepath.Join(dir, ".*"+tempMark+"*"))
+	leftovers, err := filepath.Glob(filepath.Join(dir, ".*"+atomicfile.TempMark+"*"))
 	if err != nil {
 		release()
 		return nil, err
@@ -48,53 +46,6 @@ func openFolder(dir string) (release func(), err error) {
 		}
 	}
 	return release, nil
-}
-
-// writeFileAtomic replaces path with data so that a crash leaves either the
-// old file or the new one, whole: it writes a temporary file in the same
-// folder, syncs it, renames it over path and syncs the folder, so that the
-// rename itself is on the disk.
-func writeFileAtomic(path string, data []byte) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+tempMark+"*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp, 0o644)
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return syncDir(dir)
-}
-
-// syncDir makes the folder's entries (a rename, a new file) durable.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // busy is the error for a folder another run holds.

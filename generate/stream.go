@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/anynt/anynt/internal/atomicfile"
 	"github.com/anynt/anynt/internal/version"
 )
 
@@ -117,7 +118,7 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 	err = Enumerate(s.MaxBits, func(c Candidate) bool {
 		if c.Index < st.Next {
 			if why, ok := redo[c.Index]; ok {
-				if failure = writeFileAtomic(filepath.Join(s.Out, fileName(c)), []byte(c.Source())); failure != nil {
+				if failure = atomicfile.Write(filepath.Join(s.Out, fileName(c)), []byte(c.Source())); failure != nil {
 					return false
 				}
 				delete(redo, c.Index)
@@ -155,7 +156,7 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 			st.Emitted++
 			if s.Out != "" {
 				e.File, e.Source = filepath.Join(s.Out, fileName(c)), ""
-				if failure = writeFileAtomic(e.File, []byte(src)); failure == nil {
+				if failure = atomicfile.Write(e.File, []byte(src)); failure == nil {
 					if failure = j.add(c.Index, fileName(c), []byte(src)); failure == nil {
 						failure, lastSave = save(s.Out, st), time.Now()
 					}
@@ -211,7 +212,7 @@ func save(dir string, st state) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(filepath.Join(dir, stateFile), b)
+	return atomicfile.Write(filepath.Join(dir, stateFile), b)
 }
 
 // journal is the open journal of a folder.

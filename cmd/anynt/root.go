@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/internal/atomicfile"
 	"github.com/anynt/anynt/internal/heapgoal"
 	"github.com/anynt/anynt/lang"
 	"github.com/spf13/cobra"
@@ -216,11 +216,12 @@ func readSource(name string) ([]byte, error) {
 	return src, nil
 }
 
-// writeSource writes a file named on the command line; a file that cannot
-// be written exits with exitIO.
+// writeSource writes a file named on the command line whole, or leaves it
+// as it was (atomicfile: a full disk must not cut a rule file in the
+// middle); a file that cannot be written exits with exitIO.
 func writeSource(name string, data []byte) error {
-	if err := os.WriteFile(name, data, 0o644); err != nil {
-		return &exitError{code: exitIO, err: err}
+	if err := atomicfile.Write(name, data); err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("writing %s: %w", name, err)}
 	}
 	return nil
 }

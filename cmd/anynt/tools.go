@@ -69,8 +69,10 @@ func newFmtCmd(io *stdio) *cobra.Command {
 		Short: "Print rule files in the canonical form",
 		Long: `fmt prints each FILE in the canonical form: one statement a line, blocks
 indented by a tab, ASCII arrows, Unicode symbols, comments kept. Parsing the
-output gives the same tree. -w rewrites the files instead; --check lists the
-files that are not in the canonical form and exits 1 if there are any.`,
+output gives the same tree. -w rewrites the files instead, each one whole or
+not at all (a full disk leaves a file as it was; its mode is kept); --check
+lists the files that are not in the canonical form and exits 1 if there are
+any.`,
 		Example: `  anynt fmt corpus/thesis/omega1.anynt
   anynt fmt -w corpus/**/*.anynt`,
 		Args: cobra.MinimumNArgs(1),
