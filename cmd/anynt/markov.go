@@ -65,7 +65,7 @@ means what it says, 0 included, up to a ceiling (1e9 steps, 1e7 symbols,
 Exit status: 0 the algorithm halted (a terminating rule fired or no rule
 applies); 3 a limit stopped it (the string so far is printed) or the input
 was longer than --max-len; 1 errors in FILE; 2 usage errors; 4 FILE or
-standard input could not be read.`,
+standard input could not be read, or standard output written.`,
 		Example: `  anynt markov corpus/classic/binary-to-unary.markov --classic 101
   anynt markov --trace corpus/thesis/expansion.anynt "A2A1π"
   echo "_1111*11111_" | anynt markov --classic corpus/classic/ruleset4.markov`,

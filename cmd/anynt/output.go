@@ -28,6 +28,28 @@ func checkBound(flag string, v, lo, hi int) error {
 	return nil
 }
 
+// checkedWriter is standard output as every command sees it: it keeps the
+// first error of a write (a full disk, a closed terminal) and fails every
+// later write with it, so that run can exit with exitIO, naming the
+// failure, whether the command looked at the error or not, and a command
+// that does look stops at the first.
+type checkedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (c *checkedWriter) Write(p []byte) (int, error) {
+	if c.err != nil {
+		return 0, c.err
+	}
+	n, err := c.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	c.err = err
+	return n, err
+}
+
 // versionString is the version every JSON result carries.
 func versionString() string { return version.String() }
 

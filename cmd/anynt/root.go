@@ -46,13 +46,40 @@ type stdio struct {
 // run executes the command line and returns its exit status.
 func run(args []string, in io.Reader, out, errw io.Writer) int {
 	heapgoal.Start() // a run's small heap is not collected every few megabytes
-	io := &stdio{in: in, out: out, err: errw}
+	stdout := &checkedWriter{w: out}
+	io := &stdio{in: in, out: stdout, err: errw}
 	root := newRootCmd(io, args)
 	root.SetArgs(args)
 	root.SetIn(in)
-	root.SetOut(out)
+	root.SetOut(stdout)
 	root.SetErr(errw)
-	err := root.Execute()
+	return exitStatus(errw, root.Execute(), stdout.err)
+}
+
+// exitStatus prints a command's error and returns its exit status. A
+// failure to write standard output is exitIO whatever the command said:
+// its output, or part of it, is lost (a string printed before a limit, a
+// report before an agent's fault), and a script must not take the run for
+// done. Its message comes last, after the command's own error, unless the
+// command named the failure itself.
+func exitStatus(errw io.Writer, err, outErr error) int {
+	if outErr == nil {
+		return commandStatus(errw, err)
+	}
+	var ee *exitError
+	if errors.As(err, &ee) && ee.code == exitIO && errors.Is(err, outErr) {
+		return commandStatus(errw, err)
+	}
+	if err != nil && !errors.Is(err, outErr) {
+		commandStatus(errw, err)
+	}
+	fmt.Fprintf(errw, "anynt: writing the standard output: %v\n", outErr)
+	return exitIO
+}
+
+// commandStatus prints a command's error and returns its exit status: an
+// exitError's, or exitUsage for the errors of cobra's own parsing.
+func commandStatus(errw io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
@@ -83,7 +110,8 @@ Exit status: 0 success; 1 errors in an input file (results: no
 participant has finished); 2 usage errors;
 3 a run stopped at a limit (steps, length, matcher work; an input longer
 than the length limit is not run); 4 a file could not be read
-or written; 5 an agent outside anynt (--agent-cmd) failed: it crashed,
+or written, standard output included (this status wins over 1, 3 and 5,
+whose message is printed too: the output is lost); 5 an agent outside anynt (--agent-cmd) failed: it crashed,
 hung, wrote a malformed line or an illegal action, gave up, or speaks
 another protocol version (docs/protocol.md).`,
 		Version:       versionString(),
