@@ -184,7 +184,7 @@ func filters(v Verdict, e *env.Env, lean *leanEnv, agents map[string]agent.Facto
 		return r
 	}
 	random := play("random")
-	if ci := random.score().CI95; ci[0] > 0 || ci[1] < 0 {
+	if excludesZero(random.score().CI95) {
 		return unbalancedVerdict(v, random)
 	}
 	refs := make([]*runs, len(s.References))
@@ -218,7 +218,7 @@ func sequential(v Verdict, e *env.Env, lean *leanEnv, agents map[string]agent.Fa
 	for ; k < len(ns); k++ {
 		random.extend(ns[k])
 		if k == len(ns)-1 {
-			if ci := random.score().CI95; ci[0] > 0 || ci[1] < 0 {
+			if excludesZero(random.score().CI95) {
 				return unbalancedVerdict(v, random)
 			}
 			break
@@ -248,6 +248,11 @@ func sequential(v Verdict, e *env.Env, lean *leanEnv, agents map[string]agent.Fa
 	}
 	return v
 }
+
+// excludesZero is the balance rule on an interval of the random agent's
+// mean: one that lies wholly above 0, or wholly below, says the
+// environment is unbalanced, either way.
+func excludesZero(ci [2]float64) bool { return ci[0] > 0 || ci[1] < 0 }
 
 func unbalancedVerdict(v Verdict, random *runs) Verdict {
 	v.Random, v.MaxSteps, v.Reason = random.score(), random.maxSteps, ReasonUnbalanced

@@ -183,7 +183,7 @@ func decideBalance(random *runs) balance {
 	switch {
 	case !ok:
 		return undecided
-	case lo > 0 || hi < 0:
+	case excludesZero([2]float64{lo, hi}):
 		return unbalanced
 	case lo > -BalanceMargin && hi < BalanceMargin:
 		return balanced
