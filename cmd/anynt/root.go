@@ -60,8 +60,9 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 // failure to write standard output is exitIO whatever the command said:
 // its output, or part of it, is lost (a string printed before a limit, a
 // report before an agent's fault), and a script must not take the run for
-// done. Its message comes last, after the command's own error, unless the
-// command named the failure itself.
+// done. The failure is named once: by the command, when it returned it as
+// an exitIO error of its own (serve-env's "writing answers"), else last,
+// after the command's own error.
 func exitStatus(errw io.Writer, err, outErr error) int {
 	if outErr == nil {
 		return commandStatus(errw, err)

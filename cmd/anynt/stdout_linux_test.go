@@ -64,3 +64,19 @@ func TestOutputLostIsAnIOError(t *testing.T) {
 		}
 	}
 }
+
+// A run that stops at a limit with its output lost says both, the limit
+// first, and exits with exitIO: the string it stopped at is gone.
+func TestOutputLostBeatsALimit(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer full.Close()
+	var errw strings.Builder
+	code := run([]string{"markov", "--max-steps", "1", "--classic", corpusDir + "classic/binary-to-unary.markov", "101"}, nil, full, &errw)
+	limit, lost := strings.Index(errw.String(), "stopped at the step limit"), strings.Index(errw.String(), "anynt: writing the standard output: ")
+	if code != exitIO || limit < 0 || lost < limit {
+		t.Errorf("status %d, stderr %q; want %d, the limit and then the lost output", code, errw.String(), exitIO)
+	}
+}
