@@ -71,6 +71,7 @@ type jsonItem struct {
 	CI95         *[2]float64        `json:"ci95"`
 	Scores       []float64          `json:"scores"`
 	Values       aggregate.Values   `json:"values"`
+	AtEnd        aggregate.Values   `json:"values_at_end"`
 	Curve        []aggregate.Values `json:"curve"`
 	Stopped      int                `json:"stopped"`
 	Times        *jsonTimes         `json:"response_times,omitempty"`
@@ -177,7 +178,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if err := enc.Encode(jsonItem{jsonHead: r.head("item", ag), Test: it.Test, Exercise: it.Number, Name: it.Name,
 				Cells: it.Cells, KApprox: it.KApprox, Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
 				ItemSeed: it.Seed, Tau: o.Tau, Score: o.Score, CI95: interval(o.CI95, len(o.Scores)), Scores: o.Scores,
-				Values: o.Values, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times), Fault: faultText(o.Fault)}); err != nil {
+				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times), Fault: faultText(o.Fault)}); err != nil {
 				return err
 			}
 		}
