@@ -61,7 +61,7 @@ type jsonItem struct {
 	Exercise     int                `json:"exercise"`
 	Name         string             `json:"name"`
 	Cells        int                `json:"cells"`
-	KApprox      int                `json:"k_approx"`
+	KApprox      *int               `json:"k_approx"` // null when Good and Evil run a program
 	Bits         float64            `json:"bits"`
 	Complexity   float64            `json:"complexity"`
 	Interactions int                `json:"interactions"`
@@ -76,6 +76,23 @@ type jsonItem struct {
 	Stopped      int                `json:"stopped"`
 	Times        *jsonTimes         `json:"response_times,omitempty"`
 	Fault        string             `json:"fault,omitempty"`
+}
+
+// kApproxJSON is K_approx in JSON, null for an environment whose Good and
+// Evil run a program (exam.Item.KApprox 0).
+func kApproxJSON(k int) *int {
+	if k == 0 {
+		return nil
+	}
+	return &k
+}
+
+// kApproxCSV is K_approx in CSV, an empty field when there is none.
+func kApproxCSV(k int) string {
+	if k == 0 {
+		return ""
+	}
+	return strconv.Itoa(k)
 }
 
 // jsonTimes are the measured response times of an agent outside anynt.
@@ -176,7 +193,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		for i, it := range r.Items {
 			o := r.Outcomes[a*len(r.Items)+i]
 			if err := enc.Encode(jsonItem{jsonHead: r.head("item", ag), Test: it.Test, Exercise: it.Number, Name: it.Name,
-				Cells: it.Cells, KApprox: it.KApprox, Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
+				Cells: it.Cells, KApprox: kApproxJSON(it.KApprox), Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
 				ItemSeed: it.Seed, Tau: o.Tau, Score: o.Score, CI95: interval(o.CI95, len(o.Scores)), Scores: o.Scores,
 				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times), Fault: faultText(o.Fault)}); err != nil {
 				return err
@@ -245,7 +262,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			}
 			row := []string{r.Version, r.Protocol.Name, u(r.Seed), d(r.Tests), d(s.Episodes), s.Pace.String(), g(s.Tau), g(s.Lambda),
 				string(s.Score), d(s.CurvePoints), r.Protocol.Settings, ag.Name, q[0], q[1], q[2],
-				d(it.Test), d(it.Number), it.Name, d(it.Cells), d(it.KApprox), g(it.Bits), g(it.Complexity), d(it.Steps), u(it.Seed),
+				d(it.Test), d(it.Number), it.Name, d(it.Cells), kApproxCSV(it.KApprox), g(it.Bits), g(it.Complexity), d(it.Steps), u(it.Seed),
 				g(o.Tau), g(o.Score), lo, hi, d(o.Values.Count)}
 			for _, v := range payoffsOf(o.Values) {
 				row = append(row, g(v))
