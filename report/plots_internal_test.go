@@ -4,6 +4,7 @@ import (
 	"image"
 	"image/color"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -13,11 +14,28 @@ import (
 	"gonum.org/v1/plot/vg/vgimg"
 )
 
-// figuresOfEveryForm draws the plots of each report form: Λ_one with two
+// forms are the figures of every report form, drawn once for the tests
+// that look at them.
+var forms struct {
+	sync.Once
+	figs map[string][]Figure
+}
+
+// figuresOfEveryForm gives the figures of every report form (drawForms).
+func figuresOfEveryForm(t *testing.T) map[string][]Figure {
+	t.Helper()
+	forms.Do(func() { forms.figs = drawForms(t) })
+	if forms.figs == nil {
+		t.Fatal("the report forms could not be drawn (see the first test that failed)")
+	}
+	return forms.figs
+}
+
+// drawForms draws the plots of each report form: Λ_one with two
 // agents, with five (a legend of five entries), and with one agent and a
 // τ far beyond the steps (curves flat after the steps), a battery of one
 // stratum, and the adaptive test.
-func figuresOfEveryForm(t *testing.T) map[string][]Figure {
+func drawForms(t *testing.T) map[string][]Figure {
 	t.Helper()
 	take := func(protocol Protocol, items []exam.Item, s exam.Settings, names ...string) []Figure {
 		xs, err := exam.Examinees(names, agent.DefaultSettings)
