@@ -15,12 +15,15 @@
 // floors, an ulp short of τ costs a reward. Every examinee plays item i, episode e, with the same seed, so
 // agents are compared on the same environments and the same random
 // choices (a paired design), and the outcome does not depend on the number
-// of cores. The payoffs are read when the episode ended, and at evenly
-// spaced times up to τ (the anytime curves): an episode ends at τ, or at
-// its last step when the steps ran out first. The test stopped the agent
-// then, so the time left to τ is not held against it, as v̌‖τ would hold
-// it against an agent that stopped of its own accord (the stopper), whose
-// episode runs to τ.
+// of cores. The payoffs are read at τ, and at evenly spaced times up to τ
+// (the anytime curves), each at the time it is labelled with, as
+// Hernández-Orallo (2010, "On Evaluating Agent Performance in a Fixed
+// Period of Time") defines them: an episode whose steps ran out before τ
+// has the time left to τ counted, as an agent that stopped of its own
+// accord (the stopper) has. Outcome.AtEnd reads them when each episode ended instead, at its
+// last step when the steps ran out first. An agent outside anynt given no
+// test time is given the steps, as a person is: its τ is when its last
+// episode of the item ended.
 //
 // Λ_one is seven exercises, one for each number of cells n_c = 3…9, of
 // m = 10·(n_c − 1) interactions (350 in all). In each, the number of
@@ -72,8 +75,8 @@
 // docs/tests.md gives every rule's reasons.
 //
 // Played scores runs played outside Take, a person's in package study, as
-// Take scores an agent that did all its steps before τ: each run read at
-// its last interaction, its times first put on Take's clock, so that a
+// Take scores an agent outside anynt given no test time: τ is the latest
+// run's last interaction, the times first put on Take's clock, so that a
 // person and an agent on the same item are scored by the same code.
 //
 // A battery (item 2 of issue 10) draws its environments from a pool: files

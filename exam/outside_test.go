@@ -26,8 +26,12 @@ func outside(t *testing.T, script string) exam.Examinee {
 }
 
 // A Python agent that always stays scores on every item exactly as the
-// built-in stay agent does: the same environments and episodes, and its
-// real (fast) times change nothing when it does all its steps before τ.
+// built-in stay agent does when each episode is read at its end: the same
+// environments and episodes, and its real (fast) times change nothing
+// when it does all its steps. Given no test time, it is given the steps,
+// so τ is when its slower episode ended, and its payoffs at τ are those
+// of the built-in agent, whose last action is at its τ, except that the
+// faster episode's idle time counts under v̌‖τ and ω‖τ.
 func TestAnAgentOutsideScoresAsTheSameAgentInside(t *testing.T) {
 	items := lambdaOneItems(t, 3, 2)
 	s := exam.DefaultSettings
@@ -38,14 +42,15 @@ func TestAnAgentOutsideScoresAsTheSameAgentInside(t *testing.T) {
 	}
 	for i, it := range items {
 		in, ex := out[i], out[len(items)+i]
-		if in.Score != ex.Score || in.Values.PerCycle != ex.Values.PerCycle || in.Values.Count != ex.Values.Count {
-			t.Errorf("%s: stay inside %v (%d actions), outside %v (%d actions)", it.Name, in.Score, in.Values.Count, ex.Score, ex.Values.Count)
+		if ex.AtEnd.Diminishing != in.Values.Diminishing || in.Values.PerCycle != ex.Values.PerCycle || in.Values.Count != ex.Values.Count {
+			t.Errorf("%s: stay inside %v (%d actions), outside %v at its ends (%d actions)", it.Name, in.Values.Diminishing, in.Values.Count, ex.AtEnd.Diminishing, ex.Values.Count)
 		}
 		if ex.Times.Actions != 2*it.Steps || ex.Times.Max <= 0 || in.Times.Actions != 0 {
 			t.Errorf("%s: times outside %+v, inside %+v", it.Name, ex.Times, in.Times)
 		}
-		if ex.Values.Tau != in.Values.Tau {
-			t.Errorf("%s: τ %v outside, %v inside", it.Name, ex.Values.Tau, in.Values.Tau)
+		if !(ex.Tau > 0 && ex.Tau < in.Tau && ex.Values.Tau == ex.Tau && ex.AtEnd.Tau <= ex.Tau) {
+			t.Errorf("%s: τ %v outside (its values' %v, at its ends %v), %v inside: want the later episode's end, before the pace's τ",
+				it.Name, ex.Tau, ex.Values.Tau, ex.AtEnd.Tau, in.Tau)
 		}
 	}
 }

@@ -253,15 +253,22 @@ type Outcome struct {
 	Item   int // index into the items
 	Agent  string
 	Tau    float64
-	Score  float64 // the mean over episodes of the chosen payoff when the episode ended
+	Score  float64 // the mean over episodes of the chosen payoff at τ
 	CI95   [2]float64
 	Scores []float64 // each episode's
-	// Values is every payoff when the episode ended, the mean over
-	// episodes: at τ, or at the last action when the agent did all its
-	// steps before τ (the test stopped it then). Its Tau is τ.
+	// Values is every payoff at τ, as seed 001 defines it, the mean over
+	// episodes; its Tau is τ. An episode whose steps ran out before τ
+	// counts the time from its last action to τ: ω‖τ divides by τ and
+	// v̌‖τ keeps n* = ⌊n_τ·t_{n_τ}/τ⌋ rewards.
 	Values aggregate.Values
+	// AtEnd is every payoff read when each episode ended instead, the
+	// mean over episodes: at its last action when its steps ran out
+	// before τ (the test stopped it then), at τ otherwise. Its Tau is the
+	// mean of those times. It is the figure of a test that does not hold
+	// the time after the last step against the agent.
+	AtEnd aggregate.Values
 	// Curve is every payoff at CurvePoints test times up to τ, means over
-	// episodes; an episode over before a point is read at its end.
+	// episodes, each read at its own test time as Values is at τ.
 	Curve   []aggregate.Values
 	Stopped int // episodes in which the agent stopped before its steps
 	// Fault is the fault of an agent outside anynt (an *agentproto.Fault),
@@ -409,6 +416,12 @@ func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
 	run := w.run
 	t := newTally(s, w.curve)
 	defer func() { w.run, w.curve = run, t.curve }()
+	// An agent outside anynt given no test time is given the steps, as a
+	// person is (Played): τ is when its last episode ended, known only
+	// once it has played them all, so its runs are kept until then.
+	var kept []aggregate.Run
+	var ends []float64
+	keep := x.Process != nil && s.Tau == 0
 	for e := range s.Episodes {
 		seed := env.EpisodeSeed(it.Seed, e)
 		var a env.Agent
@@ -425,7 +438,11 @@ func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
 		if stopped {
 			o.Stopped++
 		}
-		o.Scores[e] = t.add(run, end, tau)
+		if keep {
+			kept, ends = append(kept, slices.Clone(run)), append(ends, end)
+		} else {
+			o.Scores[e] = t.add(run, end, tau)
+		}
 		if timed != nil {
 			o.Times.Merge(timed.Times)
 			if o.Fault = timed.Fault(); o.Fault != nil {
@@ -434,15 +451,23 @@ func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
 			}
 		}
 	}
+	if keep {
+		o.Tau = slices.Max(ends)
+		for e, r := range kept {
+			o.Scores[e] = t.add(r, ends[e], o.Tau)
+		}
+	}
 	t.finish(&o)
 	return o
 }
 
-// tally sums an item's episodes into its outcome: the payoffs when each
-// episode ended, and along the anytime curve.
+// tally sums an item's episodes into its outcome: the payoffs at τ, when
+// each episode ended, and along the anytime curve.
 type tally struct {
 	s     Settings
 	atTau aggregate.Average
+	atEnd aggregate.Average
+	ends  float64 // the sum of the episodes' ends
 	curve []aggregate.Average
 }
 
@@ -455,13 +480,14 @@ func newTally(s Settings, curve []aggregate.Average) *tally {
 }
 
 // add counts one episode's run, which ended at end, in a test of time tau,
-// and returns its score: the payoff at end. An episode over before a
-// point of the curve is read there at its end.
+// and returns its score: the chosen payoff at tau.
 func (t *tally) add(run aggregate.Run, end, tau float64) float64 {
-	v := values(run, end, t.s.Lambda)
+	v := values(run, tau, t.s.Lambda)
 	t.atTau.Add(v)
+	t.atEnd.Add(values(run, end, t.s.Lambda))
+	t.ends += end
 	for k := range t.curve {
-		t.curve[k].Add(values(run, min(curveTau(tau, k, t.s.CurvePoints), end), t.s.Lambda))
+		t.curve[k].Add(values(run, curveTau(tau, k, t.s.CurvePoints), t.s.Lambda))
 	}
 	return t.s.Score.Of(v)
 }
@@ -470,6 +496,10 @@ func (t *tally) add(run aggregate.Run, end, tau float64) float64 {
 func (t *tally) finish(o *Outcome) {
 	o.Values = t.atTau.Values()
 	o.Values.Tau = o.Tau
+	o.AtEnd = t.atEnd.Values()
+	if len(o.Scores) > 0 {
+		o.AtEnd.Tau = t.ends / float64(len(o.Scores))
+	}
 	for k := range t.curve {
 		o.Curve[k] = t.curve[k].Values()
 		o.Curve[k].Tau = curveTau(o.Tau, k, t.s.CurvePoints)
@@ -478,15 +508,17 @@ func (t *tally) finish(o *Outcome) {
 }
 
 // Played scores runs played outside Take, such as a person's (package
-// study), as Take scores an examinee that did all its steps before τ:
-// each run is one episode of item i, its interactions at the times they
-// were performed, in seconds from the episode's start. Each run is read at
-// its last interaction, and τ is the latest of those times: a person is
-// given the steps, not a test time, so the time after the last click is
-// not held against them. The times are first put on Take's clock (whole
-// microseconds, each at least one after the one before), so that the
-// curve's last point counts the last interaction exactly. s must be valid
-// (Settings.Validate); its Episodes and Pace are not used.
+// study), as Take scores an examinee: each run is one episode of item i,
+// its interactions at the times they were performed, in seconds from the
+// episode's start. τ is the latest of the runs' last interactions: a
+// person is given the steps, not a test time, so the time after their
+// last click is not held against them, and a single run (as package study
+// gives) is read at its end. Several runs are read at that τ, as Take
+// reads its episodes, and each at its own end in AtEnd. The times are
+// first put on Take's clock (whole microseconds, each at least one after
+// the one before), so that the curve's last point counts the last
+// interaction exactly. s must be valid (Settings.Validate); its Episodes
+// and Pace are not used.
 func Played(item int, agent string, runs []aggregate.Run, s Settings) Outcome {
 	o := Outcome{Item: item, Agent: agent, Scores: make([]float64, len(runs)), Curve: make([]aggregate.Values, s.CurvePoints)}
 	gridded := make([]aggregate.Run, len(runs))
@@ -538,7 +570,7 @@ func curveTau(tau float64, k, points int) float64 {
 // environment answers at once (docs/aggregation.md). end is when the
 // episode ended: the last action's time when the steps ran out first,
 // since then the test stopped the agent, tau otherwise, when the agent ran
-// out of time or stopped of its own accord; its payoffs are read at end.
+// out of time or stopped of its own accord (Outcome.AtEnd reads it there).
 // The clock counts whole microseconds (ticks), so that times are exact
 // sums and compare with τ exactly (see ticks).
 func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, stopped bool) {

@@ -134,42 +134,106 @@ func TestCurvePointsMeetTheActions(t *testing.T) {
 	}
 }
 
-// An item ends after its steps or at τ, whichever comes first, and is read
-// when it ended: a τ longer than the steps need does not count the time
-// after the last step against an agent that did them all, since the test
-// stopped it, not its own choice. Its scores are those of the default τ.
-// The stopper, which stops by itself, is still read at τ, where v̌‖τ
-// drops its lucky end.
-func TestATestTimeBeyondTheStepsIsNotHeldAgainstTheAgent(t *testing.T) {
+// paperAt is the five payoffs of a run at test time tau, written out from
+// the definitions of Hernández-Orallo (2010), "On Evaluating Agent
+// Performance in a Fixed Period of Time", one loop each, as a check on
+// package aggregate and on how Take reads it.
+func paperAt(run aggregate.Run, tau, lambda float64) aggregate.Values {
+	v := aggregate.Values{Tau: tau}
+	var last float64 // t_{n_τ}
+	for _, x := range run {
+		if x.T <= tau {
+			v.Count++
+			v.Sum += x.Reward
+			last = x.T
+		}
+	}
+	if v.Count == 0 {
+		return v
+	}
+	v.PerSecond = v.Sum / tau
+	v.PerCycle = v.Sum / float64(v.Count)
+	var weighted, weights float64
+	for k := 1; k <= v.Count; k++ {
+		weighted += math.Pow(lambda, float64(k)) * run[k-1].Reward
+		weights += math.Pow(lambda, float64(k))
+	}
+	v.Discounted = weighted / weights
+	if kept := int(math.Floor(float64(v.Count) * last / tau)); kept > 0 {
+		var s float64
+		for _, x := range run[:kept] {
+			s += x.Reward
+		}
+		v.Diminishing = s / float64(kept)
+	}
+	return v
+}
+
+// Every payoff is read at the test time it is labelled with, as seed 001
+// defines it: an item whose steps run out before τ counts the time from
+// its last action to τ, which ω‖τ divides by and which shrinks v̌‖τ's n*.
+// The figures read when each episode ended are Outcome.AtEnd. The case of
+// issue 20: random on lambda-one:3/1 at 0.1 s an action and τ = 100 s does
+// its 20 steps by 2 s, collecting 3, so ω‖τ = 3/100 and n* = ⌊20·2/100⌋ = 0.
+func TestPayoffsAreThePapersAtTau(t *testing.T) {
+	items := lambdaOneItems(t, 3, 1)
+	for _, name := range []string{"random", "oracle"} {
+		x := examinee(t, name)
+		s := exam.DefaultSettings
+		s.Pace, s.Tau = exam.Pace{Model: "constant", A: 0.1}, 100
+		out, err := exam.Take(items, []exam.Examinee{x}, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range out {
+			it := items[o.Item]
+			var run aggregate.Run
+			env.NewEpisode(it.Env, x.New(), env.EpisodeSeed(it.Seed, 0)).Run(it.Steps, func(st env.Step) {
+				run = append(run, aggregate.Interaction{T: float64(st.Interaction) / 10, Reward: st.Reward})
+			})
+			near := cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) <= 1e-12 })
+			if diff := cmp.Diff(paperAt(run, 100, s.Lambda), o.Values, near); diff != "" {
+				t.Errorf("%s on %s: payoffs at τ = 100 (-paper +Take):\n%s", name, it.Name, diff)
+			}
+			if o.Score != o.Values.Diminishing {
+				t.Errorf("%s on %s: score %v, v̌‖τ at τ %v", name, it.Name, o.Score, o.Values.Diminishing)
+			}
+			end := run[len(run)-1].T
+			if diff := cmp.Diff(paperAt(run, end, s.Lambda), o.AtEnd, near); diff != "" {
+				t.Errorf("%s on %s: payoffs at the last action, %v s (-paper +Take):\n%s", name, it.Name, end, diff)
+			}
+			for k, v := range o.Curve {
+				if diff := cmp.Diff(paperAt(run, v.Tau, s.Lambda), v, near); diff != "" {
+					t.Errorf("%s on %s: curve point %d (-paper +Take):\n%s", name, it.Name, k, diff)
+				}
+			}
+		}
+		if o := out[0]; name == "random" && (o.Values.Sum != 3 || o.Values.PerSecond != 0.03 || o.Values.Diminishing != 0 || o.Values.PerCycle != 0.15) {
+			t.Errorf("random on %s at τ = 100: %+v; want V↑τ 3, ω‖τ 0.03, v‖τ 0.15, v̌‖τ 0", items[0].Name, o.Values)
+		}
+	}
+}
+
+// A stopper stops of its own accord, so its episode ends at τ: its
+// figures at its end are its figures at τ, and a longer τ drops its lucky
+// end from v̌‖τ, as it drops the idle time of every agent.
+func TestAStopperEndsAtTau(t *testing.T) {
 	items := lambdaOneItems(t, 2, 2)
-	xs := []exam.Examinee{examinee(t, "oracle"), examinee(t, "random"), examinee(t, "stopper")}
 	s := exam.DefaultSettings
-	s.Episodes = 3
-	short, err := exam.Take(items, xs, s, nil)
+	s.Episodes, s.Tau = 3, 1000
+	out, err := exam.Take(items, []exam.Examinee{examinee(t, "stopper")}, s, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Tau = 1000
-	long, err := exam.Take(items, xs, s, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var stopperDropped bool
-	for k, o := range long {
-		name := items[o.Item].Name
-		if o.Agent == "stopper" {
-			stopperDropped = stopperDropped || o.Values.Diminishing < short[k].Values.Diminishing
-			continue
-		}
-		if o.Score != short[k].Score || o.Values.Diminishing != o.Values.PerCycle {
-			t.Errorf("%s on %s: τ = 1000 s gives %v (v‖τ %v), τ = steps gives %v", o.Agent, name, o.Score, o.Values.PerCycle, short[k].Score)
-		}
-		if last := o.Curve[len(o.Curve)-1]; last.Diminishing != o.Values.Diminishing {
-			t.Errorf("%s on %s: the curve ends at v̌ %v, the item's is %v", o.Agent, name, last.Diminishing, o.Values.Diminishing)
+	var stopped int
+	for _, o := range out {
+		stopped += o.Stopped
+		if o.Stopped == s.Episodes && o.AtEnd != o.Values {
+			t.Errorf("%s: the stopper at its ends %+v, at τ %+v", items[o.Item].Name, o.AtEnd, o.Values)
 		}
 	}
-	if !stopperDropped {
-		t.Errorf("the stopper's v̌‖τ did not fall with the longer τ: its idle time should count")
+	if stopped == 0 {
+		t.Error("the stopper never stopped")
 	}
 }
 
@@ -402,10 +466,10 @@ func TestPlayedScoresAsTake(t *testing.T) {
 }
 
 // Played puts the times on the clock's grid, each after the one before, so
-// that every interaction counts, and reads each run at its own last
-// interaction, τ being the latest: a run over sooner is not held to the
-// longer one's time.
-func TestPlayedReadsEachRunAtItsEnd(t *testing.T) {
+// that every interaction counts; τ is the latest run's end, and every run
+// is read there, the sooner one's idle time counted as Take counts it, and
+// at its own end in AtEnd.
+func TestPlayedReadsEveryRunAtTheLatestEnd(t *testing.T) {
 	runs := []aggregate.Run{
 		{{T: 1e-7, Reward: 1}, {T: 1e-7, Reward: 1}, {T: 0.5, Reward: -1}},
 		{{T: 1, Reward: 1}, {T: 2, Reward: 1}, {T: 4, Reward: 1}},
@@ -416,13 +480,17 @@ func TestPlayedReadsEachRunAtItsEnd(t *testing.T) {
 	if o.Tau != 4 {
 		t.Errorf("τ is %v; the latest run ends at 4", o.Tau)
 	}
-	if want := []float64{1.0 / 3, 1}; !cmp.Equal(o.Scores, want) {
-		t.Errorf("v̌‖τ of each run read at its end: %v, want %v", o.Scores, want)
+	// The first run at τ = 4: n* = ⌊3 · 0.5/4⌋ = 0.
+	if want := []float64{0, 1}; !cmp.Equal(o.Scores, want) {
+		t.Errorf("v̌‖τ of each run read at τ: %v, want %v", o.Scores, want)
 	}
-	if o.Values.Count != 3 || o.Values.PerCycle != (1.0/3+1)/2 {
-		t.Errorf("payoffs at the end %+v: 3 interactions each, v‖τ the mean of 1/3 and 1", o.Values)
+	if o.Values.Count != 3 || o.Values.PerCycle != (1.0/3+1)/2 || o.Values.Diminishing != 0.5 {
+		t.Errorf("payoffs at τ %+v: 3 interactions each, v‖τ the mean of 1/3 and 1, v̌‖τ of 0 and 1", o.Values)
 	}
-	if last := o.Curve[len(o.Curve)-1]; last.Tau != 4 || last.Count != 3 {
-		t.Errorf("the curve ends at %+v; at τ = 4 with every interaction", last)
+	if o.AtEnd.Tau != 2.25 || o.AtEnd.Diminishing != (1.0/3+1)/2 {
+		t.Errorf("payoffs at the ends %+v: the ends' mean 2.25, v̌‖τ the mean of 1/3 and 1", o.AtEnd)
+	}
+	if last := o.Curve[len(o.Curve)-1]; last != o.Values {
+		t.Errorf("the curve ends at %+v; at τ = 4, %+v", last, o.Values)
 	}
 }

@@ -77,7 +77,7 @@ func (r *Adaptive) estimateFigure() Figure {
 			p.Legend.Add(fmt.Sprintf("%s (%s)", res.Agent, signedShort(res.Score)), line)
 		}
 	}
-	legendRoom(p, len(r.Results))
+	legendRoom(p)
 	return Figure{ID: "estimate", Caption: "Each agent's score had the test stopped at the end of each environment (line) and ± one standard error (band).",
 		Plot: p, Width: wide, Height: tall}
 }
@@ -96,7 +96,7 @@ func (r *Adaptive) levelFigure() Figure {
 			p.Legend.Add(fmt.Sprintf("%s (mean %.2f)", res.Agent, res.MeanLevel), line)
 		}
 	}
-	legendRoom(p, len(r.Results))
+	legendRoom(p)
 	return Figure{ID: "level", Caption: "Each agent's level in each environment: the staircase of the test.",
 		Plot: p, Width: wide, Height: short}
 }

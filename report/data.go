@@ -61,7 +61,7 @@ type jsonItem struct {
 	Exercise     int                `json:"exercise"`
 	Name         string             `json:"name"`
 	Cells        int                `json:"cells"`
-	KApprox      int                `json:"k_approx"`
+	KApprox      *int               `json:"k_approx"` // null when Good and Evil run a program
 	Bits         float64            `json:"bits"`
 	Complexity   float64            `json:"complexity"`
 	Interactions int                `json:"interactions"`
@@ -71,10 +71,28 @@ type jsonItem struct {
 	CI95         *[2]float64        `json:"ci95"`
 	Scores       []float64          `json:"scores"`
 	Values       aggregate.Values   `json:"values"`
+	AtEnd        aggregate.Values   `json:"values_at_end"`
 	Curve        []aggregate.Values `json:"curve"`
 	Stopped      int                `json:"stopped"`
 	Times        *jsonTimes         `json:"response_times,omitempty"`
 	Fault        string             `json:"fault,omitempty"`
+}
+
+// kApproxJSON is K_approx in JSON, null for an environment whose Good and
+// Evil run a program (exam.Item.KApprox 0).
+func kApproxJSON(k int) *int {
+	if k == 0 {
+		return nil
+	}
+	return &k
+}
+
+// kApproxCSV is K_approx in CSV, an empty field when there is none.
+func kApproxCSV(k int) string {
+	if k == 0 {
+		return ""
+	}
+	return strconv.Itoa(k)
 }
 
 // jsonTimes are the measured response times of an agent outside anynt.
@@ -175,9 +193,9 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		for i, it := range r.Items {
 			o := r.Outcomes[a*len(r.Items)+i]
 			if err := enc.Encode(jsonItem{jsonHead: r.head("item", ag), Test: it.Test, Exercise: it.Number, Name: it.Name,
-				Cells: it.Cells, KApprox: it.KApprox, Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
+				Cells: it.Cells, KApprox: kApproxJSON(it.KApprox), Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
 				ItemSeed: it.Seed, Tau: o.Tau, Score: o.Score, CI95: interval(o.CI95, len(o.Scores)), Scores: o.Scores,
-				Values: o.Values, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times), Fault: faultText(o.Fault)}); err != nil {
+				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times), Fault: faultText(o.Fault)}); err != nil {
 				return err
 			}
 		}
@@ -244,7 +262,7 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			}
 			row := []string{r.Version, r.Protocol.Name, u(r.Seed), d(r.Tests), d(s.Episodes), s.Pace.String(), g(s.Tau), g(s.Lambda),
 				string(s.Score), d(s.CurvePoints), r.Protocol.Settings, ag.Name, q[0], q[1], q[2],
-				d(it.Test), d(it.Number), it.Name, d(it.Cells), d(it.KApprox), g(it.Bits), g(it.Complexity), d(it.Steps), u(it.Seed),
+				d(it.Test), d(it.Number), it.Name, d(it.Cells), kApproxCSV(it.KApprox), g(it.Bits), g(it.Complexity), d(it.Steps), u(it.Seed),
 				g(o.Tau), g(o.Score), lo, hi, d(o.Values.Count)}
 			for _, v := range payoffsOf(o.Values) {
 				row = append(row, g(v))

@@ -30,7 +30,8 @@ figcaption { font-size: 0.85em; max-width: 40em; }
 <p id="title">{{.Title}}</p>
 <p id="settings">{{.Settings}}</p>
 <p>{{.Score}}</p>
-<p>Agents and their colour in every plot:{{range .Agents}} <span class="key" style="background: {{.Colour}}"></span>{{.Name}}{{end}}</p>
+{{range .Key}}<p>{{.}}</p>
+{{end}}<p>Agents and their colour in every plot:{{range .Agents}} <span class="key" style="background: {{.Colour}}"></span>{{.Name}}{{end}}</p>
 {{range .Tables}}
 <h2>{{.Title}}</h2>
 <table>
@@ -101,7 +102,7 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	tables := r.Tables()
 	bw := bufio.NewWriter(w)
 	if err := page.Execute(bw, map[string]any{
-		"Title": r.Title(), "Protocol": r.Protocol.Name, "Seed": r.Seed, "Settings": r.SettingsText(), "Score": r.scoreText(),
+		"Title": r.Title(), "Protocol": r.Protocol.Name, "Seed": r.Seed, "Settings": r.SettingsText(), "Score": r.scoreText(), "Key": r.keyLines(),
 		"Agents": agents, "Tables": tables[1:], "Figures": hf, "Items": tables[0],
 		"ItemsHeading": "Items", "ItemsSummary": "every item and each agent's score",
 	}); err != nil {

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
@@ -52,11 +53,17 @@ type Figure struct {
 }
 
 // Figures draws the report's plots: score against complexity (seed 002
-// Fig. 4 right), scores per stratum (Fig. 4 left), score distributions
-// (Fig. 3), and the anytime curve of each of seed 001's payoffs.
+// Fig. 4 right), scores per stratum (Fig. 4 left) when there are two
+// strata or more (one box an agent over every item would only repeat the
+// histogram), score distributions (Fig. 3), and the anytime curve of each
+// of seed 001's payoffs.
 func (r *Report) Figures() ([]Figure, error) {
 	var figs []Figure
-	for _, build := range []func() (Figure, error){r.complexityFigure, r.strataFigure, r.distributionFigure} {
+	builds := []func() (Figure, error){r.complexityFigure, r.strataFigure, r.distributionFigure}
+	if len(r.Strata) < 2 {
+		builds = slices.Delete(builds, 1, 2)
+	}
+	for _, build := range builds {
 		f, err := build()
 		if err != nil {
 			return nil, err
@@ -125,30 +132,99 @@ func (r *Report) complexityFigure() (Figure, error) {
 		p.Add(line)
 		p.Legend.Add(name, sc, line)
 	}
-	legendRoom(p, len(r.Summaries))
+	legendRoom(p)
 	return Figure{ID: "complexity", Caption: fmt.Sprintf("Each item's score against its complexity (%s), one mark an item, with each agent's least-squares line and Pearson's r.", r.Protocol.Complexity),
 		Plot: p, Width: wide, Height: tall}, nil
 }
 
-// legendRoom raises the top of the y axis so that the legend, drawn at
-// the top, has a band of its own above the data instead of covering it.
+// legendRoom readies the y axis for a legend in a band of its own above
+// the data, drawn at the top (Figure.draw fits the band to the legend, whose
+// height is known only on a canvas): the ticks stop at the data's top.
 // Data of one value (one item, or equal scores) gets half a unit either
-// side first: the ticks stop at the data's top, and a range of zero width
-// has no ticks (gonum/plot panics on it).
-func legendRoom(p *plot.Plot, entries int) {
+// side first, since a range of zero width has no ticks (gonum/plot panics
+// on it).
+func legendRoom(p *plot.Plot) {
 	if !(p.Y.Max > p.Y.Min) {
 		p.Y.Min, p.Y.Max = p.Y.Min-0.5, p.Y.Max+0.5
 	}
-	span := p.Y.Max - p.Y.Min
 	p.Y.Tick.Marker = dataTicks{top: p.Y.Max}
-	p.Y.Max += span * (0.09*float64(entries) + 0.04)
+}
+
+// legendGap is the room between the legend's band and the data's top: more
+// than a glyph's radius (3 points) or a line's half width.
+const legendGap = 4 * vg.Millimeter / 3
+
+// fitLegend raises the top of the y axis of a plot readied by legendRoom
+// until the legend, drawn at the top of canvas c, lies wholly above the
+// data's top: the band is as tall as the legend, however many entries and
+// whatever the figure's size. The data's canvas depends a little on the
+// range (glyphs at its edge pad it), so the fit is taken three times.
+func fitLegend(p *plot.Plot, c draw.Canvas) {
+	t, ok := p.Y.Tick.Marker.(dataTicks)
+	height := p.Legend.Rectangle(c).Size().Y
+	if !ok || height == 0 {
+		return
+	}
+	top := c.Max.Y // the legend's top: the canvas's, below the title
+	if p.Title.Text != "" {
+		top -= p.Title.TextStyle.Rectangle(p.Title.Text).Size().Y + p.Title.Padding
+	}
+	bottom := top - height - p.Legend.TextStyle.FontExtents().Descent - legendGap
+	for range 3 {
+		dc := p.DataCanvas(c)
+		span := dc.Max.Y - dc.Min.Y
+		room := max(bottom-dc.Min.Y, span/5) // a legend taller than the plot leaves the data a fifth
+		p.Y.Max = p.Y.Min + (t.top-p.Y.Min)*float64(span/room)
+	}
 }
 
 // dataTicks marks the y axis up to the data's top only, not in the
-// legend's band.
+// legend's band, with at least three labelled ticks: gonum/plot's
+// default gives two on some ranges (0 and 0.25 over 0 … 0.27), too few to
+// read a scale from.
 type dataTicks struct{ top float64 }
 
-func (t dataTicks) Ticks(lo, _ float64) []plot.Tick { return plot.DefaultTicks{}.Ticks(lo, t.top) }
+func (t dataTicks) Ticks(lo, _ float64) []plot.Tick {
+	ticks := plot.DefaultTicks{}.Ticks(lo, t.top)
+	if labelled(ticks) >= 3 {
+		return ticks
+	}
+	return evenTicks(lo, t.top)
+}
+
+func labelled(ticks []plot.Tick) int {
+	n := 0
+	for _, tk := range ticks {
+		if tk.Label != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// evenTicks labels the multiples of the widest step of 1, 2 or 5 times a
+// power of ten that puts at least three in [lo, hi], with as many
+// decimals as the step has.
+func evenTicks(lo, hi float64) []plot.Tick {
+	mag := math.Pow(10, math.Floor(math.Log10(hi-lo)))
+	for _, step := range []float64{5 * mag, 2 * mag, mag, mag / 2, mag / 5, mag / 10} {
+		first, last := math.Ceil(lo/step), math.Floor(hi/step)
+		if last-first < 2 {
+			continue
+		}
+		decimals := max(0, int(math.Ceil(-math.Log10(step)-1e-9)))
+		var ticks []plot.Tick
+		for k := first; k <= last; k++ {
+			v := k * step
+			if k == 0 {
+				v = 0 // not −0
+			}
+			ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+		}
+		return ticks
+	}
+	return plot.DefaultTicks{}.Ticks(lo, hi)
+}
 
 func dashes(a int) []vg.Length {
 	if a%2 == 0 {
@@ -199,7 +275,7 @@ func (r *Report) strataFigure() (Figure, error) {
 		p.Add(line, pts)
 		p.Legend.Add(s.Agent.Name+" (boxes; means joined)", line, pts)
 	}
-	legendRoom(p, len(r.Summaries))
+	legendRoom(p)
 	return Figure{ID: "strata", Caption: "Box plots of the item scores in each stratum, one box an agent (median, quartiles, whiskers to 1.5 IQR, outliers), with each agent's means joined.",
 		Plot: p, Width: wide, Height: tall}, nil
 }
@@ -243,7 +319,7 @@ func (r *Report) distributionFigure() (Figure, error) {
 		p.Add(h)
 		p.Legend.Add(fmt.Sprintf("%s (mean %s)", s.Agent.Name, signedShort(s.Mean)), h)
 	}
-	legendRoom(p, len(r.Summaries))
+	legendRoom(p)
 	return Figure{ID: "distribution", Caption: "Histograms of the item scores, one an agent, scaled to unit area (density).",
 		Plot: p, Width: wide, Height: tall}, nil
 }
@@ -268,16 +344,22 @@ func (r *Report) curveFigure(j int) (Figure, error) {
 		p.Add(line)
 		p.Legend.Add(s.Agent.Name, line)
 	}
-	legendRoom(p, len(r.Summaries))
+	legendRoom(p)
 	return Figure{ID: fmt.Sprintf("anytime-%d", j+1), Caption: fmt.Sprintf("The mean over the items of %s, read at %s evenly spaced test times up to each item's τ.", payoffNames[j], fmt.Sprint(r.Settings.CurvePoints)),
 		Plot: p, Width: narrow, Height: short}, nil
+}
+
+// draw draws the figure on c, its legend in a band of its own.
+func (f Figure) draw(c draw.Canvas) {
+	fitLegend(f.Plot, c)
+	f.Plot.Draw(c)
 }
 
 // SVG draws a figure as an SVG element, without the XML declaration, to be
 // put inline in a page.
 func (f Figure) SVG() ([]byte, error) {
 	c := vgsvg.New(f.Width, f.Height)
-	f.Plot.Draw(draw.New(c))
+	f.draw(draw.New(c))
 	var b bytes.Buffer
 	if _, err := c.WriteTo(&b); err != nil {
 		return nil, err
@@ -289,10 +371,16 @@ func (f Figure) SVG() ([]byte, error) {
 	return out, nil
 }
 
-// signedShort prints a figure in legends: three decimals, or n/a.
+// signedShort prints a figure in legends: three decimals with a sign, 0.000
+// for one that rounds to zero (not −0.000, which reads as a negative
+// figure), or n/a.
 func signedShort(x float64) string {
-	if math.IsNaN(x) {
+	switch s := fmt.Sprintf("%+.3f", x); {
+	case math.IsNaN(x):
 		return "n/a"
+	case s == "-0.000" || s == "+0.000":
+		return "0.000"
+	default:
+		return s
 	}
-	return fmt.Sprintf("%+.3f", x)
 }

@@ -77,6 +77,9 @@ func (r *Report) SettingsText() string {
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s\n%s\n%s\n", r.Title(), r.SettingsText(), r.scoreText())
+	for _, line := range r.keyLines() {
+		fmt.Fprintln(bw, line)
+	}
 	for _, t := range r.Tables() {
 		fmt.Fprintln(bw)
 		if t.Title != "" {
@@ -89,6 +92,29 @@ func (r *Report) WriteText(w io.Writer) error {
 
 func (r *Report) scoreText() string {
 	return fmt.Sprintf("score: an item's %s payoff at τ, the mean over its episodes; complexity: %s", r.Settings.Score, r.Protocol.Complexity)
+}
+
+// payoffMeaning says in words what each payoff is, after Hernández-Orallo
+// (2010), "On Evaluating Agent Performance in a Fixed Period of Time".
+var payoffMeaning = map[exam.Score]string{
+	exam.ScoreSum:        "the total reward of the actions done by τ",
+	exam.ScorePerSecond:  "the total reward of the actions done by τ, divided by τ",
+	exam.ScorePerCycle:   "the mean reward of the n_τ actions done by τ (the Λ_one score when every step is done)",
+	exam.ScoreDiscounted: "the mean reward of the actions done by τ, the k-th weighted by λ^k",
+	exam.ScoreDiminishing: "the mean reward of the first n* = ⌊n_τ·t_{n_τ}/τ⌋ of the n_τ actions done by τ, " +
+		"so that time left unused before τ drops the latest rewards",
+}
+
+// keyLines say what the report's figures are: the chosen payoff, as
+// Hernández-Orallo (2010) defines it, and the complexity columns.
+func (r *Report) keyLines() []string {
+	s := r.Settings.Score
+	return []string{
+		fmt.Sprintf("%s (%s): %s (Hernández-Orallo 2010, \"On Evaluating Agent Performance in a Fixed Period of Time\")", scoreNotation[s], s, payoffMeaning[s]),
+		"K_approx: the length in bytes of Good and Evil's pattern compressed by zlib, the complexity of Insa-Cabrera et al. 2011, " +
+			"\"Comparing humans and AI agents\"; n/a for an environment whose Good and Evil run a program",
+		"bits: the environment's description length, in bits (docs/complexity.md)",
+	}
 }
 
 // Table is one table of the report, as text cells.
@@ -144,10 +170,17 @@ func (r *Report) Tables() []Table {
 	return ts
 }
 
+// itemsTable has a row an item: its figures, and each agent's score with
+// its 95% interval, a column that is left out when no item has one (one
+// episode an item, the papers' protocol) and no agent faulted.
 func (r *Report) itemsTable() Table {
 	t := Table{Head: []string{"test", "exercise", "name", "cells", "K_approx", "bits", "interactions"}}
+	intervals := slices.ContainsFunc(r.Outcomes, func(o exam.Outcome) bool { return len(o.Scores) >= 2 || o.Fault != nil })
 	for _, a := range r.Agents {
-		t.Head = append(t.Head, a.Name, "95% CI")
+		t.Head = append(t.Head, a.Name)
+		if intervals {
+			t.Head = append(t.Head, "95% CI")
+		}
 	}
 	// A row for each item and a cell for each agent: the rows are
 	// written on all cores, since the report is what is left to do on one
@@ -156,7 +189,7 @@ func (r *Report) itemsTable() Table {
 	cores.Do(len(r.Items), func(i int) {
 		it := r.Items[i]
 		row := make([]string, 7, 7+2*len(r.Agents))
-		row[0], row[1], row[2], row[3], row[4] = strconv.Itoa(it.Test), strconv.Itoa(it.Number), it.Name, strconv.Itoa(it.Cells), strconv.Itoa(it.KApprox)
+		row[0], row[1], row[2], row[3], row[4] = strconv.Itoa(it.Test), strconv.Itoa(it.Number), it.Name, strconv.Itoa(it.Cells), kApproxText(it.KApprox)
 		row[5], row[6] = strconv.FormatFloat(it.Bits, 'f', 1, 64), strconv.Itoa(it.Steps)
 		for a := range r.Agents {
 			o := r.Outcomes[a*len(r.Items)+i]
@@ -164,7 +197,10 @@ func (r *Report) itemsTable() Table {
 			if o.Fault != nil {
 				ci = "fault"
 			}
-			row = append(row, signed(o.Score), ci)
+			row = append(row, signed(o.Score))
+			if intervals {
+				row = append(row, ci)
+			}
 		}
 		t.Rows[i] = row
 	}, nil)
@@ -178,8 +214,8 @@ func (r *Report) summaryTable() Table {
 		t.Rows = append(t.Rows, []string{s.Agent.Name, fmt.Sprint(s.N), signed(s.Mean), plain(s.SD), plain(s.TestSD), ciText(s.CI95, s.N),
 			signed(s.Corr.R), pText(s.Corr.P), pText(s.Corr.POne), fmt.Sprint(s.Stopped)})
 		if p := s.Paper; p != nil {
-			t.Rows = append(t.Rows, []string{"  " + p.Source, fmt.Sprint(p.N), fmt.Sprintf("%+.3f", p.Mean), fmt.Sprintf("%.3f", p.SD),
-				"", "", fmt.Sprintf("%+.3f", p.R), "", "", ""})
+			t.Rows = append(t.Rows, []string{"  " + p.Source, fmt.Sprint(p.N), fmt.Sprintf("%+.3f", p.Mean), "",
+				fmt.Sprintf("%.3f", p.TestSD), "", fmt.Sprintf("%+.3f", p.R), "", "", ""})
 		}
 	}
 	return t
@@ -273,6 +309,15 @@ func (r *Report) faultsTable() (Table, bool) {
 		}
 	}
 	return t, len(t.Rows) > 0
+}
+
+// kApproxText prints K_approx, n/a for an environment whose Good and Evil
+// run a program, which has no pattern to compress (exam.Item.KApprox 0).
+func kApproxText(k int) string {
+	if k == 0 {
+		return "n/a"
+	}
+	return strconv.Itoa(k)
 }
 
 // ciText prints an interval of n values, "n/a" when n < 2.

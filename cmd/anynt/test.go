@@ -99,9 +99,10 @@ func newTestCmd(io *stdio) *cobra.Command {
 (--agent, a list: the same items and episode seeds for each, a paired design),
 in simulated physical time (--pace: the delay before each action, constant:D,
 uniform:A:B or exponential:MEAN seconds), and prints a report: the version,
-the test and every setting; a table of the items (test, exercise, name, cells,
-K_approx, bits, interactions, each agent's score and its 95% CI, n/a for one
-episode); a summary per agent (mean, sd, 95% CI, Pearson's r of score against
+the test and every setting, and what the score, K_approx and bits are; a
+table of the items (test, exercise, name, cells, K_approx, bits,
+interactions, each agent's score and, from two episodes, its 95% CI); a
+summary per agent (mean, sd, 95% CI, Pearson's r of score against
 complexity with its two- and one-tailed p); the same per stratum (as seed
 002's Table 2); seed 001's five payoffs at τ; and every agent's paired
 difference from the first. For Q-learning with the thesis's settings on

@@ -23,7 +23,7 @@ func TestTestLambdaOneQLearning(t *testing.T) {
 	for _, want := range []string{
 		"anynt " + versionString() + ": test lambda-one, seed 5, 3 tests, 21 items, agents qlearning (alpha 0.05, gamma 0.35, q0 2)",
 		"settings: 1 episode an item; pace constant:1", "lambda 0.9; score diminishing",
-		"test  exercise  name", "summary over the items", "seed 002 §5, Table 2  140  +0.259   0.122", "-0.612 (0.002)",
+		"test  exercise  name", "summary over the items", "seed 002 §5, Table 2  140  +0.259           0.122", "-0.612 (0.002)",
 		"seed 001's payoffs at τ",
 	} {
 		if !strings.Contains(out, want) {
