@@ -1,0 +1,192 @@
+package exam
+
+import "math"
+
+// smoothing is the weight, in environments, with which a level's moves are
+// drawn toward its neighbours' in the staircase's model (docs/tests.md,
+// "How sure the score is").
+const smoothing = 3
+
+// estimate is the running score and its standard error. The score is the
+// mean of the environments' weighted payoffs x = level/levels × payoff,
+// kept by Welford's update. Its standard error comes from a model of the
+// staircase fitted to the environments so far: at each level, how often
+// the payoff moved the level down, kept it or moved it up, and the
+// payoffs' first two moments in each case. The level links consecutive
+// environments, and an examinee whose chance of going up is about its
+// chance of going down wanders between levels for dozens of
+// environments, so s/√n, which treats the x as independent, is too small
+// (by 1.7 times for the follower over 500 seeds); the model's variance
+// of the sum of n weighted payoffs from level 1 is exact for the model,
+// walk and all.
+type estimate struct {
+	n    int
+	mean float64
+	// at[level-1][move+1] sums the payoffs after which the staircase made
+	// that move; all sums them over the levels.
+	at  [][3]moments
+	all [3]moments
+}
+
+// moments are a count, a sum and a sum of squares of payoffs.
+type moments struct{ n, s1, s2 float64 }
+
+func (m *moments) add(x float64) { m.n, m.s1, m.s2 = m.n+1, m.s1+x, m.s2+x*x }
+
+func newEstimate(levels int) estimate { return estimate{at: make([][3]moments, levels)} }
+
+// add counts an environment of level whose payoff score made the
+// staircase move (−1, 0 or +1).
+func (e *estimate) add(level int, score float64, move int) {
+	x := float64(level) / float64(len(e.at)) * score
+	e.n++
+	e.mean += (x - e.mean) / float64(e.n)
+	e.at[level-1][move+1].add(score)
+	e.all[move+1].add(score)
+}
+
+// value is the mean and its standard error, 0 below two environments,
+// where the spread is unknown.
+func (e *estimate) value() (mean, se float64) {
+	if e.n < 2 {
+		return e.mean, 0
+	}
+	return e.mean, math.Sqrt(e.variance()) / float64(e.n)
+}
+
+// variance is the variance of the sum of n weighted payoffs under the
+// model, the walk starting at level 1 as the test does. Level ℓ moves by
+// m with probability p(ℓ, m) and then weighs a payoff of the moments seen
+// at ℓ after that move (at all levels, if none was), scaled by ℓ/levels.
+// A level seen has its own frequencies of moves, drawn toward those of
+// its seen neighbours with the weight of smoothing environments, since a
+// few visits say little (the highest level seen, by its nature, was
+// always left downwards); a level not seen moves and pays as all levels
+// together did. The sum's first two moments over n steps from each level
+// follow from those over n − 1 steps by an affine map (A, B) ↦ M(A, B),
+// which is raised to the power n by squaring, so that the cost is
+// log n products of (2L+1)-square matrices whatever the test's length.
+func (e *estimate) variance() float64 {
+	levels := len(e.at)
+	d := 2*levels + 1 // 1, A_1…A_L, B_1…B_L
+	m := newMatrix(d)
+	m[0][0] = 1
+	for l := range levels {
+		w := float64(l+1) / float64(levels)
+		p, mean, variance := e.model(l)
+		for k := range 3 {
+			if p[k] == 0 {
+				continue
+			}
+			to := min(max(l+k-1, 0), levels-1)
+			m1, m2 := w*mean[k], w*w*(variance[k]+mean[k]*mean[k])
+			a, b := 1+l, 1+levels+l
+			m[a][0] += p[k] * m1
+			m[a][1+to] += p[k]
+			m[b][0] += p[k] * m2
+			m[b][1+to] += 2 * p[k] * m1
+			m[b][1+levels+to] += p[k]
+		}
+	}
+	v := m.power(e.n)
+	a, b := v[1], v[1+levels] // from level 1
+	return max(b-a*a, 0)
+}
+
+// model is level l's (from 0) chances of each move, and the mean and
+// variance of the payoffs after each: the mean of those seen at l, or at
+// all levels if none was, and the variance of those seen at all levels
+// (one payoff at a level says nothing of their spread).
+func (e *estimate) model(l int) (p, mean, variance [3]float64) {
+	own := e.at[l]
+	var target [3]float64
+	for k, all := range e.all {
+		target[k] = all.n
+		if all.n == 0 {
+			continue
+		}
+		m := all.s1 / all.n
+		variance[k] = max(all.s2/all.n-m*m, 0)
+		mean[k] = m
+		if own[k].n > 0 {
+			mean[k] = own[k].s1 / own[k].n
+		}
+	}
+	seen := own[0].n + own[1].n + own[2].n
+	if seen == 0 {
+		total := target[0] + target[1] + target[2]
+		for k := range 3 {
+			p[k] = target[k] / total
+		}
+		return p, mean, variance
+	}
+	if near := e.neighbours(l); near[0]+near[1]+near[2] > 0 {
+		target = near
+	} else {
+		target = [3]float64{own[0].n, own[1].n, own[2].n}
+	}
+	total := target[0] + target[1] + target[2]
+	for k := range 3 {
+		p[k] = (own[k].n + smoothing*target[k]/total) / (seen + smoothing)
+	}
+	return p, mean, variance
+}
+
+// neighbours counts the moves made at the levels next to l.
+func (e *estimate) neighbours(l int) (c [3]float64) {
+	for _, j := range []int{l - 1, l + 1} {
+		if j >= 0 && j < len(e.at) {
+			for k := range 3 {
+				c[k] += e.at[j][k].n
+			}
+		}
+	}
+	return c
+}
+
+// matrix is a small square matrix, row by row.
+type matrix [][]float64
+
+func newMatrix(d int) matrix {
+	m := make(matrix, d)
+	for i := range m {
+		m[i] = make([]float64, d)
+	}
+	return m
+}
+
+func (m matrix) times(o matrix) matrix {
+	out := newMatrix(len(m))
+	for i, row := range m {
+		for k, x := range row {
+			if x == 0 {
+				continue
+			}
+			for j, y := range o[k] {
+				out[i][j] += x * y
+			}
+		}
+	}
+	return out
+}
+
+// power is the first column of mⁿ: mⁿ applied to (1, 0, …, 0).
+func (m matrix) power(n int) []float64 {
+	v := make([]float64, len(m))
+	v[0] = 1
+	for sq := m; n > 0; n >>= 1 {
+		if n&1 == 1 {
+			w := make([]float64, len(v))
+			for i, row := range sq {
+				for j, x := range row {
+					w[i] += x * v[j]
+				}
+			}
+			v = w
+		}
+		if n > 1 {
+			sq = sq.times(sq)
+		}
+	}
+	return v
+}
