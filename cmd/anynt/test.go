@@ -77,7 +77,7 @@ var protocols = map[string]protocol{
 // those it has no use for: it draws its own environments and times them,
 // and prints its own trajectory.
 var (
-	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "up", "down"}
+	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "max-time", "ladder", "up", "down"}
 	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "quiet", "weighting", "sample", "steps", "stratum-width"}
 )
 
