@@ -24,8 +24,9 @@ type estimate struct {
 	mean float64
 	// at[level-1][move+1] sums the payoffs after which the staircase made
 	// that move; all sums them over the levels.
-	at  [][3]moments
-	all [3]moments
+	at   [][3]moments
+	all  [3]moments
+	work work
 }
 
 // moments are a count, a sum and a sum of squares of payoffs.
@@ -69,8 +70,8 @@ func (e *estimate) value() (mean, se float64) {
 func (e *estimate) variance() float64 {
 	levels := len(e.at)
 	d := 2*levels + 1 // 1, A_1…A_L, B_1…B_L
-	m := newMatrix(d)
-	m[0][0] = 1
+	m := e.work.matrix(d)
+	m.set(0, 0, 1)
 	for l := range levels {
 		w := float64(l+1) / float64(levels)
 		p, mean, variance := e.model(l)
@@ -81,14 +82,14 @@ func (e *estimate) variance() float64 {
 			to := min(max(l+k-1, 0), levels-1)
 			m1, m2 := w*mean[k], w*w*(variance[k]+mean[k]*mean[k])
 			a, b := 1+l, 1+levels+l
-			m[a][0] += p[k] * m1
-			m[a][1+to] += p[k]
-			m[b][0] += p[k] * m2
-			m[b][1+to] += 2 * p[k] * m1
-			m[b][1+levels+to] += p[k]
+			m.add(a, 0, p[k]*m1)
+			m.add(a, 1+to, p[k])
+			m.add(b, 0, p[k]*m2)
+			m.add(b, 1+to, 2*p[k]*m1)
+			m.add(b, 1+levels+to, p[k])
 		}
 	}
-	v := m.power(e.n)
+	v := e.work.power(e.n)
 	a, b := v[1], v[1+levels] // from level 1
 	return max(b-a*a, 0)
 }
@@ -144,49 +145,66 @@ func (e *estimate) neighbours(l int) (c [3]float64) {
 	return c
 }
 
-// matrix is a small square matrix, row by row.
-type matrix [][]float64
-
-func newMatrix(d int) matrix {
-	m := make(matrix, d)
-	for i := range m {
-		m[i] = make([]float64, d)
-	}
-	return m
+// work holds the matrices of variance, kept from one environment to the
+// next so that the standard error allocates nothing once the test is
+// under way.
+type work struct {
+	d                int
+	m, sq, tmp, v, w []float64
 }
 
-func (m matrix) times(o matrix) matrix {
-	out := newMatrix(len(m))
-	for i, row := range m {
-		for k, x := range row {
-			if x == 0 {
-				continue
-			}
-			for j, y := range o[k] {
-				out[i][j] += x * y
-			}
-		}
+// matrix clears and returns the map's matrix, d × d.
+func (w *work) matrix(d int) matrixView {
+	if w.d != d {
+		*w = work{d: d, m: make([]float64, d*d), sq: make([]float64, d*d), tmp: make([]float64, d*d),
+			v: make([]float64, d), w: make([]float64, d)}
 	}
-	return out
+	clear(w.m)
+	return matrixView{w.m, d}
 }
 
-// power is the first column of mⁿ: mⁿ applied to (1, 0, …, 0).
-func (m matrix) power(n int) []float64 {
-	v := make([]float64, len(m))
-	v[0] = 1
-	for sq := m; n > 0; n >>= 1 {
+// matrixView is a d × d matrix stored row by row.
+type matrixView struct {
+	a []float64
+	d int
+}
+
+func (m matrixView) set(i, j int, x float64) { m.a[i*m.d+j] = x }
+func (m matrixView) add(i, j int, x float64) { m.a[i*m.d+j] += x }
+
+// power is the first column of mⁿ, m the matrix last returned: mⁿ applied
+// to (1, 0, …, 0), by squaring.
+func (w *work) power(n int) []float64 {
+	d := w.d
+	clear(w.v)
+	w.v[0] = 1
+	copy(w.sq, w.m)
+	for ; n > 0; n >>= 1 {
 		if n&1 == 1 {
-			w := make([]float64, len(v))
-			for i, row := range sq {
+			clear(w.w)
+			for i := range d {
+				row := w.sq[i*d : (i+1)*d]
 				for j, x := range row {
-					w[i] += x * v[j]
+					w.w[i] += x * w.v[j]
 				}
 			}
-			v = w
+			w.v, w.w = w.w, w.v
 		}
 		if n > 1 {
-			sq = sq.times(sq)
+			clear(w.tmp)
+			for i := range d {
+				for k := range d {
+					x := w.sq[i*d+k]
+					if x == 0 {
+						continue
+					}
+					for j := range d {
+						w.tmp[i*d+j] += x * w.sq[k*d+j]
+					}
+				}
+			}
+			w.sq, w.tmp = w.tmp, w.sq
 		}
 	}
-	return v
+	return w.v
 }

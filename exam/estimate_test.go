@@ -59,3 +59,16 @@ func TestEstimateOfOneLevelIsIndependent(t *testing.T) {
 		t.Errorf("%v ± %v, want %v ± %v", mean, se, m, want)
 	}
 }
+
+// The standard error is worked out after every environment, so once the
+// test is under way it allocates nothing.
+func TestEstimateAllocatesNothing(t *testing.T) {
+	e := newEstimate(MaxLevel)
+	for k := range 50 {
+		score := float64(k%5)/2 - 1
+		e.add(1+k%MaxLevel, score, DefaultAdaptive.move(score))
+	}
+	if a := testing.AllocsPerRun(100, func() { e.value() }); a != 0 {
+		t.Errorf("value allocates %v times a call, want 0", a)
+	}
+}
