@@ -150,3 +150,21 @@ func TestKApproxLadder(t *testing.T) {
 		t.Error("a rung above the top level was given")
 	}
 }
+
+// Λ_one's ladder by K_approx: the first step's rung at each level, its
+// K_approx in the level's band whatever its cells.
+func ExampleKApproxLadder() {
+	var l exam.KApproxLadder
+	for level := 1; level <= l.Levels(); level++ {
+		r, _ := l.Rung(1, 1, level)
+		fmt.Printf("level %d: %s, K_approx %d, %d cells\n", level, r.Name, r.KApprox, r.Cells)
+	}
+	// Output:
+	// level 1: adaptive-k:1/1/1, K_approx 9, 5 cells
+	// level 2: adaptive-k:1/1/2, K_approx 10, 8 cells
+	// level 3: adaptive-k:1/1/3, K_approx 11, 4 cells
+	// level 4: adaptive-k:1/1/4, K_approx 12, 6 cells
+	// level 5: adaptive-k:1/1/5, K_approx 16, 9 cells
+	// level 6: adaptive-k:1/1/6, K_approx 20, 8 cells
+	// level 7: adaptive-k:1/1/7, K_approx 22, 6 cells
+}
