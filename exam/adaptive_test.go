@@ -58,13 +58,14 @@ func TestAdaptiveRanksTheBuiltInAgents(t *testing.T) {
 // The standard error is right for a staircase: over 200 seeds of the
 // default test, the score ± 1.96 standard errors holds the mean score over
 // the seeds on 90 to 97 in a hundred, for random (which stays at the
-// bottom), the follower (whose level wanders) and the oracle (which stays
-// at the top). s/√n, which takes the environments for independent, held
-// it on 87 in a hundred on these seeds, the follower's on 76 (docs/tests.md,
-// "How sure the score is", gives the figures for each agent and test time).
+// bottom), the follower (whose level wanders), Q-learning (which climbs as
+// the environments lengthen) and the oracle (which stays at the top).
+// s/√n, which takes the environments for independent, held it on 86 in a
+// hundred on these seeds, the follower's on 76 (docs/tests.md, "How sure
+// the score is", gives the figures for each agent and test time).
 func TestAdaptiveStandardErrorCovers(t *testing.T) {
 	const seeds = 200
-	xs := builtIns(t, "random", "follower", "oracle")
+	xs := builtIns(t, "random", "follower", "qlearning", "oracle")
 	score, se := make([][]float64, len(xs)), make([][]float64, len(xs))
 	for seed := uint64(1); seed <= seeds; seed++ {
 		rs, err := exam.TakeAdaptive(xs, exam.DefaultAdaptive, seed)
@@ -433,6 +434,6 @@ func ExampleTakeAdaptive() {
 	}
 	// Output:
 	// random   -0.002 ± 0.002 after 61 environments, mean level 1.0, last level 1
-	// follower +0.062 ± 0.057 after 61 environments, mean level 2.2, last level 6
+	// follower +0.062 ± 0.055 after 61 environments, mean level 2.2, last level 6
 	// oracle   +0.838 ± 0.028 after 61 environments, mean level 6.6, last level 7
 }

@@ -5,7 +5,7 @@ import "math"
 // smoothing is the weight, in environments, with which a level's moves are
 // drawn toward its neighbours' in the staircase's model (docs/tests.md,
 // "How sure the score is").
-const smoothing = 3
+const smoothing = 4
 
 // estimate is the running score and its standard error. The score is the
 // mean of the environments' weighted payoffs x = level/levels × payoff,
@@ -57,16 +57,20 @@ func (e *estimate) value() (mean, se float64) {
 
 // variance is the variance of the sum of n weighted payoffs under the
 // model, the walk starting at level 1 as the test does. Level ℓ moves by
-// m with probability p(ℓ, m) and then weighs a payoff of the moments seen
-// at ℓ after that move (at all levels, if none was), scaled by ℓ/levels.
-// A level seen has its own frequencies of moves, drawn toward those of
-// its seen neighbours with the weight of smoothing environments, since a
-// few visits say little (the highest level seen, by its nature, was
-// always left downwards); a level not seen moves and pays as all levels
-// together did. The sum's first two moments over n steps from each level
-// follow from those over n − 1 steps by an affine map (A, B) ↦ M(A, B),
-// which is raised to the power n by squaring, so that the cost is
-// log n products of (2L+1)-square matrices whatever the test's length.
+// m with probability p(ℓ, m), after a payoff whose mean is the one seen at
+// ℓ before that move and whose spread is the one seen at all levels
+// before it, weighted by ℓ/levels (model). A level seen has its own
+// frequencies of moves, drawn toward those of its seen neighbours with the
+// weight of smoothing environments, since a few visits say little (and
+// the highest level seen was, by its nature, always left downwards). A
+// level not seen moves halfway between all levels together and the
+// nearest level seen: the first alone lets a learner, which climbs less
+// easily higher up, climb too easily; the second alone keeps an examinee
+// that wanders from levels it merely did not happen to reach. The sum's
+// first two moments over n steps from each level follow from those over
+// n − 1 steps by an affine map (A, B) ↦ M(A, B), which is raised to the
+// power n by squaring, so that the cost is log n products of
+// (2L+1)-square matrices whatever the test's length.
 func (e *estimate) variance() float64 {
 	levels := len(e.at)
 	d := 2*levels + 1 // 1, A_1…A_L, B_1…B_L
@@ -115,9 +119,11 @@ func (e *estimate) model(l int) (p, mean, variance [3]float64) {
 	}
 	seen := own[0].n + own[1].n + own[2].n
 	if seen == 0 {
+		// halfway between the levels together and the nearest level seen
+		q, _, _ := e.model(e.nearestSeen(l))
 		total := target[0] + target[1] + target[2]
 		for k := range 3 {
-			p[k] = target[k] / total
+			p[k] = (target[k]/total + q[k]) / 2
 		}
 		return p, mean, variance
 	}
@@ -131,6 +137,18 @@ func (e *estimate) model(l int) (p, mean, variance [3]float64) {
 		p[k] = (own[k].n + smoothing*target[k]/total) / (seen + smoothing)
 	}
 	return p, mean, variance
+}
+
+// nearestSeen is the level seen nearest to l, the lower of two as near;
+// level 1 (0 here) is always seen, since the test starts there.
+func (e *estimate) nearestSeen(l int) int {
+	for d := 1; ; d++ {
+		for _, j := range []int{l - d, l + d} {
+			if j >= 0 && j < len(e.at) && e.at[j][0].n+e.at[j][1].n+e.at[j][2].n > 0 {
+				return j
+			}
+		}
+	}
 }
 
 // neighbours counts the moves made at the levels next to l.
