@@ -76,11 +76,7 @@ func (KApproxLadder) Rung(seed uint64, number, level int) (Rung, error) {
 	if level < 1 || level > len(kApproxBands) {
 		return Rung{}, fmt.Errorf("level %d of a ladder of %d", level, len(kApproxBands))
 	}
-	hi := math.MaxInt
-	if level < len(kApproxBands) {
-		hi = kApproxBands[level]
-	}
-	ex := drawExerciseOfK(newStream(env.EpisodeSeed(seed, number), uint64(level)), number, kApproxBands[level-1], hi)
+	ex := KApproxExercise(seed, number, level)
 	name := fmt.Sprintf("adaptive-k:%d/%d/%d", seed, number, level)
 	e, f, _, err := ex.Load(name, seed, "adaptive")
 	if err != nil { // the exercise is drawn valid; this is a bug
@@ -88,6 +84,19 @@ func (KApproxLadder) Rung(seed uint64, number, level int) (Rung, error) {
 	}
 	return Rung{Name: name, Env: e, Cells: ex.Cells, Actions: ex.Actions, KApprox: ex.KApprox,
 		Bits: complexity.Total(complexity.Environment(f, e))}, nil
+}
+
+// KApproxExercise is the exercise KApproxLadder gives at step number (from
+// 1) of the test of seed at level (1…7), from a stream of the seed, the
+// step and the level as AdaptiveExercise's; its episode seed is
+// AdaptiveEpisodeSeed's.
+func KApproxExercise(seed uint64, number, level int) Exercise {
+	level = min(max(level, 1), len(kApproxBands))
+	hi := math.MaxInt
+	if level < len(kApproxBands) {
+		hi = kApproxBands[level]
+	}
+	return drawExerciseOfK(newStream(env.EpisodeSeed(seed, number), uint64(level)), number, kApproxBands[level-1], hi)
 }
 
 // drawExerciseOfK draws Λ_one exercises of 3…9 cells until one's K_approx
