@@ -35,8 +35,9 @@ type AdaptiveSettings struct {
 	// what it would report if stopped then (AdaptiveResult.At).
 	Tau float64
 	// First is the time of the first environment and Growth what each
-	// next one gets more: environment k (from 0) gets First + k·Growth.
-	First, Growth float64
+	// next one gets more, up to Longest: environment k (from 0) gets
+	// min(First + k·Growth, Longest). Longest may be +Inf (no cap).
+	First, Growth, Longest float64
 	// Up and Down are the staircase's thresholds: the level goes up one
 	// after an environment scored at least Up, down one after a score
 	// below Down, and stays otherwise.
@@ -61,9 +62,9 @@ func (s AdaptiveSettings) ladder() Ladder {
 }
 
 // DefaultAdaptive is the test of docs/tests.md: 5,000 s, environments of
-// 20 s, 22 s, 24 s…, up at 0.5, down below 0.25, one action a second,
-// scored by v̌‖τ.
-var DefaultAdaptive = AdaptiveSettings{Tau: 5000, First: 20, Growth: 2, Up: 0.5, Down: 0.25,
+// 20 s, 22 s, 24 s… up to 150 s, up at 0.5, down below 0.25, one action a
+// second, scored by v̌‖τ.
+var DefaultAdaptive = AdaptiveSettings{Tau: 5000, First: 20, Growth: 2, Longest: 150, Up: 0.5, Down: 0.25,
 	Pace: Pace{Model: "constant", A: 1}, Lambda: 0.9, Score: ScoreDiminishing}
 
 // Validate reports a setting out of its range.
@@ -81,6 +82,8 @@ func (s AdaptiveSettings) Validate() error {
 		return fmt.Errorf("the first environment's time, %v s, is more than the test time, %v s: no environment would be given", s.First, s.Tau)
 	case !finite(s.Growth) || s.Growth < 0:
 		return fmt.Errorf("the time step is %v s; it must be 0 or more seconds", s.Growth)
+	case math.IsNaN(s.Longest) || s.Longest < s.First:
+		return fmt.Errorf("the longest environment's time is %v s; it must be at least the first's, %v s (+Inf for no cap)", s.Longest, s.First)
 	case !(s.Down >= -1 && s.Down < s.Up && s.Up <= 1):
 		return fmt.Errorf("the thresholds are down %v and up %v; they must be -1 ≤ down < up ≤ 1 (scores lie in [-1, 1])", s.Down, s.Up)
 	case s.Tau/s.Pace.Mean() > MaxAdaptiveInteractions:
@@ -117,13 +120,13 @@ func (s AdaptiveSettings) Environments() int {
 	return n
 }
 
-// time is the time environment k (from 0) is given, First + k·Growth, in
-// the clock's ticks (take.go), and whether it fits in the test time after
-// t ticks. The schedule counts ticks as play does, so that its sums are
+// time is the time environment k (from 0) is given, min(First + k·Growth,
+// Longest), in the clock's ticks (take.go), and whether it fits in the test
+// time after t ticks. The schedule counts ticks as play does, so that its sums are
 // exact: three environments of 0.1 s fill a test time of 0.3 s, where the
 // float sum 0.30000000000000004 would leave the third out.
 func (s AdaptiveSettings) time(k int, t int64) (int64, bool) {
-	f := s.First + float64(k)*s.Growth
+	f := min(s.First+float64(k)*s.Growth, s.Longest)
 	if !(f > 0) || f > s.Tau { // before ticks, so that it cannot overflow
 		return 0, false
 	}
@@ -226,10 +229,10 @@ func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]Adap
 // growing times and the running estimate.
 func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, error) {
 	r := AdaptiveResult{Agent: x.Name, Seed: seed}
-	var est estimate
 	var run aggregate.Run
 	ladder := s.ladder()
 	levels := ladder.Levels()
+	est := newEstimate(levels)
 	level, t := 1, int64(0)
 	for k := 0; ; k++ {
 		d, ok := s.time(k, t)
@@ -245,7 +248,7 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		var stopped bool
 		run, end, stopped = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
 		score := s.Score.Of(values(run, end, s.Lambda))
-		est.add(float64(level) / float64(levels) * score)
+		est.add(level, score, s.move(score))
 		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
 			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: stopped, Score: score}
 		st.Estimate, st.SE = est.value()
@@ -263,36 +266,17 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 // nextLevel is the staircase: one up after a score of at least Up, one
 // down after a score below Down, between 1 and levels.
 func nextLevel(level, levels int, score float64, s AdaptiveSettings) int {
+	return min(max(level+s.move(score), 1), levels)
+}
+
+// move is the staircase's step after score: +1 at Up or more, −1 below
+// Down, 0 between.
+func (s AdaptiveSettings) move(score float64) int {
 	switch {
 	case score >= s.Up:
-		return min(level+1, levels)
+		return 1
 	case score < s.Down:
-		return max(level-1, 1)
+		return -1
 	}
-	return level
-}
-
-// estimate is the running score: the mean of the environments' weighted
-// scores x = level/levels × score and its standard error, kept by
-// Welford's update so that each environment costs O(1) and a long test
-// loses no precision.
-type estimate struct {
-	n        int
-	mean, m2 float64
-}
-
-func (e *estimate) add(x float64) {
-	e.n++
-	d := x - e.mean
-	e.mean += d / float64(e.n)
-	e.m2 += d * (x - e.mean)
-}
-
-// value is the mean and its standard error s/√n, 0 below two
-// environments, where the spread is unknown.
-func (e *estimate) value() (mean, se float64) {
-	if e.n < 2 {
-		return e.mean, 0
-	}
-	return e.mean, math.Sqrt(e.m2 / float64(e.n-1) / float64(e.n))
+	return 0
 }

@@ -54,10 +54,13 @@
 // The adaptive anytime test (TakeAdaptive; thesis §3.5) walks the same
 // ladder: level ℓ = 1…7 draws an exercise of ℓ + 2 cells as Λ_one does, a
 // staircase raises the level after a payoff of at least 0.5 and lowers it
-// below 0.25, environment k gets 20 + 2k seconds, and the score is the mean
-// of level/7 × payoff with its standard error, readable at any test time.
-// A Ladder gives the environments of each level: LambdaOneLadder by
-// default, or a PoolLadder cut from a battery's pool by description length.
+// below 0.25, environment k gets min(20 + 2k, 150) seconds (the cap gives
+// a learner's score a limit), and the score is the mean of level/7 × payoff,
+// readable at any test time, with a standard error from a Markov model of
+// the staircase fitted to the run (estimate.go), since each level depends
+// on the payoff before it. A Ladder gives the environments of each level:
+// LambdaOneLadder by cells by default, KApproxLadder by K_approx, or a
+// PoolLadder cut from a battery's pool by description length.
 // Each examinee's test is a sequence; examinees run on all cores.
 //
 // An examinee may be an agent outside anynt (Examinee.Process, package

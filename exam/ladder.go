@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 
@@ -51,6 +52,68 @@ func (LambdaOneLadder) Rung(seed uint64, number, level int) (Rung, error) {
 	}
 	return Rung{Name: name, Env: e, Cells: ex.Cells, Actions: ex.Actions, KApprox: ex.KApprox,
 		Bits: complexity.Total(complexity.Environment(f, e))}, nil
+}
+
+// KApproxLadder is Λ_one's ladder by complexity: level ℓ = 1…7 draws an
+// exercise of Λ_one, its cells uniform on 3…9, whose K_approx lies in the
+// level's band (kApproxBands), so that the levels are the papers' measure of
+// an exercise's complexity, not the size of its space.
+type KApproxLadder struct{}
+
+// kApproxBands are the lowest K_approx of each level of KApproxLadder: 9
+// is a pattern of one action, and the bands hold about equal shares of
+// Λ_one's exercises (18, 15, 11, 19, 17, 12 and 8 in a hundred, over 7,000
+// drawn with 3…9 cells), so that no level is rare to draw.
+var kApproxBands = []int{9, 10, 11, 12, 14, 17, 22}
+
+func (KApproxLadder) Levels() int { return len(kApproxBands) }
+
+func (KApproxLadder) String() string {
+	return "Λ_one's K_approx: levels 1-7, K_approx 9, 10, 11, 12-13, 14-16, 17-21, 22+ bytes, 3-9 cells"
+}
+
+func (KApproxLadder) Rung(seed uint64, number, level int) (Rung, error) {
+	if level < 1 || level > len(kApproxBands) {
+		return Rung{}, fmt.Errorf("level %d of a ladder of %d", level, len(kApproxBands))
+	}
+	ex := KApproxExercise(seed, number, level)
+	name := fmt.Sprintf("adaptive-k:%d/%d/%d", seed, number, level)
+	e, f, _, err := ex.Load(name, seed, "adaptive")
+	if err != nil { // the exercise is drawn valid; this is a bug
+		return Rung{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return Rung{Name: name, Env: e, Cells: ex.Cells, Actions: ex.Actions, KApprox: ex.KApprox,
+		Bits: complexity.Total(complexity.Environment(f, e))}, nil
+}
+
+// KApproxExercise is the exercise KApproxLadder gives at step number (from
+// 1) of the test of seed at level (1…7), from a stream of the seed, the
+// step and the level as AdaptiveExercise's; its episode seed is
+// AdaptiveEpisodeSeed's.
+func KApproxExercise(seed uint64, number, level int) Exercise {
+	level = min(max(level, 1), len(kApproxBands))
+	hi := math.MaxInt
+	if level < len(kApproxBands) {
+		hi = kApproxBands[level]
+	}
+	return drawExerciseOfK(newStream(env.EpisodeSeed(seed, number), uint64(level)), number, kApproxBands[level-1], hi)
+}
+
+// drawExerciseOfK draws Λ_one exercises of 3…9 cells until one's K_approx
+// is in [lo, hi). The pattern is drawn before the space, so that a
+// refused draw costs no space (the space does not depend on the pattern):
+// the exercise kept is one drawExercise would give, conditioned on its
+// K_approx.
+func drawExerciseOfK(rng stream, number, lo, hi int) Exercise {
+	for {
+		cells := lambdaOneCells[rng.IntN(len(lambdaOneCells))]
+		actions := 2 + rng.IntN(cells-1)
+		pattern := drawPattern(rng, cells, actions)
+		if k := kApproxOf(pattern); k >= lo && k < hi {
+			return Exercise{Number: number, Cells: cells, Actions: actions, Steps: 10 * (cells - 1), Pattern: pattern,
+				Dest: drawSpace(rng, cells, actions), Place: drawPlace(rng, cells), KApprox: k}
+		}
+	}
 }
 
 // PoolLadder is a ladder cut from a pool of environments (files, folders,

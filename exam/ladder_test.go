@@ -115,3 +115,56 @@ func TestAdaptiveOnAPool(t *testing.T) {
 		}
 	}
 }
+
+// Λ_one's ladder by K_approx: every rung of level ℓ has a K_approx in the
+// level's band (9, 10, 11, 12-13, 14-16, 17-21, 22 and more) whatever its
+// cells, which span 3…9 at every level; the same seed, step and level give
+// the same exercise; and higher levels are more complex on average, the
+// thing the cells ladder only assumes.
+func TestKApproxLadder(t *testing.T) {
+	bands := [][2]int{{9, 9}, {10, 10}, {11, 11}, {12, 13}, {14, 16}, {17, 21}, {22, 1 << 30}}
+	var l exam.Ladder = exam.KApproxLadder{}
+	if l.Levels() != len(bands) {
+		t.Fatalf("%d levels, want %d", l.Levels(), len(bands))
+	}
+	for level := 1; level <= l.Levels(); level++ {
+		cells := map[int]bool{}
+		for number := 1; number <= 60; number++ {
+			r, err := l.Rung(4, number, level)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.KApprox < bands[level-1][0] || r.KApprox > bands[level-1][1] || r.Cells < 3 || r.Cells > 9 || r.Env.Space.Cells() != r.Cells {
+				t.Errorf("level %d, step %d: K_approx %d, %d cells; want K_approx in %v and 3-9 cells", level, number, r.KApprox, r.Cells, bands[level-1])
+			}
+			if again, _ := l.Rung(4, number, level); again.Name != r.Name || again.KApprox != r.KApprox || again.Bits != r.Bits {
+				t.Errorf("level %d, step %d: two draws differ", level, number)
+			}
+			cells[r.Cells] = true
+		}
+		if len(cells) < 4 {
+			t.Errorf("level %d drew %d sizes of space in 60 rungs; the cells are not its measure", level, len(cells))
+		}
+	}
+	if _, err := l.Rung(4, 1, 8); err == nil {
+		t.Error("a rung above the top level was given")
+	}
+}
+
+// Λ_one's ladder by K_approx: the first step's rung at each level, its
+// K_approx in the level's band whatever its cells.
+func ExampleKApproxLadder() {
+	var l exam.KApproxLadder
+	for level := 1; level <= l.Levels(); level++ {
+		r, _ := l.Rung(1, 1, level)
+		fmt.Printf("level %d: %s, K_approx %d, %d cells\n", level, r.Name, r.KApprox, r.Cells)
+	}
+	// Output:
+	// level 1: adaptive-k:1/1/1, K_approx 9, 5 cells
+	// level 2: adaptive-k:1/1/2, K_approx 10, 8 cells
+	// level 3: adaptive-k:1/1/3, K_approx 11, 4 cells
+	// level 4: adaptive-k:1/1/4, K_approx 12, 6 cells
+	// level 5: adaptive-k:1/1/5, K_approx 16, 9 cells
+	// level 6: adaptive-k:1/1/6, K_approx 20, 8 cells
+	// level 7: adaptive-k:1/1/7, K_approx 22, 6 cells
+}

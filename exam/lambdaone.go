@@ -49,15 +49,26 @@ func drawExercise(rng stream, number, cells int) Exercise {
 	x.Actions = 2 + rng.IntN(cells-1)
 	x.Dest = drawSpace(rng, cells, x.Actions)
 	x.Pattern = drawPattern(rng, cells, x.Actions)
-	x.Place[0] = rng.IntN(cells)
-	x.Place[1] = rng.IntN(cells)
-	x.Place[2] = rng.IntN(cells - 1)
-	if x.Place[2] >= x.Place[1] { // Evil apart from Good, uniformly
-		x.Place[2]++
-	}
-	x.KApprox = complexity.ZlibLength(digits(x.Pattern), 6)
+	x.Place = drawPlace(rng, cells)
+	x.KApprox = kApproxOf(x.Pattern)
 	return x
 }
+
+// drawPlace draws the starting cells of π, Good and Evil, Evil apart from
+// Good, uniformly.
+func drawPlace(rng stream, cells int) (p [3]int) {
+	p[0] = rng.IntN(cells)
+	p[1] = rng.IntN(cells)
+	p[2] = rng.IntN(cells - 1)
+	if p[2] >= p[1] {
+		p[2]++
+	}
+	return p
+}
+
+// kApproxOf is the papers' complexity of a pattern: the zlib length of its
+// digits.
+func kApproxOf(pattern []int) int { return complexity.ZlibLength(digits(pattern), 6) }
 
 // drawSpace draws destinations uniformly, action 0 staying, until the
 // space is valid for the class. Most draws are refused (of 9 cells and 2

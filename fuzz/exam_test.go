@@ -75,7 +75,7 @@ func FuzzTake(f *testing.F) {
 }
 
 // FuzzExerciseTree draws the exercises of a fuzzed seed, of a Λ_one test
-// and of the adaptive test at a fuzzed level, under a fuzzed file name and
+// and of the adaptive test's two Λ_one ladders at a fuzzed level, under a fuzzed file name and
 // version, and checks that the syntax tree Exercise.Load writes with the
 // text is the one lang.Parse reads from that text, positions included,
 // and that both load to the same environment.
@@ -86,7 +86,8 @@ func FuzzExerciseTree(f *testing.F) {
 		if strings.ContainsAny(version, "\n\r") || !utf8.ValidString(version) || !utf8.ValidString(name) {
 			return // a header comment holds one line of text
 		}
-		xs := append(exam.LambdaOne(seed), exam.AdaptiveExercise(seed, 1, 1+int(level)%exam.MaxLevel))
+		xs := append(exam.LambdaOne(seed), exam.AdaptiveExercise(seed, 1, 1+int(level)%exam.MaxLevel),
+			exam.KApproxExercise(seed, 1, 1+int(level)%exam.MaxLevel))
 		for _, x := range xs {
 			e, tree, src, err := x.Load(name, seed, version)
 			if err != nil {

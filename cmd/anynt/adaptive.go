@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"text/tabwriter"
 
@@ -27,32 +28,42 @@ type adaptiveFlags struct {
 	// examinees with their settings for it; the command sets them.
 	html   string
 	agents []report.Agent
+	// ladder names Λ_one's ladder (adaptiveLadders) when no pool is given.
+	ladder string
 }
 
+// adaptiveLadders are the Λ_one ladders --ladder names.
+var adaptiveLadders = map[string]exam.Ladder{"cells": exam.LambdaOneLadder{}, "k-approx": exam.KApproxLadder{}}
+
 // newAdaptiveFlags gives the defaults of exam.DefaultAdaptive.
-func newAdaptiveFlags() adaptiveFlags { return adaptiveFlags{settings: exam.DefaultAdaptive} }
+func newAdaptiveFlags() adaptiveFlags {
+	return adaptiveFlags{settings: exam.DefaultAdaptive, ladder: "cells"}
+}
 
 func (fl *adaptiveFlags) register(f *pflag.FlagSet) {
 	s := &fl.settings
 	f.Float64Var(&s.Tau, "test-time", s.Tau, "--adaptive: the whole test's time, in simulated seconds")
 	f.Float64Var(&s.First, "first-time", s.First, "--adaptive: the first environment's time, in seconds")
 	f.Float64Var(&s.Growth, "time-step", s.Growth, "--adaptive: the seconds each environment gets more than the one before")
+	f.Float64Var(&s.Longest, "max-time", s.Longest, "--adaptive: the longest an environment is given, in seconds (inf: no cap)")
+	f.StringVar(&fl.ladder, "ladder", fl.ladder, "--adaptive: Λ_one's ladder, by cells or by k-approx (FILEs and --generate cut their own)")
 	f.Float64Var(&s.Up, "up", s.Up, "--adaptive: the level goes up after a score of at least this")
 	f.Float64Var(&s.Down, "down", s.Down, "--adaptive: the level goes down after a score below this")
 }
 
 // adaptiveSettings are the settings every JSON object of the test carries.
 type adaptiveSettings struct {
-	TestTime  float64 `json:"test_time"`
-	FirstTime float64 `json:"first_time"`
-	TimeStep  float64 `json:"time_step"`
-	Up        float64 `json:"up"`
-	Down      float64 `json:"down"`
-	Ladder    string  `json:"ladder"`
-	MaxLevel  int     `json:"max_level"`
-	Pace      string  `json:"pace"`
-	Score     string  `json:"score"`
-	Lambda    float64 `json:"lambda"`
+	TestTime  float64  `json:"test_time"`
+	FirstTime float64  `json:"first_time"`
+	TimeStep  float64  `json:"time_step"`
+	MaxTime   *float64 `json:"max_time"` // null: no cap
+	Up        float64  `json:"up"`
+	Down      float64  `json:"down"`
+	Ladder    string   `json:"ladder"`
+	MaxLevel  int      `json:"max_level"`
+	Pace      string   `json:"pace"`
+	Score     string   `json:"score"`
+	Lambda    float64  `json:"lambda"`
 	// QLearning is there when an examinee is Q-learning.
 	QLearning *qSettings `json:"qlearning,omitempty"`
 }
@@ -123,6 +134,14 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	if err := s.Validate(); err != nil {
 		return usage(fmt.Errorf("--adaptive: %w", err))
 	}
+	switch named, ok := adaptiveLadders[fl.ladder]; {
+	case !ok:
+		return usage(fmt.Errorf("--ladder: no ladder %q (the ladders: cells, k-approx)", fl.ladder))
+	case s.Ladder != nil && fl.ladder != "cells":
+		return usage(fmt.Errorf("--ladder %s is one of Λ_one's ladders; FILEs and --generate cut a ladder from their pool", fl.ladder))
+	case s.Ladder == nil:
+		s.Ladder = named
+	}
 	results, err := exam.TakeAdaptive(examinees, s, seed)
 	if errors.Is(err, exam.ErrNoItems) {
 		return usage(errors.New("--adaptive: no agent to test"))
@@ -130,14 +149,18 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	if err != nil {
 		return err
 	}
-	ladder := exam.Ladder(exam.LambdaOneLadder{})
-	if s.Ladder != nil {
-		ladder = s.Ladder
+	if fl.settings.Ladder != nil { // a pool's
+		warnNeverUp(io, results, s.Up)
 	}
+	ladder := s.Ladder
 	levels := ladder.Levels()
-	set := adaptiveSettings{s.Tau, s.First, s.Growth, s.Up, s.Down, ladder.String(), levels, s.Pace.String(), string(s.Score), s.Lambda, fl.qlearning}
-	header := fmt.Sprintf("adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each, up at %g, down below %g, ladder %s, pace %s, payoff %s, lambda %g",
-		versionString(), seed, s.Tau, s.First, s.Growth, s.Up, s.Down, ladder, s.Pace, s.Score, s.Lambda)
+	set := adaptiveSettings{s.Tau, s.First, s.Growth, maxTime(s.Longest), s.Up, s.Down, ladder.String(), levels, s.Pace.String(), string(s.Score), s.Lambda, fl.qlearning}
+	longest := "with no cap"
+	if set.MaxTime != nil {
+		longest = fmt.Sprintf("up to %g s", s.Longest)
+	}
+	header := fmt.Sprintf("adaptive anytime test (anynt %s), seed %d: test time %g s, environments of %g s + %g s each %s, up at %g, down below %g, ladder %s, pace %s, payoff %s, lambda %g",
+		versionString(), seed, s.Tau, s.First, s.Growth, longest, s.Up, s.Down, ladder, s.Pace, s.Score, s.Lambda)
 	var qline string
 	if q := fl.qlearning; q != nil {
 		qline = fmt.Sprintf("qlearning: alpha %g, gamma %g, q0 %g", q.Alpha, q.Gamma, q.Q0)
@@ -185,6 +208,35 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	return nil
 }
 
+// warnNeverUp warns when no examinee's payoff reached up in any
+// environment of a pool's ladder: every staircase then stayed at level 1,
+// and the levels told the examinees nothing. Λ_one's rewards are ±1 each
+// interaction, and the thresholds are set for them; the class's trace
+// rewards, which halve as they age, keep even the oracle near 0.2 to 0.3.
+func warnNeverUp(io *stdio, results []exam.AdaptiveResult, up float64) {
+	best, n := math.Inf(-1), 0
+	for _, r := range results {
+		for _, st := range r.Steps {
+			best = max(best, st.Score)
+		}
+		n += len(r.Steps)
+	}
+	if n == 0 || best >= up {
+		return
+	}
+	fmt.Fprintf(io.err, "anynt: warning: --adaptive: no payoff reached --up %g in the %s given (the best was %+.4f), so every examinee stayed at level 1 and the levels cannot tell them apart; if the pool's rewards are not ±1 each interaction (trace rewards halve as they age), choose --up and --down on their scale (docs/tests.md, \"A ladder cut from a pool\")\n",
+		up, count(n, "environment"), best)
+}
+
+// maxTime is the longest an environment is given, for JSON: nil for no
+// cap, which JSON cannot write as a number.
+func maxTime(longest float64) *float64 {
+	if math.IsInf(longest, 1) {
+		return nil
+	}
+	return &longest
+}
+
 func seText(v float64, n int) string {
 	if n < 2 {
 		return "n/a"
@@ -194,20 +246,24 @@ func seText(v float64, n int) string {
 
 // adaptiveCSVHeader names the columns of the adaptive test's CSV: what
 // decided the test, then one step of one agent's trajectory.
-var adaptiveCSVHeader = []string{"version", "seed", "test_time", "first_time", "time_step", "up", "down", "ladder", "max_level",
+var adaptiveCSVHeader = []string{"version", "seed", "test_time", "first_time", "time_step", "max_time", "up", "down", "ladder", "max_level",
 	"pace", "score_payoff", "lambda", "alpha", "gamma", "q0", "agent", "step", "environment", "level", "cells", "actions",
 	"k_approx", "bits", "start", "time", "interactions", "stopped", "score", "estimate", "se"}
 
 // writeAdaptiveCSV writes a row for each step of each agent, the version
 // and the settings in every row as the test report's CSV does
 // (docs/reports.md); a standard error of fewer than two environments is
-// an empty field.
+// an empty field, and a max_time of no cap is inf.
 func writeAdaptiveCSV(io *stdio, results []exam.AdaptiveResult, set adaptiveSettings, seed uint64) error {
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	d := strconv.Itoa
 	q := []string{"", "", ""}
 	if set.QLearning != nil {
 		q = []string{g(set.QLearning.Alpha), g(set.QLearning.Gamma), g(set.QLearning.Q0)}
+	}
+	maxTimeText := "inf"
+	if set.MaxTime != nil {
+		maxTimeText = g(*set.MaxTime)
 	}
 	cw := csv.NewWriter(io.out)
 	ioErr := func(err error) error { return &exitError{code: exitIO, err: err} }
@@ -224,7 +280,7 @@ func writeAdaptiveCSV(io *stdio, results []exam.AdaptiveResult, set adaptiveSett
 			if st.Number >= 2 {
 				se = g(st.SE)
 			}
-			row := []string{versionString(), strconv.FormatUint(seed, 10), g(set.TestTime), g(set.FirstTime), g(set.TimeStep),
+			row := []string{versionString(), strconv.FormatUint(seed, 10), g(set.TestTime), g(set.FirstTime), g(set.TimeStep), maxTimeText,
 				g(set.Up), g(set.Down), set.Ladder, d(set.MaxLevel), set.Pace, set.Score, g(set.Lambda), agentQ[0], agentQ[1], agentQ[2],
 				r.Agent, d(st.Number), st.Name, d(st.Level), d(st.Cells), d(st.Actions), d(st.KApprox), g(st.Bits), g(st.Start),
 				g(st.Time), d(st.Interactions), strconv.FormatBool(st.Stopped), g(st.Score), g(st.Estimate), se}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -49,11 +50,11 @@ func TestAdaptiveFlags(t *testing.T) {
 	if fl.settings != exam.DefaultAdaptive {
 		t.Errorf("defaults %+v, want exam.DefaultAdaptive", fl.settings)
 	}
-	fl = adaptiveFlagsOf(t, "--test-time", "900", "--first-time", "10", "--time-step", "3", "--up", "0.6", "--down", "0.1")
+	fl = adaptiveFlagsOf(t, "--test-time", "900", "--first-time", "10", "--time-step", "3", "--max-time", "inf", "--up", "0.6", "--down", "0.1", "--ladder", "k-approx")
 	want := exam.DefaultAdaptive
-	want.Tau, want.First, want.Growth, want.Up, want.Down = 900, 10, 3, 0.6, 0.1
-	if fl.settings != want {
-		t.Errorf("parsed %+v, want %+v", fl.settings, want)
+	want.Tau, want.First, want.Growth, want.Longest, want.Up, want.Down = 900, 10, 3, math.Inf(1), 0.6, 0.1
+	if fl.settings != want || fl.ladder != "k-approx" {
+		t.Errorf("parsed %+v and ladder %s, want %+v and k-approx", fl.settings, fl.ladder, want)
 	}
 }
 
@@ -66,7 +67,7 @@ func TestAdaptiveText(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"adaptive anytime test (anynt " + versionString() + "), seed 5: test time 400 s, environments of 20 s + 2 s each, up at 0.5, down below 0.25, ladder Λ_one's cells: levels 1-7, 3-9 cells, pace constant:1, payoff diminishing, lambda 0.9\n",
+		"adaptive anytime test (anynt " + versionString() + "), seed 5: test time 400 s, environments of 20 s + 2 s each up to 150 s, up at 0.5, down below 0.25, ladder Λ_one's cells: levels 1-7, 3-9 cells, pace constant:1, payoff diminishing, lambda 0.9\n",
 		"\nrandom\n", "\noracle\n",
 		"step  level  cells  actions  K_approx  bits  start  time  interactions    score  estimate      se",
 		"adaptive:5/1/1", "random: score ", "oracle: score ", " over 12 environments in 372 s of 400; mean level ",
@@ -104,8 +105,13 @@ func TestAdaptiveJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(line), &head); err != nil {
 			t.Fatalf("line %d: %v: %s", i+1, err, line)
 		}
-		want := adaptiveSettings{300, 20, 2, 0.5, 0.25, exam.LambdaOneLadder{}.String(), exam.MaxLevel, "constant:1", "diminishing", 0.9, nil}
-		if head.Version != versionString() || head.Seed != 2 || head.Settings != want || head.Agent == "" {
+		want := adaptiveSettings{300, 20, 2, nil, 0.5, 0.25, exam.LambdaOneLadder{}.String(), exam.MaxLevel, "constant:1", "diminishing", 0.9, nil}
+		got := head.Settings
+		if got.MaxTime == nil || *got.MaxTime != 150 {
+			t.Errorf("line %d: max_time %v, want 150", i+1, got.MaxTime)
+		}
+		got.MaxTime = nil
+		if head.Version != versionString() || head.Seed != 2 || got != want || head.Agent == "" {
 			t.Errorf("line %d lacks the version, seed, agent or settings: %s", i+1, line)
 		}
 		switch head.Kind {
@@ -143,6 +149,8 @@ func TestAdaptiveRefusesBadFlags(t *testing.T) {
 		{[]string{"--first-time", "9000"}, "no environment would be given"},
 		{[]string{"--time-step", "-2"}, "the time step is -2"},
 		{[]string{"--up", "0.2", "--down", "0.3"}, "-1 ≤ down < up ≤ 1"},
+		{[]string{"--max-time", "5"}, "the longest environment's time is 5 s"},
+		{[]string{"--ladder", "bits"}, `--ladder: no ladder "bits"`},
 	} {
 		_, err := runAdaptiveTo(t, adaptiveFlagsOf(t, c.args...), 1, false, "random")
 		var ee *exitError
@@ -158,5 +166,42 @@ func TestAdaptiveRefusesBadFlags(t *testing.T) {
 	var ee *exitError
 	if _, err := runAdaptiveTo(t, newAdaptiveFlags(), 1, false); !errors.As(err, &ee) || ee.code != exitUsage {
 		t.Errorf("no agent: %v, want a usage error", err)
+	}
+}
+
+// --max-time inf gives no cap: JSON writes it as null, CSV as inf; and
+// --ladder k-approx climbs Λ_one's ladder by K_approx.
+func TestAdaptiveNoCapAndTheKApproxLadder(t *testing.T) {
+	out, errw, code := anynt(t, "", "test", "--adaptive", "--agent", "oracle", "--test-time", "300", "--max-time", "inf", "--ladder", "k-approx", "--json")
+	if code != exitOK || !strings.Contains(out, `"max_time":null`) || !strings.Contains(out, `"ladder":"Λ_one's K_approx`) || !strings.Contains(out, `"environment":"adaptive-k:1/2/2"`) {
+		t.Errorf("status %d (%s), no null max_time or K_approx ladder in\n%s", code, errw, out)
+	}
+	out, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "oracle", "--test-time", "300", "--max-time", "inf", "--csv")
+	if code != exitOK || !strings.Contains(out, ",max_time,") || !strings.Contains(out, ",20,2,inf,0.5,") {
+		t.Errorf("status %d (%s), no inf max_time in\n%s", code, errw, out)
+	}
+	_, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "oracle", "--test-time", "300", "--ladder", "k-approx", corpusDir+"paper")
+	if code != exitUsage || !strings.Contains(errw, "FILEs and --generate cut a ladder from their pool") {
+		t.Errorf("--ladder with a pool: status %d (%s), want a usage error", code, errw)
+	}
+}
+
+// A pool whose rewards never reach --up (the class's trace rewards) leaves
+// every examinee at level 1: the test says so on stderr, and says nothing
+// when the thresholds suit the rewards or on Λ_one's ladder.
+func TestAdaptiveWarnsWhenNoPayoffReachesUp(t *testing.T) {
+	pool := []string{corpusDir + "paper", corpusDir + "thesis"}
+	args := append([]string{"test", "--adaptive", "--agent", "random,oracle", "--test-time", "1000"}, pool...)
+	out, errw, code := anynt(t, "", args...)
+	if code != exitOK || !strings.Contains(errw, "warning: --adaptive: no payoff reached --up 0.5") || !strings.Contains(out, "mean level 1.00") {
+		t.Errorf("status %d, stderr %q; want a warning, and the oracle at level 1 in\n%s", code, errw, out)
+	}
+	for _, quiet := range [][]string{
+		append([]string{"test", "--adaptive", "--agent", "random,oracle", "--test-time", "1000", "--up", "0.1", "--down", "0.03"}, pool...),
+		{"test", "--adaptive", "--agent", "random", "--test-time", "1000"},
+	} {
+		if _, errw, code := anynt(t, "", quiet...); code != exitOK || strings.Contains(errw, "warning") {
+			t.Errorf("%v: status %d, stderr %q; want no warning", quiet, code, errw)
+		}
 	}
 }

@@ -77,7 +77,7 @@ var protocols = map[string]protocol{
 // those it has no use for: it draws its own environments and times them,
 // and prints its own trajectory.
 var (
-	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "up", "down"}
+	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "max-time", "ladder", "up", "down"}
 	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "quiet", "weighting", "sample", "steps", "stratum-width"}
 )
 
@@ -114,10 +114,10 @@ Protocols:
 ` + batteryHelp + `
 
 --adaptive gives the adaptive anytime test instead (docs/tests.md): a
-staircase over Λ_one's ladder of 3…9 cells (or, given FILEs and folders or
---generate, over a pool of environments cut into up to 7 levels of
-description length), environment k given --first-time + k × --time-step
-seconds, the level raised after a payoff of at least --up and lowered below
+staircase over Λ_one's ladder of 3…9 cells (--ladder k-approx: by the
+pattern's K_approx; or, given FILEs and folders or --generate, over a pool
+of environments cut into up to 7 levels of description length), environment
+k given --first-time + k × --time-step seconds up to --max-time, the level raised after a payoff of at least --up and lowered below
 --down, until --test-time seconds are used; it prints each agent's trajectory
 and its score (the mean of level/levels × payoff) with its standard error (--json, --csv: every step; --html FILE: a page with
 the plots of its score and its level over the test time).

@@ -272,7 +272,7 @@ func TestTestAdaptive(t *testing.T) {
 	}
 	out, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "random,oracle", "--test-time", "200", "--csv")
 	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if code != exitOK || err != nil || len(rows) < 3 || rows[0][0] != "version" || rows[1][0] != versionString() || rows[len(rows)-1][15] != "oracle" {
+	if code != exitOK || err != nil || len(rows) < 3 || rows[0][0] != "version" || rows[1][0] != versionString() || rows[len(rows)-1][16] != "oracle" {
 		t.Errorf("--adaptive --csv: status %d (%s), %v:\n%s", code, errw, err, out)
 	}
 	for _, row := range rows[1:] {

@@ -1,0 +1,74 @@
+package exam
+
+import (
+	"math"
+	"testing"
+)
+
+// The matrix power gives the model's variance exactly: on a short history
+// it equals the variance found by walking every path of moves the model
+// allows, each path's payoffs independent given the moves.
+func TestEstimateVarianceIsTheModels(t *testing.T) {
+	const levels = 3
+	e := newEstimate(levels)
+	for _, h := range []struct {
+		level int
+		score float64
+	}{{1, 0.9}, {2, 0.3}, {2, 0.6}, {3, -0.2}, {2, 0.1}, {1, 0.7}, {2, 0.55}} {
+		e.add(h.level, h.score, DefaultAdaptive.move(h.score))
+	}
+	// mean and variance of a path's sum, summed over the paths by weight
+	var mean, second float64
+	var walk func(level, left int, p, m, v float64)
+	walk = func(level, left int, p, m, v float64) {
+		if left == 0 {
+			mean += p * m
+			second += p * (v + m*m)
+			return
+		}
+		pr, mu, va := e.model(level - 1)
+		w := float64(level) / levels
+		for k := range 3 {
+			if pr[k] == 0 {
+				continue
+			}
+			walk(min(max(level+k-1, 1), levels), left-1, p*pr[k], m+w*mu[k], v+w*w*va[k])
+		}
+	}
+	walk(1, e.n, 1, 0, 0)
+	want := second - mean*mean
+	if got := e.variance(); math.Abs(got-want) > 1e-12*want {
+		t.Errorf("variance %v, want %v by walking the paths", got, want)
+	}
+}
+
+// With one level the staircase cannot move, the payoffs are independent
+// and the standard error is the textbook one: the population standard
+// deviation over √n.
+func TestEstimateOfOneLevelIsIndependent(t *testing.T) {
+	e := newEstimate(1)
+	xs := []float64{0.5, -0.25, 1, 0.75, 0, 0.3}
+	var m, m2 float64
+	for _, x := range xs {
+		e.add(1, x, DefaultAdaptive.move(x))
+		m += x / float64(len(xs))
+		m2 += x * x / float64(len(xs))
+	}
+	want := math.Sqrt((m2 - m*m) / float64(len(xs)))
+	if mean, se := e.value(); math.Abs(mean-m) > 1e-15 || math.Abs(se-want) > 1e-12 {
+		t.Errorf("%v ± %v, want %v ± %v", mean, se, m, want)
+	}
+}
+
+// The standard error is worked out after every environment, so once the
+// test is under way it allocates nothing.
+func TestEstimateAllocatesNothing(t *testing.T) {
+	e := newEstimate(MaxLevel)
+	for k := range 50 {
+		score := float64(k%5)/2 - 1
+		e.add(1+k%MaxLevel, score, DefaultAdaptive.move(score))
+	}
+	if a := testing.AllocsPerRun(100, func() { e.value() }); a != 0 {
+		t.Errorf("value allocates %v times a call, want 0", a)
+	}
+}

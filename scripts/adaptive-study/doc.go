@@ -1,0 +1,15 @@
+// Command adaptive-study measures the adaptive anytime test over many
+// seeds, the figures docs/tests.md quotes for it: for each agent and each
+// test time τ, the mean score over the seeds, its spread, the mean
+// reported standard error and its coverage (the share of seeds whose
+// score ± 1.96 se holds the mean over the seeds), and how far the score
+// moved from τ/2 to τ; then how well the ladder separates each pair of
+// agents.
+//
+//	go run ./scripts/adaptive-study [--seeds 500] [--taus 1000,2000,5000,8000,16000]
+//	    [--agents random,follower,qlearning,oracle] [--ladder cells|k-approx] [--max-time 150]
+//
+// Each seed's test is given once, at the longest τ, and read at the
+// shorter ones (exam.AdaptiveResult.At): a test stopped at τ' is the test
+// of τ', since the schedule does not depend on τ.
+package main
