@@ -128,3 +128,25 @@ func TestDeltaAgreesWithReference(t *testing.T) {
 		}
 	}
 }
+
+// A long run whose steps alternate between storing the string and changing
+// it without storing it allocates nothing once the machine's buffers (the
+// shadow and its log among them) have grown.
+func TestDeltaNoAllocation(t *testing.T) {
+	for _, leftmost := range []bool{false, true} {
+		a := newAsm(t, "a b c d", "")
+		a.plain("c", "d")
+		a.plain("a", "c", storeWhole)
+		a.plain("d d", "b ∇", terminating)
+		m, in := New(a.build()), a.str(strings.Repeat("a ", 5000))
+		opt := DefaultOptions()
+		opt.Leftmost = leftmost
+		_, res := m.Run(in, opt) // grows the buffers
+		if res.Steps < 10_000 {
+			t.Fatalf("only %d steps", res.Steps)
+		}
+		if allocs := testing.AllocsPerRun(5, func() { m.Run(in, opt) }); allocs != 0 {
+			t.Errorf("leftmost %v: %v allocations per run of %d steps", leftmost, allocs, res.Steps)
+		}
+	}
+}
