@@ -36,6 +36,7 @@ type diffCase struct {
 	runs             []diffRun
 	modes            []bool // Leftmost values to check; both when nil
 	maxSteps, maxLen int    // diffMaxSteps and diffMaxLen when 0
+	maxExpansion     int    // diffMaxExpansion when 0
 }
 
 // diffRun is one run: on input, or on the previous run's output (feed),
@@ -101,7 +102,10 @@ func (c diffCase) checkFile(f *lang.File) error {
 		return fmt.Errorf("the compiler made an invalid program: %v", err)
 	}
 	opts := c.opts
-	opts.MaxExpansion = diffMaxExpansion
+	opts.MaxExpansion = c.maxExpansion
+	if opts.MaxExpansion == 0 {
+		opts.MaxExpansion = diffMaxExpansion
+	}
 	plain, err := compiler.Expand(f, opts)
 	// Expand fails on a file that compiles only when the expansion is too
 	// large; the VM must still run it.

@@ -70,6 +70,54 @@ func TestDifferentialRandom(t *testing.T) {
 	}
 }
 
+// FuzzDifferentialLong is FuzzDifferential on strings longer than the
+// VM's longLen, for rule files that use the memory (Δ, ∇ or ^Δ), where Δ
+// stores a string kept in a gap buffer without copying it.
+func FuzzDifferentialLong(f *testing.F) {
+	f.Add([]byte("fuzz"))
+	r := rand.New(rand.NewPCG(20, 12))
+	for range 16 {
+		f.Add(randomBytes(r))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, ok := generateLong(data)
+		if !ok {
+			t.Skip("the file does not use the memory")
+		}
+		if err := c.check(); err != nil {
+			if errors.Is(err, errNotChecked) {
+				t.Skip(err)
+			}
+			t.Fatalf("%v\n%s", err, c)
+		}
+	})
+}
+
+// TestDifferentialLongRandom is FuzzDifferentialLong on fixed seeds: 100
+// rule files that use the memory (8 with -short).
+func TestDifferentialLongRandom(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 8
+	}
+	r := rand.New(rand.NewPCG(20, 12))
+	for checked := 0; checked < n; {
+		data := randomBytes(r)
+		c, ok := generateLong(data)
+		if !ok {
+			continue
+		}
+		err := c.check()
+		if errors.Is(err, errNotChecked) {
+			continue
+		}
+		checked++
+		if err != nil {
+			t.Fatalf("fuzz input %q: %v\n%s", data, err, c)
+		}
+	}
+}
+
 // TestGeneratorCompiles keeps the generator honest: a generator whose files
 // the compiler mostly rejects would test little.
 func TestGeneratorCompiles(t *testing.T) {

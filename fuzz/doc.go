@@ -42,8 +42,20 @@
 // the same plain rules. Expansions of more than 300 plain rules are too
 // slow for the reference: the VM runs them alone.
 //
+// FuzzDifferentialLong runs the same check on strings longer than 512
+// symbols, where the VM keeps the string in a gap buffer, searches it by
+// what it knows of each literal, and lets Δ store it without copying it
+// (vm/memory.go). The rules are the generator's elements in chains: rule
+// i starts with the i-th symbol and mostly writes the one rule i-1
+// starts with, and half of them end with Δ, so that steps that store the
+// string and steps that change it without storing it take turns; files
+// without Δ, ∇ or ^Δ are skipped. Each fresh input has 513 to 900
+// symbols (mostly one symbol, or uniform), with up to 200 steps and 1,800
+// symbols, and expansions of up to 40 plain rules.
+//
 // Tests run the same check without -fuzz: TestDifferentialRandom on 2000
-// fixed seeds, TestDifferentialThesisFixture on the thesis's expansion
+// fixed seeds, TestDifferentialLongRandom on 100 (long strings),
+// TestDifferentialThesisFixture on the thesis's expansion
 // example for every input of up to four symbols, TestDifferentialRegressions
 // on the discrepancies fuzzing found, once fixed. TestGeneratorCompiles
 // requires 95% of generated files to compile, so that the generator keeps
@@ -99,6 +111,7 @@
 //	go test ./fuzz -run=^$ -fuzz=FuzzParse -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzCompile -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzDifferential -fuzztime=30s
+//	go test ./fuzz -run=^$ -fuzz=FuzzDifferentialLong -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzClassic -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzGeneratedEnvironment -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzSpaceCode -fuzztime=30s

@@ -2,6 +2,8 @@ package fuzz
 
 import (
 	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -49,7 +51,10 @@ var (
 
 // generate turns fuzz bytes into a differential case: a rule file that the
 // compiler should accept, options, limits, and three runs.
-func generate(data []byte) diffCase {
+func generate(data []byte) diffCase { return generateWith(data, (*ruleGen).rule) }
+
+// generateWith is generate with rules written by rule.
+func generateWith(data []byte, rule func(*ruleGen) string) diffCase {
 	c := &chooser{data: data}
 	pool := genAlphabet
 	// χ ranges over the alphabet in its order, which need not be a b c d.
@@ -75,8 +80,8 @@ func generate(data []byte) diffCase {
 	}
 	var rules []string
 	for range 1 + c.intn(5) {
-		g := &ruleGen{c: c, pool: pool}
-		rules = append(rules, g.rule())
+		g := &ruleGen{c: c, pool: pool, index: len(rules)}
+		rules = append(rules, rule(g))
 	}
 	lines := rules
 	if c.oneIn(4) { // some rules in a block, used once or twice
@@ -124,6 +129,56 @@ func generate(data []byte) diffCase {
 	return dc
 }
 
+// The long cases' strings start longer than the VM's longLen (512
+// symbols), past which it keeps the string in a gap buffer and Δ stores it
+// without copying it; their limits leave room for a few hundred steps,
+// and their expansions are small, as the reference's steps cost the
+// string's length times its rules.
+const (
+	longMinLen       = 513
+	longMaxLen       = 900
+	longMaxSteps     = 200
+	longMaxExpansion = 40
+)
+
+// generateLong is generate for strings longer than the VM's longLen, with
+// rules from longRule, where each run on a fresh input gets a long one (of
+// one symbol with others strewn in, or uniform), drawn from data. It
+// reports false for a file with no Δ, ∇ or ^Δ, which the long strings'
+// memory would not test.
+func generateLong(data []byte) (diffCase, bool) {
+	c := generateWith(data, (*ruleGen).longRule)
+	if !strings.ContainsAny(c.src, "Δ∇") && !strings.Contains(c.src, `\Delta`) {
+		return c, false
+	}
+	h := fnv.New64a()
+	h.Write(data)
+	r := rand.New(rand.NewPCG(h.Sum64(), 20))
+	pool := genAlphabet
+	if slices.Contains(c.opts.Extra, genOutside) {
+		pool = append(pool[:len(pool):len(pool)], genOutside)
+	}
+	c.runs = slices.Clone(c.runs)
+	for i := range c.runs {
+		if c.runs[i].feed {
+			continue
+		}
+		in := make([]string, longMinLen+r.IntN(longMaxLen-longMinLen+1))
+		mostly, strewn := pool[r.IntN(len(pool))], r.IntN(2) == 0
+		for k := range in {
+			in[k] = pool[r.IntN(len(pool))]
+			if strewn && r.IntN(16) != 0 {
+				in[k] = mostly
+			}
+		}
+		c.runs[i].input = in
+	}
+	// A run may end in any state of the memory (a copy, the string, or
+	// its shadow, see vm/memory.go), which the step limit decides.
+	c.maxSteps, c.maxLen, c.maxExpansion = 1+r.IntN(longMaxSteps), 2*longMaxLen, longMaxExpansion
+	return c, true
+}
+
 func randomString(c *chooser, pool []string) []string {
 	n := c.intn(11)
 	if c.oneIn(4) {
@@ -141,6 +196,7 @@ func randomString(c *chooser, pool []string) []string {
 type ruleGen struct {
 	c      *chooser
 	pool   []string
+	index  int // the rule's place among the file's rules
 	binds  []genBinding
 	nextID int
 	guards []int // the group alternatives the element being written stands in
@@ -176,6 +232,38 @@ func (g *ruleGen) rule() string {
 	var rhs []string
 	for range g.c.intn(5) {
 		rhs = append(rhs, g.rhsElem())
+	}
+	return strings.TrimSpace(g.join(lhs) + " " + arrow + " " + g.join(rhs))
+}
+
+// longRule is rule for long strings, on which a rule that applies to any
+// string would fire at every step and hide the rules after it. Rule i
+// starts with the pool's symbol i and mostly writes symbol i-1, which the
+// rule before it reads, and half the rules end with Δ: so the rules fire
+// in chains, and steps that store the string and steps that change it
+// without storing it take turns.
+func (g *ruleGen) longRule() string {
+	lhs := []string{g.pool[g.index%len(g.pool)]}
+	for range g.c.intn(3) {
+		if g.c.oneIn(3) {
+			lhs = append(lhs, g.lhsElem(0))
+		} else {
+			lhs = append(lhs, g.c.pick(g.pool))
+		}
+	}
+	arrow := "->"
+	if g.c.oneIn(8) {
+		arrow += "."
+	}
+	var rhs []string
+	for range g.c.intn(3) {
+		rhs = append(rhs, g.rhsElem())
+	}
+	if g.index > 0 && g.c.intn(4) != 0 {
+		rhs = slices.Insert(rhs, g.c.intn(len(rhs)+1), g.pool[(g.index-1)%len(g.pool)])
+	}
+	if !g.marked && !g.stored && g.c.intn(2) == 0 {
+		rhs = append(rhs, "Δ")
 	}
 	return strings.TrimSpace(g.join(lhs) + " " + arrow + " " + g.join(rhs))
 }

@@ -118,9 +118,9 @@
 // the tail, and the few symbols across the gap copied out. Whatever reads
 // the string whole closes the gap first: the matcher of a sugared rule
 // that is not expanded (its matches are not of bounded length, so it gets
-// no facts and searches the whole string, as before), a trace, Δ (which
-// stores the whole string), and the end of Run, whose output is
-// contiguous. The writer and ^Δ read captures from the symbols of the
+// no facts and searches the whole string, as before), a trace, and the
+// end of Run, whose output is contiguous. Δ, which stores the whole
+// string, does not copy it (see Memory). The writer and ^Δ read captures from the symbols of the
 // match, which for a literal are the literal itself, never from the string.
 //
 // Strings of up to 512 symbols go on as before (the scanner, the byte
@@ -162,6 +162,23 @@
 // unbound: the mark stood in an alternative the match did not take); with
 // Rule.StoreWhole the whole new string is. Reset empties the register.
 //
+// Storing the whole string costs what the step changes, not the string's
+// length (memory.go): after a Δ step the register is the string itself,
+// which further Δ steps keep so for nothing. A step without Δ must change
+// the string and not the register, so the machine then keeps a shadow, a
+// second gap buffer that follows the string's splices (copied from the
+// string once a run): the register is the shadow as of the last Δ, the
+// splices since wait in a log, and the next Δ replays them, a cost in
+// proportion to their changes. The log never grows past the string's
+// length: then the register is copied out, once for as many splices. ∇
+// reads the register where it is; Memory, and the end of Run, copy it out
+// so that between runs it is the machine's own. a -> b Δ on 300,000 a's
+// costs what a -> b costs; copying the string at every step took seconds.
+// TestDeltaCopiesFollowTheChange bounds the symbols a run copies by a
+// multiple of its steps and its input's length; TestDeltaAgreesWithReference
+// and FuzzDifferentialLong compare long runs with the reference
+// interpreter.
+//
 // # Limits
 //
 // Every run is bounded, and every limit means what it says. Options.MaxSteps
@@ -193,10 +210,13 @@
 //
 // A Machine owns its buffers (the string, the right-hand side scratch, the
 // memory, the capture slots, the choice records and the backtrack stack) and
-// reuses them (the facts, the splice log and the gap buffer included), so
-// once they have grown to the run's needs a step allocates nothing; the tests assert it with testing.AllocsPerRun. The output of Run
-// is the machine's string buffer, valid until the next Run. The matcher is
-// one for loop around one switch over a flat instruction stream. New
+// reuses them (the facts, the splice log, the gap buffer and the memory's
+// shadow included), so once they have grown to the run's needs a step
+// allocates nothing; the tests assert it with testing.AllocsPerRun. It
+// also counts the symbols it copies, which tests bound per step. The
+// output of Run is the machine's string buffer, valid until the next Run.
+// The matcher is one for loop around one switch over a flat instruction
+// stream. New
 // analyses each rule once (its expansion, its anchor): make a machine once
 // per program and memory register, and reuse it.
 package vm

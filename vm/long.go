@@ -143,44 +143,54 @@ func (m *Machine) flatten() {
 	}
 	g, c := len(m.str), cap(m.str)
 	buf := m.str[:c]
-	copy(buf[g:], buf[c-m.tail:])
+	m.copied += copy(buf[g:], buf[c-m.tail:])
 	m.str, m.tail = buf[:g+m.tail], 0
 }
 
 // tailBytes returns the tail.
-func (m *Machine) tailBytes() []byte {
-	c := cap(m.str)
-	return m.str[:c][c-m.tail:]
-}
+func (m *Machine) tailBytes() []byte { return gapTail(m.str, m.tail) }
 
 // spliceGapped replaces str[start:end] by rhs, moving the gap to the end of
 // the rewritten span unless the length does not change.
 func (m *Machine) spliceGapped(start, end int, rhs []byte) {
-	c, r := cap(m.str), len(rhs)
-	buf, g, t := m.str[:c], len(m.str), m.tail
+	var moved int
+	m.str, m.tail, moved = spliceGap(m.str, m.tail, start, end, rhs)
+	m.copied += moved
+}
+
+// spliceGap is spliceGapped for any gap buffer, head and tail (the string
+// and the memory's shadow are both kept so): it returns the new head and
+// tail, and how many symbols it copied.
+func spliceGap(head []byte, tail, start, end int, rhs []byte) ([]byte, int, int) {
+	c, r := cap(head), len(rhs)
+	buf, g, t := head[:c], len(head), tail
 	if r == end-start { // in place: the part before the gap, then the part after
 		k := min(max(g-start, 0), r)
 		copy(buf[start:], rhs[:k])
 		if k < r {
 			copy(buf[c-t+start+k-g:], rhs[k:])
 		}
-		return
+		return head, tail, r
 	}
+	moved := r
 	if g < end { // the gap moves right: symbols move from the tail to the head
 		copy(buf[g:end], buf[c-t:])
 		t -= end - g
+		moved += end - g
 	} else if g > end { // it moves left: from the head to the tail
 		copy(buf[c-t-(g-end):], buf[end:g])
 		t += g - end
+		moved += g - end
 	}
 	if start+r > c-t {
 		grown := make([]byte, 2*(start+r+t))
 		copy(grown, buf[:start])
 		copy(grown[len(grown)-t:], buf[c-t:])
 		buf = grown
+		moved += start + t
 	}
 	copy(buf[start:], rhs)
-	m.str, m.tail = buf[:start+r], t
+	return buf[:start+r], t, moved
 }
 
 // searchGapped returns the rightmost (leftmost) start in [lo, hi] of an
@@ -209,6 +219,7 @@ func (m *Machine) searchGapped(lit []byte, lo, hi int, leftmost bool) int {
 			at = index(head[hLo:hHi+l], lit, leftmost, hLo)
 		case part == 1 && jLo <= jHi:
 			m.junction = append(append(m.junction[:0], head[jLo:]...), tail[:jHi+l-g]...)
+			m.copied += len(m.junction)
 			at = index(m.junction, lit, leftmost, jLo)
 		case part == 2 && tLo <= tHi:
 			at = index(tail[tLo-g:tHi+l-g], lit, leftmost, tLo)

@@ -197,7 +197,9 @@ func TestLongNoAllocation(t *testing.T) {
 // BenchmarkLongInput runs one-rule programs on long inputs, where a step
 // whose cost grew with the string made a run quadratic: a -> b on 100,000
 // and 300,000 a's, both ways, and rules that lengthen, shorten or are
-// sugared on 100,000.
+// sugared on 100,000; a -> b Δ, which stores the whole string at every
+// step, on 300,000, and a -> c Δ after c -> d, whose steps alternate
+// between storing the string and changing it without storing, on 100,000.
 //
 //	go test ./vm -run '^$' -bench LongInput -benchmem
 func BenchmarkLongInput(b *testing.B) {
@@ -208,6 +210,8 @@ func BenchmarkLongInput(b *testing.B) {
 	}{
 		{"a->b/100k", func(a *asm) { a.plain("a", "b") }, 100_000},
 		{"a->b/300k", func(a *asm) { a.plain("a", "b") }, 300_000},
+		{"a->bΔ/300k", func(a *asm) { a.plain("a", "b", storeWhole) }, 300_000},
+		{"c->d,a->cΔ/100k", func(a *asm) { a.plain("c", "d"); a.plain("a", "c", storeWhole) }, 100_000},
 		{"a->bb/100k", func(a *asm) { a.plain("a", "b b") }, 100_000},
 		{"aa->b/100k", func(a *asm) { a.plain("a a", "b") }, 100_000},
 		// (χ ∉ {b}) a -> b χ
@@ -221,7 +225,7 @@ func BenchmarkLongInput(b *testing.B) {
 				mode = "leftmost"
 			}
 			b.Run(mode+"/"+bm.name, func(b *testing.B) {
-				a := newAsm(b, "a b", "")
+				a := newAsm(b, "a b c d", "")
 				bm.rules(a)
 				m, in := New(a.build()), a.str(strings.Repeat("a ", bm.n))
 				opt := DefaultOptions()

@@ -119,7 +119,21 @@ type Machine struct {
 	splices, factsFrom int
 
 	rhs []byte // the right-hand side of the current step
-	mem []byte // the memory register
+	// The memory register is mem, the string or the shadow, as memState
+	// says (see memory.go). The shadow is a gap buffer, shadow and its
+	// tail, that follows the string while shadowOn, but for the pending
+	// splices.
+	mem        []byte
+	memState   memState
+	shadow     []byte
+	shadowTail int
+	shadowOn   bool
+	pending    []pendingSplice
+	pendingRHS []byte
+	// copied counts the symbols the machine has copied within and between
+	// its buffers (the string, the memory, the shadow, the log, the scratch
+	// for searches across the gap), for tests to bound a step's cost.
+	copied int
 	// noRepeat turns repeat off, for tests to compare.
 	noRepeat bool
 
@@ -180,13 +194,13 @@ type ruleNeeds struct {
 
 // Memory returns the memory register. The slice is the machine's own and is
 // valid until the next Run, SetMemory or Reset.
-func (m *Machine) Memory() []byte { return m.mem }
+func (m *Machine) Memory() []byte { return m.memory() }
 
 // SetMemory replaces the memory register by a copy of b.
-func (m *Machine) SetMemory(b []byte) { m.mem = append(m.mem[:0], b...) }
+func (m *Machine) SetMemory(b []byte) { m.setMemory(b) }
 
 // Reset empties the memory register.
-func (m *Machine) Reset() { m.mem = m.mem[:0] }
+func (m *Machine) Reset() { m.setMemory(nil) }
 
 // Run rewrites input until the algorithm halts or a limit is reached. The
 // input is not modified. The output is the machine's buffer: it is valid
@@ -194,6 +208,7 @@ func (m *Machine) Reset() { m.mem = m.mem[:0] }
 func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	m.run(input, opt)
 	m.flatten()
+	m.dropShadow() // the register becomes the machine's own copy
 	return m.str, m.res
 }
 
@@ -202,10 +217,12 @@ func (m *Machine) run(input []byte, opt Options) {
 	m.maxSteps, m.maxLen, m.workLeft = max(opt.MaxSteps, 0), max(opt.MaxLen, 0), max(opt.MaxWork, 0)
 	m.trace = opt.Trace
 	m.res = Result{Rule: -1}
+	m.dropShadow() // before the string, which may be the register, is replaced
 	if cap(m.str) < shortCap {
 		m.str = make([]byte, 0, max(shortCap, len(input)))
 	}
 	m.str = append(m.str[:0], input...)
+	m.copied += len(input)
 	m.scan.valid = 0
 	m.countsStale = true // counted when a search first needs them
 	m.absent = 0
@@ -266,7 +283,7 @@ func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int, text []b
 	// is a mark in an alternative this match did not take: nothing is
 	// stored, as in the plain rule of the expansion, which has no mark.
 	if r.Store >= 0 && bound(slots, r.Store) {
-		m.mem = append(m.mem[:0], capture(text, start, slots, r.Store)...)
+		m.setMemory(capture(text, start, slots, r.Store))
 	}
 	if !m.countsStale {
 		if m.scanned && m.scanner.firstUncovered == len(m.plans) && length <= scanMaxLen {
@@ -281,10 +298,13 @@ func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int, text []b
 	if m.log != nil {
 		m.logSplice(start, end, len(rhs), n)
 	}
+	if m.memState != memOwn || m.shadowOn {
+		m.beforeChange(start, end, rhs, r.StoreWhole)
+	}
 	switch {
 	case n <= scanMaxLen && length <= scanMaxLen && m.tail == 0:
 		m.spliceShort(start, end, rhs)
-	case n > m.longLen && m.trace == nil && !r.StoreWhole:
+	case n > m.longLen && m.trace == nil:
 		// A long string stays long, and nothing reads it whole.
 		m.spliceGapped(start, end, rhs)
 	default:
@@ -294,7 +314,7 @@ func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int, text []b
 	m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
 	m.scan.valid = min(m.scan.valid, start)
 	if r.StoreWhole {
-		m.mem = append(m.mem[:0], m.str...)
+		m.storeWhole()
 	}
 	m.res.Steps++
 	m.res.Rule = rule
@@ -550,7 +570,7 @@ func (m *Machine) write(pc int, slots []int, text []byte, start int) []byte {
 		case OpEmitCapture:
 			out = append(out, capture(text, start, slots, int(in.A))...)
 		case OpEmitMemory:
-			out = append(out, m.mem...)
+			out = m.appendMemory(out)
 		case OpSkipUnbound:
 			if !bound(slots, int(in.A)) {
 				pc = int(in.B)
@@ -592,6 +612,7 @@ func (m *Machine) spliceShort(start, end int, rhs []byte) {
 		buf[start+i] = c
 	}
 	m.str = buf[:len(m.str)-(end-start)+len(rhs)]
+	m.copied += tail + len(rhs)
 }
 
 // splice replaces str[start:end] by rhs, in place when the buffer has room.
@@ -604,10 +625,12 @@ func (m *Machine) splice(start, end int, rhs []byte) {
 		copy(grown[start:], rhs)
 		copy(grown[start+len(rhs):], s[end:])
 		m.str = grown
+		m.copied += n
 		return
 	}
 	t := s[:n]
 	copy(t[start+len(rhs):], s[end:]) // copy is a memmove: the spans may overlap
 	copy(t[start:], rhs)
 	m.str = t
+	m.copied += len(s) - end + len(rhs)
 }

@@ -73,9 +73,12 @@ func (m *Machine) repeat(rank int32, at int, leftmost bool) {
 	if !leftmost {
 		from = at - n
 	}
+	if m.memState != memOwn || m.shadowOn {
+		m.beforeChange(from, from+n, nil, false)
+	}
 	switch {
 	case m.tail == 0:
-		copy(head[from:], head[from+n:])
+		m.copied += copy(head[from:], head[from+n:])
 		m.str = head[:len(head)-n]
 	case leftmost:
 		m.tail -= n // the tail's first n symbols
