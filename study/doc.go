@@ -97,12 +97,18 @@
 //
 // The payoffs of seed 001 need the time each move took. The page measures
 // from showing the view to the click, which leaves the network out; the
-// server measures from serving the view (View or Move) to receiving the
-// move, which includes it. A page can say anything, so its time counts
-// only when the server's bounds it (0 < page ≤ server); otherwise the
-// server's counts. After a restart the server did not serve the view and
-// its time is unknown (0): the page's counts then, up to an hour. A time
-// that is not a number or is negative is kept as 0 (unknown). The time
+// server measures from the first time it served the step's view (by Start,
+// Move or View) to receiving the move, which includes it. Serving the
+// view again (a reload, a second tab, the page's request after the pause
+// between exercises) does not restart the server's timer: otherwise a
+// page could ask for the view just before its move and make any think
+// look short. A page can say anything, so its time counts only when the
+// server's bounds it (0 < page ≤ server); otherwise the server's counts.
+// After a restart the server did not serve the view and its time is
+// unknown (0): it runs from the first view the new process serves, and
+// a move sent with no view since counts the page's time, up to an hour. A
+// page's time that is not a number, negative, or over a day (no step
+// takes that long; 1e308 is no measure) is kept as 0 (unknown). The time
 // counted is never below 1 ms, so that a run's times increase. Outcomes
 // puts an exercise's moves at the running sum of these times and scores
 // it with exam.Played, at its last move, as exam.Take scores an agent

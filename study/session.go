@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -31,7 +30,12 @@ const (
 	// maxClientMillis is the longest time the page may claim for a move
 	// when the server's own measure is unknown (after a restart).
 	maxClientMillis = 3_600_000
-	tokenBytes      = 16
+	// maxKeptClientMillis is the longest time the page may claim for a
+	// move and have it kept: a day, longer than a step of any test. A
+	// longer one (1e308) is no measure, and is kept as 0 (unknown), as a
+	// negative one is, so that no sum or mean of the export overflows.
+	maxKeptClientMillis = 86_400_000
+	tokenBytes          = 16
 	// maxSessionsInMemory bounds the sessions a process holds in memory,
 	// about a kilobyte each for Λ_one.
 	maxSessionsInMemory = 10_000
@@ -63,8 +67,11 @@ type live struct {
 	obs          string    // the view's observation, as the papers write it
 	glyphs       []string  // the exercise's names for Good, Evil and the objects
 	last         *Reward
-	// served is when this process last served the session's view (zero
-	// when it has not since it started): the server's timer of a move.
+	// served is when this process first served the view of the step
+	// under way (zero until it does: after a restart, or when memory let
+	// the session go): the server's timer of the move. Serving the view
+	// again (a reload, a second tab) does not restart it, so that a page
+	// cannot shorten the time the server measures.
 	served time.Time
 }
 
@@ -204,9 +211,10 @@ func hashToken(token string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// View is the session's current view; serving it starts the server's timer
-// of the next move. An unknown token is ErrNoSession; a session whose
-// recorded moves no longer replay is ErrReplay.
+// View is the session's current view. Serving it starts the server's timer
+// of the next move when no view of that step was served before: the
+// timer runs from the first. An unknown token is ErrNoSession; a session
+// whose recorded moves no longer replay is ErrReplay.
 func (s *Study) View(token string) (View, error) {
 	l, err := s.session(token)
 	if err != nil {
@@ -251,7 +259,7 @@ func (s *Study) Move(token string, m Move) (View, error) {
 		Participant: l.number, Exercise: l.exercise + 1, Step: l.step + 1, Seq: l.seq,
 		Observation: l.obs, Cell: m.Cell, Action: action, ClientMillis: m.ClientMillis, At: now,
 	}
-	if !(r.ClientMillis >= 0 && r.ClientMillis <= math.MaxFloat64) { // not a time: unknown
+	if !(r.ClientMillis >= 0 && r.ClientMillis <= maxKeptClientMillis) { // not a time: unknown
 		r.ClientMillis = 0
 	}
 	if !l.served.IsZero() {
@@ -329,6 +337,7 @@ func (s *Study) begin(l *live) {
 func (s *Study) advance(l *live, reward float64) {
 	l.step++
 	l.seq++
+	l.served = time.Time{} // the next step's view is not served yet
 	l.last = &Reward{Exercise: l.exercise + 1, Step: l.step, Value: reward, Sign: sign(reward)}
 	if l.step < s.design.Items[l.items[l.exercise]].Steps {
 		l.view, _ = l.ep.Begin() // the move finished the interaction
@@ -383,9 +392,12 @@ func glyphs(it exam.Item, n int, before []string) []string {
 	return names
 }
 
-// serve returns l's view and starts the server's timer of its next move.
+// serve returns l's view and starts the server's timer of its next move,
+// unless the view of this step was served before.
 func (s *Study) serve(l *live) View {
-	l.served = time.Now()
+	if l.served.IsZero() {
+		l.served = time.Now()
+	}
 	v := View{Participant: l.number, Test: l.test, Exercise: l.exercise + 1, Step: l.step, Seq: l.seq, Over: l.view == nil}
 	v.Exercises = make([]Exercise, len(l.items))
 	for i, item := range l.items {

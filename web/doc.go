@@ -10,7 +10,7 @@
 //	GET  /assets/…    app.js and style.css, nothing else (no listing)
 //	GET  /api/intro   {"version","consent","ask_code","questions"}
 //	POST /api/start   {"consent","code","replies"} → sets the cookie → view
-//	GET  /api/view    → view; serving it starts the server's timer of the move
+//	GET  /api/view    → view (204 without a session cookie: none started yet)
 //	POST /api/move    {"participant","seq","cell","client_ms"} → view
 //
 // A view is {"participant","test","exercises":[{"number","steps","done"}],
@@ -99,9 +99,14 @@
 //
 // The study times each move twice: the page sends client_ms, measured with
 // performance.now() from drawing the view to the click (the participant's
-// own time, without the network), and the study measures from serving the
-// view to receiving the move. The page asks for the view again after the
-// pause between exercises, so that neither time counts the pause.
+// own time, without the network), and the study measures from the first
+// time it served the step's view to receiving the move: a view asked for
+// again (a reload, GET /api/view) does not restart the study's timer, so
+// that a page cannot make a long think look short. After the pause
+// between exercises the page draws the next exercise afresh, so that its
+// own time does not count the pause; the study's, which bounds it, does.
+// The study keeps a client_ms from 0 to a day, and any other (negative,
+// 1e308) as 0, unknown (package study, "Timing").
 //
 // The caller owns the http.Server and its limits. This package expects,
 // and cmd/anynt sets: ReadHeaderTimeout and ReadTimeout of seconds (bodies

@@ -346,7 +346,7 @@
     $("continue").addEventListener("click", async () => {
       if (!view) return;
       continued = view.exercise;
-      await refresh(); // restarts the server's timer of the next move
+      await refresh(); // the page's clock of the next move starts when it is drawn
     });
     $("cells").addEventListener("keydown", moveFocus);
     refresh();
