@@ -56,6 +56,7 @@
       return { status: 0, data: { error: "The server cannot be reached. Wait a moment and try again." } };
     }
     let data = null;
+    if (res.status === 204) return { status: 204, data };
     try {
       data = await res.json();
     } catch (err) {
@@ -203,7 +204,9 @@
     const r = await api("GET", "/api/view");
     if (r.status === 200) {
       render(r.data);
-    } else if (r.status === 403) {
+    } else if (r.status === 204 || r.status === 403) {
+      // 204: no session yet (a first visit); 403: one the server does
+      // not know (another study's cookie).
       await intro();
     } else {
       showError(r.data.error);
