@@ -55,13 +55,16 @@
     } catch (err) {
       return { status: 0, data: { error: "The server cannot be reached. Wait a moment and try again." } };
     }
+    // The body is read whole, even an empty one (204): a fetch whose body
+    // is left unread is reported as cancelled.
     let data = null;
-    if (res.status === 204) return { status: 204, data };
     try {
-      data = await res.json();
+      const text = await res.text();
+      data = text === "" ? null : JSON.parse(text);
     } catch (err) {
-      data = { error: "The server's answer could not be read." };
+      data = null;
     }
+    if (data === null && res.status !== 204) data = { error: "The server's answer could not be read." };
     return { status: res.status, data };
   }
 
