@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/internal/filelock"
 	"github.com/anynt/anynt/lang"
 
 	// The SQLite driver "sqlite": SQLite's own C code translated to Go,
@@ -111,6 +113,8 @@ type Study struct {
 	// that file (see stillThere).
 	path string
 	file os.FileInfo
+	// release drops the lock Hold took; nil when the study holds none.
+	release func()
 }
 
 // Open opens the study in the database at path. A database without a study
@@ -365,9 +369,59 @@ func (s *Study) Design() Design {
 	return d
 }
 
+// lockSuffix names the lock file of a held database, beside it: FILE.lock.
+const lockSuffix = ".lock"
+
+// Hold takes the database for this study alone to record moves in, until
+// Close: a second Hold of the same file, from any process, is refused
+// with ErrHeld, so that two servers never interleave their writes (their
+// sessions' numbers and moves would collide on the tables' keys). The
+// lock is a file beside the database, FILE.lock, named after the file the
+// path leads to (symbolic links followed, as SQLite follows them to name
+// its -wal and -shm files); see internal/filelock. Readers (Open, Records,
+// anynt results) take no lock and read while a holder writes.
+func (s *Study) Hold() error {
+	if s.release != nil {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(s.path)
+	if err != nil {
+		return fmt.Errorf("%s: %w", s.path, err)
+	}
+	release, err := filelock.Lock(real + lockSuffix)
+	if errors.Is(err, filelock.ErrHeld) {
+		return fmt.Errorf("%s: %w: it holds %s", s.path, ErrHeld, real+lockSuffix)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: cannot take the lock: %w", s.path, err)
+	}
+	s.release = release
+	return nil
+}
+
 // Close closes the database. Every move was committed when it was
-// answered, so nothing is lost.
-func (s *Study) Close() error { return s.db.Close() }
+// answered, so nothing is lost. A study that holds the database (Hold)
+// first checkpoints its write-ahead log into the database file, so that
+// the file alone holds the study (SQLite then removes the -wal and -shm
+// files as the last connection closes, unless a reader still has one
+// open), and releases the lock once the database is closed.
+func (s *Study) Close() error {
+	var err error
+	if s.release != nil {
+		_, err = s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		if err != nil {
+			err = fmt.Errorf("%s: checkpointing the write-ahead log: %w", s.path, err)
+		}
+	}
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	if s.release != nil {
+		s.release()
+		s.release = nil
+	}
+	return err
+}
 
 // CheckWritable says whether the study can record moves: it writes to the
 // database in a transaction it rolls back, so that a file the process may

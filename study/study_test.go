@@ -196,3 +196,61 @@ func TestOpenRefusesABadDesign(t *testing.T) {
 		}
 	}
 }
+
+// One study at a time holds a database to record moves: a second Hold of
+// the file, through another path to it too (a symbolic link), is refused
+// with ErrHeld naming the lock file, while a reader opens the study and
+// reads every committed move; once the holder closes, the database, its
+// write-ahead log checkpointed, is a file alone (no -wal, -shm or lock
+// file left) and can be held again.
+func TestOneStudyHoldsTheDatabase(t *testing.T) {
+	d := design(t, 1)
+	s, path := open(t, d)
+	if err := s.Hold(); err != nil {
+		t.Fatal(err)
+	}
+	token, v, err := s.Start(study.Answers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Move(token, study.Move{Seq: v.Seq, Cell: newClicker(1).cell(v), ClientMillis: 5}); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, link} {
+		second, err := study.Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = second.Hold()
+		if !errors.Is(err, study.ErrHeld) || !strings.Contains(err.Error(), path+".lock") {
+			t.Errorf("a second Hold through %s: %v; want ErrHeld naming %s.lock", p, err, path)
+		}
+		if rs := records(t, second); len(rs) != 1 {
+			t.Errorf("a reader beside the holder reads %d moves; want 1", len(rs))
+		}
+		second.Close()
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"-wal", "-shm", ".lock"} {
+		if _, err := os.Stat(path + suffix); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s%s is left after the holder closed (%v)", filepath.Base(path), suffix, err)
+		}
+	}
+	again, err := study.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if err := again.Hold(); err != nil {
+		t.Fatalf("Hold after the holder closed: %v", err)
+	}
+	if rs := records(t, again); len(rs) != 1 {
+		t.Errorf("the closed database holds %d moves; want 1", len(rs))
+	}
+}

@@ -40,7 +40,11 @@ const (
 	readTimeout       = 30 * time.Second
 	writeTimeout      = 30 * time.Second
 	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 16 << 10
+	// maxHeaderBytes bounds a request's line and headers. net/http reads
+	// 4096 bytes beyond http.Server.MaxHeaderBytes ("bufio slop"), so the
+	// server is given the bound less those (see newHTTPServer).
+	maxHeaderBytes = 16 << 10
+	headerSlop     = 4096
 	// shutdownGrace is how long a stopped server waits for the requests
 	// under way (each a move committed or not) before it closes them.
 	shutdownGrace = 10 * time.Second
@@ -138,11 +142,20 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 	if err != nil {
 		return err
 	}
+	closed := false
 	defer func() {
-		if cerr := s.Close(); cerr != nil && err == nil {
-			err = &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", cerr)}
+		if !closed {
+			s.Close()
 		}
 	}()
+	// A second server on the database would answer half of a session's
+	// moves with the other's sequence numbers: one serves it at a time.
+	if err := s.Hold(); err != nil {
+		if errors.Is(err, study.ErrHeld) {
+			return &exitError{code: exitIO, err: fmt.Errorf("--db %w; stop that server first, or serve another --db (anynt results may read it meanwhile)", err)}
+		}
+		return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
+	}
 	// A database the process may read but not write opens, and would
 	// refuse every participant's start: say so now.
 	if err := s.CheckWritable(); err != nil {
@@ -157,33 +170,71 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 	if err != nil {
 		return &exitError{code: exitIO, err: fmt.Errorf("--addr: %w", err)}
 	}
-	srv := &http.Server{
-		Handler:           web.New(s, web.Options{Title: fl.title, Logger: slog.New(slog.NewTextHandler(io.err, nil))}),
+	srv := newHTTPServer(web.New(s, web.Options{Title: fl.title, Logger: slog.New(slog.NewTextHandler(io.err, nil))}))
+	// Signals are caught until the process ends: the first stops the
+	// server, a second cuts the requests still under way short, and the
+	// database is always closed before serve says it stopped (SIGKILL
+	// ends at once, losing nothing answered either).
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %s, %s so far) is at %s — Ctrl-C stops it\n",
+		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), servedURL(fl.addr, ln.Addr()))
+	select {
+	case err := <-served:
+		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
+	case <-signals:
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	go func() {
+		select {
+		case <-signals:
+			cancel()
+		case <-shutdown.Done():
+		}
+	}()
+	stopErr := srv.Shutdown(shutdown)
+	if stopErr != nil {
+		srv.Close() // cut what is still under way: none of it was answered
+		stopErr = fmt.Errorf("stopping: the requests under way were cut short (%w); none had been answered", stopErr)
+	}
+	closed = true
+	if err := s.Close(); err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", err)}
+	}
+	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
+	if stopErr != nil {
+		return &exitError{code: exitIO, err: stopErr}
+	}
+	return nil
+}
+
+// newHTTPServer is the server of a study's page, with the limits of a
+// server open to anyone who can reach it.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
+		MaxHeaderBytes:    maxHeaderBytes - headerSlop,
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %s, %s so far) is at http://%s/ — Ctrl-C stops it\n",
-		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), ln.Addr())
-	select {
-	case err := <-served:
-		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
-	case <-ctx.Done():
+}
+
+// servedURL is the address serve prints: the host as --addr names it (a
+// listener on 0.0.0.0 reports itself as [::], which is not what was asked)
+// and the port the listener has (--addr's may be 0, any free port).
+func servedURL(addr string, listening net.Addr) string {
+	host, _, _ := net.SplitHostPort(addr) // checked by checkListenAddr
+	_, port, _ := net.SplitHostPort(listening.String())
+	if host == "" {
+		host, _, _ = net.SplitHostPort(listening.String())
 	}
-	stop() // a second signal kills at once
-	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("stopping: %w", err)}
-	}
-	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
-	return nil
+	return "http://" + net.JoinHostPort(host, port) + "/"
 }
 
 // checkListenAddr refuses an address the server cannot listen on, and one

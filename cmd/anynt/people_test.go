@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -344,6 +345,27 @@ func TestResultsExportsNeutraliseFormulas(t *testing.T) {
 			if err := json.Unmarshal([]byte(l), &row); err != nil || row.Code != codes[i].typed {
 				t.Errorf("%v: line %d's code is %q (%v); want the raw %q", args, i+1, row.Code, err, codes[i].typed)
 			}
+		}
+	}
+}
+
+// TestServedURL is the address anynt serve prints: --addr's host as
+// given (0.0.0.0 is not [::], which is how Go's listener on it reports
+// itself) and the port the listener got.
+func TestServedURL(t *testing.T) {
+	for _, c := range []struct {
+		addr      string
+		listening net.Addr
+		want      string
+	}{
+		{"0.0.0.0:8080", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://0.0.0.0:8080/"},
+		{"127.0.0.1:0", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41234}, "http://127.0.0.1:41234/"},
+		{"localhost:0", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41234}, "http://localhost:41234/"},
+		{"[::1]:9000", &net.TCPAddr{IP: net.IPv6loopback, Port: 9000}, "http://[::1]:9000/"},
+		{":8080", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://[::]:8080/"},
+	} {
+		if got := servedURL(c.addr, c.listening); got != c.want {
+			t.Errorf("--addr %s listening on %s prints %s; want %s", c.addr, c.listening, got, c.want)
 		}
 	}
 }
