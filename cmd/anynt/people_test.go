@@ -2,12 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
 	"math"
 	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -183,6 +188,9 @@ func TestResultsReport(t *testing.T) {
 	page, err := os.ReadFile(html)
 	if err != nil || !strings.Contains(string(page), "people") || !strings.Contains(string(page), "<svg") {
 		t.Fatalf("the HTML report does not draw people (%v)", err)
+	}
+	if err := oneMainLandmark(page); err != nil {
+		t.Errorf("the HTML report: %v", err)
 	}
 	text, _, code := anynt(t, "", "results", "--db", db)
 	if code != exitOK || !strings.Contains(text, "people") || !strings.Contains(text, "qlearning") {
@@ -368,4 +376,41 @@ func TestServedURL(t *testing.T) {
 			t.Errorf("--addr %s listening on %s prints %s; want %s", c.addr, c.listening, got, c.want)
 		}
 	}
+}
+
+// oneMainLandmark checks that an XHTML page's body is one main element,
+// the landmark a screen reader goes to, with the page's heading in it.
+func oneMainLandmark(page []byte) error {
+	dec := xml.NewDecoder(bytes.NewReader(page))
+	dec.Strict = false
+	dec.AutoClose = xml.HTMLAutoClose
+	dec.Entity = xml.HTMLEntity
+	var path []string
+	var inBody []string // the body's child elements
+	headingInMain := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("not well-formed: %w", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if len(path) > 0 && path[len(path)-1] == "body" {
+				inBody = append(inBody, tok.Name.Local)
+			}
+			if tok.Name.Local == "h1" && slices.Contains(path, "main") {
+				headingInMain = true
+			}
+			path = append(path, tok.Name.Local)
+		case xml.EndElement:
+			path = path[:len(path)-1]
+		}
+	}
+	if !slices.Equal(inBody, []string{"main"}) || !headingInMain {
+		return fmt.Errorf("the body holds %v, the heading in main %t; want one main landmark holding the page", inBody, headingInMain)
+	}
+	return nil
 }
