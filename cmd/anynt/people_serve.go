@@ -103,8 +103,12 @@ it is not part of the study, and may change between two runs.
 The server listens on --addr, on this machine only by default. Anyone who can
 reach the address can take the test and add sessions to the database, so an
 address other than a loopback one needs --public (docs/people.md, "Binding
-elsewhere"). SIGINT or SIGTERM stops the server once the requests under way are
-answered. anynt results reads the database.`,
+elsewhere"). One serve at a time serves a database: a second one exits 4 at
+start-up (the first holds FILE.lock beside it). SIGINT or SIGTERM stops the
+server once the requests under way are answered; a second signal cuts them
+short (exit 4); either way the database is closed, its log checkpointed,
+before serve says it stopped. anynt results reads the database, also while
+serve runs.`,
 		Example: `  anynt serve --db study.db
   anynt serve --db study.db --tests 20 --seed 7 --consent consent.txt --ask-code
   anynt serve --db study.db --question "Your age in years?" --addr 127.0.0.1:9000
