@@ -370,10 +370,10 @@ func TestFirstVisit(t *testing.T) {
 func TestViewDoesNotRestartTheTimer(t *testing.T) {
 	s := openStudy(t, study.Intro{})
 	b := newBrowser(t, serve(t, s))
-	v := b.start()
+	b.start()
 	const think = 200 * time.Millisecond
 	time.Sleep(think)
-	v = b.decode(b.do("GET", "/api/view", nil, nil))
+	v := b.decode(b.do("GET", "/api/view", nil, nil))
 	b.decode(b.move(v, v.you()))
 	if r := records(t, s)[0]; r.ServerMillis < float64(think.Milliseconds()) || r.TookMillis < float64(think.Milliseconds()) {
 		t.Fatalf("a move after %v of thought and a view asked for again: server_ms %v, took_ms %v", think, r.ServerMillis, r.TookMillis)
