@@ -1,6 +1,7 @@
 package study_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -56,4 +57,39 @@ func Example() {
 	// cell 3: [bowtie] accessible=true
 	// clicked cell 3: reward 1 (sign 1), step 1, next seq 1
 	// the move does not answer the current view (replayed or out of order): the move answers view 0; the current view is 1
+}
+
+// A server holds the study's database for as long as it records moves in
+// it: a second holder, in this process or another, is refused, while a
+// reader (anynt results) opens the study beside it.
+func ExampleStudy_Hold() {
+	dir, err := os.MkdirTemp("", "study")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	items, err := exam.LambdaOneItems(1, 1, "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	path := filepath.Join(dir, "study.db")
+	server, err := study.Open(path, &study.Design{Protocol: "lambda-one", Seed: 1, Tests: 1, Items: items})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := server.Hold(); err != nil {
+		log.Fatal(err)
+	}
+	second, err := study.Open(path, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("a second holder is refused:", errors.Is(second.Hold(), study.ErrHeld))
+	ps, err := second.Participants()
+	fmt.Println("a reader reads:", len(ps), "participants,", err)
+	second.Close()
+	server.Close()
+	// Output:
+	// a second holder is refused: true
+	// a reader reads: 0 participants, <nil>
 }
