@@ -107,7 +107,8 @@ func wantContrast(t *testing.T, tab context.Context, screen string) {
 }
 
 // TestBrowserTextContrast measures the contrast of every text on every
-// screen a participant sees: the intro with all its fields, the pause
+// screen a participant sees: the intro with all its fields (and with a
+// field over its bound, its count a warning), the pause
 // after an exercise, an exercise with one done (the list of exercises
 // marks it), and the end.
 func TestBrowserTextContrast(t *testing.T) {
@@ -119,6 +120,14 @@ func TestBrowserTextContrast(t *testing.T) {
 	}
 	waitSection(t, tab, "intro")
 	wantContrast(t, tab, "intro")
+	// A code over its bound in bytes (é is two): its count turns to a warning.
+	if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.ID("code"), strings.Repeat("é", 40))); err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(tab, chromedp.WaitVisible(chromedp.CSS(`#code[aria-invalid="true"]`))); err != nil {
+		t.Fatal(err)
+	}
+	wantContrast(t, tab, "intro with a code too long")
 	start(t, tab, f, "", "C-1", "30")
 	wantContrast(t, tab, "first step")
 
