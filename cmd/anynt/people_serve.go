@@ -132,7 +132,7 @@ serve runs.`,
 }
 
 // runServe opens the study and serves it until a signal stops it.
-func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
+func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	if fl.db == "" {
 		return usage(errors.New("--db FILE is required: the database that keeps the study"))
 	}
