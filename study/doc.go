@@ -50,9 +50,9 @@
 // database deleted, moved or replaced while the study is open would go on
 // taking writes that vanish with it, so every write is then refused
 // (ErrFileGone) until the study is opened again. One process records in
-// a database at a time: Hold takes a lock file beside it (FILE.lock,
-// internal/filelock) for the study's life, and a second Hold, from any
-// process, is refused with ErrHeld (two writers would number sessions
+// a database at a time: OpenHeld takes a lock file beside it (FILE.lock,
+// internal/filelock) for the study's life, before it reads the database,
+// and a second OpenHeld, from any process, is refused with ErrHeld (two writers would number sessions
 // and moves alike, and one of them would see its moves refused on the
 // tables' keys). Readers take no lock. A holder's Close checkpoints the
 // write-ahead log into the file, so that a closed study is one file.

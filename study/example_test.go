@@ -62,7 +62,7 @@ func Example() {
 // A server holds the study's database for as long as it records moves in
 // it: a second holder, in this process or another, is refused, while a
 // reader (anynt results) opens the study beside it.
-func ExampleStudy_Hold() {
+func ExampleOpenHeld() {
 	dir, err := os.MkdirTemp("", "study")
 	if err != nil {
 		log.Fatal(err)
@@ -73,22 +73,20 @@ func ExampleStudy_Hold() {
 		log.Fatal(err)
 	}
 	path := filepath.Join(dir, "study.db")
-	server, err := study.Open(path, &study.Design{Protocol: "lambda-one", Seed: 1, Tests: 1, Items: items})
+	server, err := study.OpenHeld(path, &study.Design{Protocol: "lambda-one", Seed: 1, Tests: 1, Items: items})
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := server.Hold(); err != nil {
-		log.Fatal(err)
-	}
-	second, err := study.Open(path, nil)
+	defer server.Close()
+	_, err = study.OpenHeld(path, nil)
+	fmt.Println("a second holder is refused:", errors.Is(err, study.ErrHeld))
+	reader, err := study.Open(path, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("a second holder is refused:", errors.Is(second.Hold(), study.ErrHeld))
-	ps, err := second.Participants()
+	defer reader.Close()
+	ps, err := reader.Participants()
 	fmt.Println("a reader reads:", len(ps), "participants,", err)
-	second.Close()
-	server.Close()
 	// Output:
 	// a second holder is refused: true
 	// a reader reads: 0 participants, <nil>

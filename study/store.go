@@ -113,7 +113,7 @@ type Study struct {
 	// that file (see stillThere).
 	path string
 	file os.FileInfo
-	// release drops the lock Hold took; nil when the study holds none.
+	// release drops the lock OpenHeld took; nil when the study holds none.
 	release func()
 }
 
@@ -372,35 +372,40 @@ func (s *Study) Design() Design {
 // lockSuffix names the lock file of a held database, beside it: FILE.lock.
 const lockSuffix = ".lock"
 
-// Hold takes the database for this study alone to record moves in, until
-// Close: a second Hold of the same file, from any process, is refused
-// with ErrHeld, so that two servers never interleave their writes (their
-// sessions' numbers and moves would collide on the tables' keys). The
-// lock is a file beside the database, FILE.lock, named after the file the
-// path leads to (symbolic links followed, as SQLite follows them to name
-// its -wal and -shm files); see internal/filelock. Readers (Open, Records,
-// anynt results) take no lock and read while a holder writes.
-func (s *Study) Hold() error {
-	if s.release != nil {
-		return nil
+// OpenHeld opens the study at path as Open does, for a process that
+// records moves in it: it first takes the database for this study alone,
+// until Close, so that two servers never interleave their writes (their
+// sessions' numbers and moves would collide on the tables' keys, and two
+// that start at once on a new file would both create the study). A second
+// OpenHeld of the same file, from any process, is refused with ErrHeld
+// before it reads anything. The lock is a file beside the database,
+// FILE.lock, named after the file the path leads to (symbolic links
+// followed, as SQLite follows them to name its -wal and -shm files); see
+// internal/filelock. Readers (Open, then Records; anynt results) take no
+// lock and read while the holder writes.
+func OpenHeld(path string, d *Design) (*Study, error) {
+	lock := path + lockSuffix
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		lock = real + lockSuffix
 	}
-	real, err := filepath.EvalSymlinks(s.path)
-	if err != nil {
-		return fmt.Errorf("%s: %w", s.path, err)
-	}
-	release, err := filelock.Lock(real + lockSuffix)
+	release, err := filelock.Lock(lock)
 	if errors.Is(err, filelock.ErrHeld) {
-		return fmt.Errorf("%s: %w: it holds %s", s.path, ErrHeld, real+lockSuffix)
+		return nil, fmt.Errorf("%s: %w: it holds %s", path, ErrHeld, lock)
 	}
 	if err != nil {
-		return fmt.Errorf("%s: cannot take the lock: %w", s.path, err)
+		return nil, fmt.Errorf("%s: cannot take the lock beside it (is its folder there, and writable?): %w", path, err)
+	}
+	s, err := Open(path, d)
+	if err != nil {
+		release()
+		return nil, err
 	}
 	s.release = release
-	return nil
+	return s, nil
 }
 
 // Close closes the database. Every move was committed when it was
-// answered, so nothing is lost. A study that holds the database (Hold)
+// answered, so nothing is lost. A study that holds the database (OpenHeld)
 // first checkpoints its write-ahead log into the database file, so that
 // the file alone holds the study (SQLite then removes the -wal and -shm
 // files as the last connection closes, unless a reader still has one

@@ -197,18 +197,19 @@ func TestOpenRefusesABadDesign(t *testing.T) {
 	}
 }
 
-// One study at a time holds a database to record moves: a second Hold of
-// the file, through another path to it too (a symbolic link), is refused
-// with ErrHeld naming the lock file, while a reader opens the study and
-// reads every committed move; once the holder closes, the database, its
-// write-ahead log checkpointed, is a file alone (no -wal, -shm or lock
-// file left) and can be held again.
+// One study at a time holds a database to record moves: a second
+// OpenHeld of the file, through another path to it too (a symbolic link),
+// is refused with ErrHeld naming the lock file, while a reader opens the
+// study and reads every committed move; once the holder closes, the
+// database, its write-ahead log checkpointed, is a file alone (no -wal,
+// -shm or lock file left) and can be held again.
 func TestOneStudyHoldsTheDatabase(t *testing.T) {
-	d := design(t, 1)
-	s, path := open(t, d)
-	if err := s.Hold(); err != nil {
+	path := filepath.Join(t.TempDir(), "study.db")
+	s, err := study.OpenHeld(path, design(t, 1))
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer s.Close()
 	token, v, err := s.Start(study.Answers{})
 	if err != nil {
 		t.Fatal(err)
@@ -221,18 +222,17 @@ func TestOneStudyHoldsTheDatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, p := range []string{path, link} {
-		second, err := study.Open(p, nil)
+		if _, err := study.OpenHeld(p, nil); !errors.Is(err, study.ErrHeld) || !strings.Contains(err.Error(), path+".lock") {
+			t.Errorf("a second OpenHeld through %s: %v; want ErrHeld naming %s.lock", p, err, path)
+		}
+		reader, err := study.Open(p, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		err = second.Hold()
-		if !errors.Is(err, study.ErrHeld) || !strings.Contains(err.Error(), path+".lock") {
-			t.Errorf("a second Hold through %s: %v; want ErrHeld naming %s.lock", p, err, path)
-		}
-		if rs := records(t, second); len(rs) != 1 {
+		if rs := records(t, reader); len(rs) != 1 {
 			t.Errorf("a reader beside the holder reads %d moves; want 1", len(rs))
 		}
-		second.Close()
+		reader.Close()
 	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
@@ -242,15 +242,50 @@ func TestOneStudyHoldsTheDatabase(t *testing.T) {
 			t.Errorf("%s%s is left after the holder closed (%v)", filepath.Base(path), suffix, err)
 		}
 	}
-	again, err := study.Open(path, nil)
+	again, err := study.OpenHeld(path, nil)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("OpenHeld after the holder closed: %v", err)
 	}
 	defer again.Close()
-	if err := again.Hold(); err != nil {
-		t.Fatalf("Hold after the holder closed: %v", err)
-	}
 	if rs := records(t, again); len(rs) != 1 {
 		t.Errorf("the closed database holds %d moves; want 1", len(rs))
+	}
+}
+
+// Two servers that start at once on a new file: one creates and holds
+// the study, every other is refused with ErrHeld, none with a failure to
+// create the tables the first is creating.
+func TestServersStartingAtOnce(t *testing.T) {
+	d := design(t, 1)
+	for round := range 5 {
+		path := filepath.Join(t.TempDir(), "study.db")
+		const servers = 4
+		errs := make(chan error, servers)
+		held := make(chan *study.Study, servers)
+		for range servers {
+			go func() {
+				s, err := study.OpenHeld(path, d)
+				if err == nil {
+					held <- s
+				}
+				errs <- err
+			}()
+		}
+		opened := 0
+		for range servers {
+			switch err := <-errs; {
+			case err == nil:
+				opened++
+			case !errors.Is(err, study.ErrHeld):
+				t.Errorf("round %d: a server starting beside another: %v; want ErrHeld", round, err)
+			}
+		}
+		close(held)
+		for s := range held {
+			s.Close()
+		}
+		if opened > 1 {
+			t.Errorf("round %d: %d servers hold the database at once", round, opened)
+		}
 	}
 }

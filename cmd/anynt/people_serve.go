@@ -152,14 +152,6 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 			s.Close()
 		}
 	}()
-	// A second server on the database would answer half of a session's
-	// moves with the other's sequence numbers: one serves it at a time.
-	if err := s.Hold(); err != nil {
-		if errors.Is(err, study.ErrHeld) {
-			return &exitError{code: exitIO, err: fmt.Errorf("--db %w; stop that server first, or serve another --db (anynt results may read it meanwhile)", err)}
-		}
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
-	}
 	// A database the process may read but not write opens, and would
 	// refuse every participant's start: say so now.
 	if err := s.CheckWritable(); err != nil {
@@ -274,16 +266,18 @@ func checkTitle(title string) error {
 	return nil
 }
 
-// openServedStudy opens the database: with its stored study when it has
-// one and no flag describes a study, else with the study the flags
-// describe, which an existing study must equal.
+// openServedStudy opens the database for this process alone (a second
+// server would answer half of a session's moves with the other's sequence
+// numbers): with its stored study when it has one and no flag describes a
+// study, else with the study the flags describe, which an existing study
+// must equal.
 func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, error) {
 	described := len(fl.test.files) > 0
 	for _, name := range designFlags() {
 		described = described || changed(name)
 	}
 	if !described {
-		s, err := study.Open(fl.db, nil)
+		s, err := study.OpenHeld(fl.db, nil)
 		if err == nil {
 			return s, nil
 		}
@@ -295,19 +289,23 @@ func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, er
 	if err != nil {
 		return nil, err
 	}
-	s, err := study.Open(fl.db, &d)
+	s, err := study.OpenHeld(fl.db, &d)
 	if err != nil {
 		return nil, studyError(err)
 	}
 	return s, nil
 }
 
-// studyError gives study.Open's error its exit status: another study is a
-// usage error (the flags do not describe the database), the rest a file
-// that could not be read or written.
+// studyError gives study.OpenHeld's error its exit status: another study
+// is a usage error (the flags do not describe the database), the rest (a
+// database another server holds among them) a file that could not be read
+// or written.
 func studyError(err error) error {
-	if errors.Is(err, study.ErrOtherDesign) {
+	switch {
+	case errors.Is(err, study.ErrOtherDesign):
 		return usage(fmt.Errorf("--db %w; give the flags that made it, or none to go on with it, or another --db", err))
+	case errors.Is(err, study.ErrHeld):
+		return &exitError{code: exitIO, err: fmt.Errorf("--db %w; stop that server first, or serve another --db (anynt results may read it meanwhile)", err)}
 	}
 	return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
 }
