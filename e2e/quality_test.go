@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -224,5 +225,79 @@ func TestBrowserFirstVisitIsClean(t *testing.T) {
 	}
 	if !icon {
 		t.Error("the browser was not given the page's icon")
+	}
+}
+
+// TestBrowserStepTimes checks the times the database records for what a
+// participant does in Chromium: a step whose page was reloaded mid-step
+// counts the whole think, from the step's first view (the page's clock
+// restarted with the reload, so the server's counts); the first step
+// after the pause between exercises counts the page's time, without the
+// pause, which the server's bound includes.
+func TestBrowserStepTimes(t *testing.T) {
+	const wait = 800 * time.Millisecond
+	f := newFixture(t, study.Intro{})
+	tab, closeTab := newTab(t, newBrowser(t))
+	defer closeTab()
+	// click clicks the first reachable cell the page shows, and waits
+	// for the answer to be drawn.
+	click := func() {
+		t.Helper()
+		p := readPageState(t, tab)
+		for _, c := range p.Cells {
+			if c.Accessible {
+				if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`.cell[data-cell="`+strconv.Itoa(c.Number)+`"]`))); err != nil {
+					t.Fatal(err)
+				}
+				waitMoved(t, tab, p.Step)
+				return
+			}
+		}
+		t.Fatalf("the page shows no reachable cell: %+v", p)
+	}
+	start(t, tab, f, "", "")
+	tok := token(t, tab)
+
+	time.Sleep(wait)
+	if err := chromedp.Do(tab, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitSection(t, tab, "test")
+	click()
+	r := records(t, f.study)[0]
+	if r.ServerMillis < float64(wait.Milliseconds()) || r.TookMillis != r.ServerMillis {
+		t.Errorf("a step thought over for %v and reloaded: client_ms %v, server_ms %v, took_ms %v; want the server's time, the whole think", wait, r.ClientMillis, r.ServerMillis, r.TookMillis)
+	}
+
+	// The rest of exercise 1 but its last step through the study; the
+	// last step and the first of exercise 2 in the page.
+	v, err := f.study.View(tok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for v.Step < v.Exercises[0].Steps-1 {
+		if v, err = f.study.Move(tok, study.Move{Seq: v.Seq, Cell: accessibleCells(v.Cells)[0], ClientMillis: 300}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := chromedp.Do(tab, chromedp.Reload()); err != nil {
+		t.Fatal(err)
+	}
+	waitSection(t, tab, "test")
+	click()
+	waitSection(t, tab, "pause")
+	time.Sleep(wait)
+	if err := chromedp.Do(tab, chromedp.Click(chromedp.ID("continue"))); err != nil {
+		t.Fatal(err)
+	}
+	waitSection(t, tab, "test")
+	click()
+	rs := records(t, f.study)
+	first := rs[len(rs)-1]
+	if first.Exercise != 2 || first.Step != 1 {
+		t.Fatalf("the last record is %+v; want exercise 2, step 1", first)
+	}
+	if first.ServerMillis < float64(wait.Milliseconds()) || first.TookMillis >= float64(wait.Milliseconds()) || first.TookMillis != first.ClientMillis {
+		t.Errorf("the first step after a pause of %v: client_ms %v, server_ms %v, took_ms %v; want the page's time, without the pause, within the server's", wait, first.ClientMillis, first.ServerMillis, first.TookMillis)
 	}
 }

@@ -103,11 +103,15 @@
 // from showing the view to the click, which leaves the network out; the
 // server measures from the first time it served the step's view (by Start,
 // Move or View) to receiving the move, which includes it. Serving the
-// view again (a reload, a second tab, the page's request after the pause
-// between exercises) does not restart the server's timer: otherwise a
-// page could ask for the view just before its move and make any think
-// look short. A page can say anything, so its time counts only when the
-// server's bounds it (0 < page ≤ server); otherwise the server's counts.
+// view again (a reload, a second tab) does not restart the server's
+// timer: otherwise a page could ask for the view just before its move and
+// make any think look short. A page can say anything, so its time counts
+// only when the server's bounds it (0 < page ≤ server) and the step's view
+// was served once; otherwise the server's counts (a page drawn again
+// restarted its clock, which leaves out the time before). After an
+// exercise the next one's view comes with the answer to its last move:
+// the server's timer of the next step runs through the pause screen, and
+// the page's, which counts, starts when the page draws the exercise.
 // After a restart the server did not serve the view and its time is
 // unknown (0): it runs from the first view the new process serves, and
 // a move sent with no view since counts the page's time, up to an hour. A

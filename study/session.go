@@ -73,6 +73,10 @@ type live struct {
 	// again (a reload, a second tab) does not restart it, so that a page
 	// cannot shorten the time the server measures.
 	served time.Time
+	// servedAgain says the step's view was served more than once (a
+	// reload, a second tab): the page's clock restarted with the page it
+	// drew, and leaves out the time before, so the server's counts.
+	servedAgain bool
 }
 
 // idle stands for the participant in an episode: the moves come through
@@ -265,7 +269,11 @@ func (s *Study) Move(token string, m Move) (View, error) {
 	if !l.served.IsZero() {
 		r.ServerMillis = float64(now.Sub(l.served).Microseconds()) / 1000
 	}
-	r.TookMillis = took(r.ClientMillis, r.ServerMillis)
+	page := r.ClientMillis
+	if l.servedAgain {
+		page = 0
+	}
+	r.TookMillis = took(page, r.ServerMillis)
 	r.Reward, err = l.ep.Finish(action)
 	if err != nil { // cannot happen: an interaction is begun and action is in range
 		l.ready = false
@@ -294,7 +302,8 @@ func actionTo(dest []int, c int) int {
 // page's measure when the server's bounds it (the page's clock runs from
 // showing the view to the click, without the network's delays, but a page
 // can say anything, and the server's clock, from sending the view to
-// receiving the click, bounds it); the server's otherwise; the page's,
+// receiving the click, bounds it); the server's otherwise (Move passes a
+// client of 0 when the step's view was served again); the page's,
 // up to an hour, when the server's is unknown (a restart came between the
 // view and the move). Never below a millisecond, so that the times of a
 // run increase.
@@ -337,7 +346,7 @@ func (s *Study) begin(l *live) {
 func (s *Study) advance(l *live, reward float64) {
 	l.step++
 	l.seq++
-	l.served = time.Time{} // the next step's view is not served yet
+	l.served, l.servedAgain = time.Time{}, false // the next step's view is not served yet
 	l.last = &Reward{Exercise: l.exercise + 1, Step: l.step, Value: reward, Sign: sign(reward)}
 	if l.step < s.design.Items[l.items[l.exercise]].Steps {
 		l.view, _ = l.ep.Begin() // the move finished the interaction
@@ -397,6 +406,8 @@ func glyphs(it exam.Item, n int, before []string) []string {
 func (s *Study) serve(l *live) View {
 	if l.served.IsZero() {
 		l.served = time.Now()
+	} else {
+		l.servedAgain = true
 	}
 	v := View{Participant: l.number, Test: l.test, Exercise: l.exercise + 1, Step: l.step, Seq: l.seq, Over: l.view == nil}
 	v.Exercises = make([]Exercise, len(l.items))
@@ -489,7 +500,8 @@ func (s *Study) rebuild(l *live) error {
 	if l.test < 1 || l.test > len(s.tests) {
 		return fmt.Errorf("%w: participant %d takes test %d, which the study does not have", ErrReplay, l.number, l.test)
 	}
-	l.items, l.exercise, l.step, l.seq, l.last, l.served = s.tests[l.test-1], 0, 0, 0, nil, time.Time{}
+	l.items, l.exercise, l.step, l.seq, l.last = s.tests[l.test-1], 0, 0, 0, nil
+	l.served, l.servedAgain = time.Time{}, false
 	s.begin(l)
 	rows, err := s.db.Query(`SELECT seq, exercise, step, observation, cell, action, reward
 		FROM interactions WHERE session = ? ORDER BY seq`, l.number)

@@ -105,9 +105,12 @@
 // own time, without the network), and the study measures from the first
 // time it served the step's view to receiving the move: a view asked for
 // again (a reload, GET /api/view) does not restart the study's timer, so
-// that a page cannot make a long think look short. After the pause
-// between exercises the page draws the next exercise afresh, so that its
-// own time does not count the pause; the study's, which bounds it, does.
+// that a page cannot make a long think look short, and the study then
+// counts its own time, since the page's clock restarted with the page.
+// After the pause between exercises the page draws the next exercise from
+// the view that came with the last move's answer, without asking again,
+// so that its own time, which counts, leaves the pause out; the study's,
+// which bounds it, does not.
 // The study keeps a client_ms from 0 to a day, and any other (negative,
 // 1e308) as 0, unknown (package study, "Timing").
 //

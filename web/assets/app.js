@@ -349,10 +349,14 @@
 
   function init() {
     $("intro-form").addEventListener("submit", start);
-    $("continue").addEventListener("click", async () => {
+    $("continue").addEventListener("click", () => {
       if (!view) return;
       continued = view.exercise;
-      await refresh(); // the page's clock of the next move starts when it is drawn
+      // The next exercise's view came with the answer to the last move:
+      // drawn now, it starts the page's clock. Asking the server again
+      // would serve the view a second time, as a reload does, and the
+      // server would then count its own time, pause included.
+      render(view);
     });
     $("cells").addEventListener("keydown", moveFocus);
     refresh();
