@@ -12,7 +12,11 @@
 // the server made; they close the tab mid-exercise and open it again, and
 // make a move with the keyboard alone. One more takes the whole Λ_one test
 // (350 moves, 7 exercises) in the browser from the anynt binary, as on a
-// fresh clone, and reads the report of anynt results on it. Chromium is
+// fresh clone, and reads the report of anynt results on it. Two more
+// measure the page as Chromium draws it: the contrast of every text on
+// every screen (WCAG 2.1: 4.5:1, 3:1 for large text and signs), and a
+// first visit watched from the tab's first message, which must fail no
+// request and log no error. Chromium is
 // never downloaded: when it
 // is missing the tests fail and say to install it (apt-get install
 // chromium), as .ci/run does.
@@ -21,7 +25,11 @@
 // temporary folder, play moves over HTTP as the page does, kill the server
 // with SIGKILL mid-exercise, start it again on the same database and check
 // that every recorded interaction is still there and the session resumes
-// where it stood; and that SIGTERM stops it cleanly.
+// where it stood; that SIGTERM stops it cleanly, and a second SIGTERM
+// while it waits for a request still closes the database before it says
+// so, leaving no -wal, -shm or lock file; that a second anynt serve on
+// the database is refused at start-up while anynt results reads it; and
+// that a request's head over 16 KiB is refused.
 //
 // go test ./e2e -run Browser -update-screenshots writes the page's screenshots in
 // docs/img/ (people-*.png) from a real run.

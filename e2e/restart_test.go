@@ -3,11 +3,13 @@ package e2e
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"os"
@@ -369,5 +371,137 @@ func TestServeTitle(t *testing.T) {
 				t.Fatalf("the page does not hold %q:\n%.400s", tt.want, body)
 			}
 		})
+	}
+}
+
+// TestASecondServerIsRefused starts anynt serve twice on one database:
+// the second must refuse at start-up, exit 4 and say another process
+// holds the database (naming the lock file), instead of listening and
+// colliding with the first on every move; anynt results reads the
+// database meanwhile; once the first stops, the database serves again.
+func TestASecondServerIsRefused(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "study.db")
+	first := startServer(t, "--db", db, "--tests", "1", "--seed", "5")
+	c := newClient(t)
+	c.base = first.url
+	var v view
+	if st := c.call(t, "POST", "/api/start", map[string]any{"consent": false, "code": "", "replies": []string{}}, &v); st != http.StatusOK {
+		t.Fatalf("start: status %d", st)
+	}
+	c.move(t, &v, 0)
+
+	// A time limit: a second server that is not refused listens forever.
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, anyntBin, "serve", "--db", db, "--addr", "127.0.0.1:0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 4 || !strings.Contains(stderr.String(), "another process holds the database") ||
+		!strings.Contains(stderr.String(), db+".lock") {
+		t.Fatalf("a second anynt serve on the database: %v, stderr %q; want exit 4 saying another process holds it (%s.lock)", err, stderr.String(), db)
+	}
+	t.Logf("refused with: %s", strings.TrimSpace(stderr.String()))
+	if rs := interactions(t, db); len(rs) != 1 {
+		t.Fatalf("anynt results beside the server reads %d interactions; want 1", len(rs))
+	}
+	c.move(t, &v, 1) // the first server goes on
+
+	if err := first.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.wait(); err != nil {
+		t.Fatalf("SIGTERM: %v; stderr %q", err, first.stderr.String())
+	}
+	again := startServer(t, "--db", db)
+	c.base = again.url
+	c.move(t, &v, 2)
+	if rs := interactions(t, db); len(rs) != 3 {
+		t.Fatalf("after the restart the database holds %d interactions; want 3", len(rs))
+	}
+}
+
+// TestASecondSignalStillClosesTheDatabase stops anynt serve while a
+// request is under way (its body half sent, so the server waits for it),
+// and sends a second SIGTERM while it waits: the second cuts the request
+// short, and serve still closes the database before it says it stopped,
+// so that nothing is left beside it (no -wal, -shm or lock file) and
+// every answered move is in the file.
+func TestASecondSignalStillClosesTheDatabase(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "study.db")
+	s := startServer(t, "--db", db, "--tests", "1", "--seed", "5")
+	c := newClient(t)
+	c.base = s.url
+	var v view
+	if st := c.call(t, "POST", "/api/start", map[string]any{"consent": false, "code": "", "replies": []string{}}, &v); st != http.StatusOK {
+		t.Fatalf("start: status %d", st)
+	}
+	for i := range 3 {
+		c.move(t, &v, i)
+	}
+	conn, err := net.Dial("tcp", strings.TrimPrefix(s.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	host := strings.TrimPrefix(s.url, "http://")
+	if _, err := fmt.Fprintf(conn, "POST /api/move HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"seq\":", host); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(200 * time.Millisecond) // the server reads the request's head
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond) // it waits for the request under way
+	if err := s.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	err = s.wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 4 {
+		t.Errorf("anynt serve stopped by two signals: %v; want exit 4 (a request was cut short); stderr %q", err, s.stderr.String())
+	}
+	if !strings.Contains(s.rest.String(), "stopped; every answered move is in") {
+		t.Errorf("anynt serve printed %q after its first line; want it to say it stopped", s.rest.String())
+	}
+	for _, suffix := range []string{"-wal", "-shm", ".lock"} {
+		if _, err := os.Stat(db + suffix); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s%s is left after anynt serve stopped (%v)", filepath.Base(db), suffix, err)
+		}
+	}
+	if rs := interactions(t, db); len(rs) != 3 {
+		t.Errorf("the database holds %d interactions; 3 moves were answered", len(rs))
+	}
+}
+
+// TestServeBoundsTheHeaders sends requests whose line and headers are
+// 15,000 and 20,000 bytes: the first is served, the second refused with
+// 431, as the 16 KiB bound of docs/people.md says.
+func TestServeBoundsTheHeaders(t *testing.T) {
+	s := startServer(t, "--db", filepath.Join(t.TempDir(), "study.db"), "--tests", "1")
+	host := strings.TrimPrefix(s.url, "http://")
+	for _, c := range []struct {
+		size, status int
+	}{{15_000, http.StatusOK}, {20_000, http.StatusRequestHeaderFieldsTooLarge}} {
+		head := fmt.Sprintf("GET / HTTP/1.1\r\nHost: %s\r\nConnection: close\r\nX-Pad: ", host)
+		pad := c.size - len(head) - len("\r\n\r\n")
+		req := head + strings.Repeat("a", pad) + "\r\n\r\n"
+		conn, err := net.Dial("tcp", host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.WriteString(conn, req); err != nil {
+			t.Fatal(err)
+		}
+		res, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatalf("a head of %d bytes: %v", len(req), err)
+		}
+		res.Body.Close()
+		conn.Close()
+		if res.StatusCode != c.status {
+			t.Errorf("a request whose line and headers are %d bytes: status %d; want %d", len(req), res.StatusCode, c.status)
+		}
 	}
 }

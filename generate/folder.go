@@ -9,12 +9,14 @@ import (
 	"strings"
 
 	"github.com/anynt/anynt/internal/atomicfile"
+	"github.com/anynt/anynt/internal/filelock"
 )
 
 // An output folder (enumerate --out, evolve --out) is written so that a
 // run killed at any moment leaves it consistent: every file is replaced
-// whole (atomicfile.Write), one run at a time holds the folder (lockFolder),
-// and the run's state file says what a resumed run must find there.
+// whole (atomicfile.Write), one run at a time holds the folder (its lock
+// file, through internal/filelock), and the run's state file says what a
+// resumed run must find there.
 
 // ErrFolderBusy is the cause of the error a run gets when another run holds
 // its output folder.
@@ -30,7 +32,10 @@ func openFolder(dir string) (release func(), err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	release, err = lockFolder(dir)
+	release, err = filelock.Lock(filepath.Join(dir, lockName))
+	if errors.Is(err, filelock.ErrHeld) {
+		return nil, busy(dir)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,8 @@ import (
 
 // page is the HTML report: well-formed XHTML (every element closed, so
 // that an XML parser can check it), with its style and its plots inline,
-// so that the one file is the whole report.
+// so that the one file is the whole report. Everything is in its main
+// landmark, so that a screen reader's reader can go straight to it.
 var page = template.Must(template.New("report").Parse(`<!DOCTYPE html>
 <html xmlns="http://www.w3.org/1999/xhtml" lang="en">
 <head>
@@ -26,6 +27,7 @@ figcaption { font-size: 0.85em; max-width: 40em; }
 </style>
 </head>
 <body>
+<main>
 <h1>anynt test report: {{.Protocol}}, seed {{.Seed}}</h1>
 <p id="title">{{.Title}}</p>
 <p id="settings">{{.Settings}}</p>
@@ -53,6 +55,7 @@ figcaption { font-size: 0.85em; max-width: 40em; }
 {{end}}</table>
 </details>
 {{end}}
+</main>
 </body>
 </html>
 `))

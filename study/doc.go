@@ -49,9 +49,13 @@
 // after its commit, the study's path still names the file it opened: a
 // database deleted, moved or replaced while the study is open would go on
 // taking writes that vanish with it, so every write is then refused
-// (ErrFileGone) until the study is opened again. One process serves a
-// database at a time (a second one's writes would collide on the
-// interactions' key, which refuses the move rather than losing one).
+// (ErrFileGone) until the study is opened again. One process records in
+// a database at a time: OpenHeld takes a lock file beside it (FILE.lock,
+// internal/filelock) for the study's life, before it reads the database,
+// and a second OpenHeld, from any process, is refused with ErrHeld (two writers would number sessions
+// and moves alike, and one of them would see its moves refused on the
+// tables' keys). Readers take no lock. A holder's Close checkpoints the
+// write-ahead log into the file, so that a closed study is one file.
 //
 // # Moves and refusals
 //
@@ -97,12 +101,22 @@
 //
 // The payoffs of seed 001 need the time each move took. The page measures
 // from showing the view to the click, which leaves the network out; the
-// server measures from serving the view (View or Move) to receiving the
-// move, which includes it. A page can say anything, so its time counts
-// only when the server's bounds it (0 < page ≤ server); otherwise the
-// server's counts. After a restart the server did not serve the view and
-// its time is unknown (0): the page's counts then, up to an hour. A time
-// that is not a number or is negative is kept as 0 (unknown). The time
+// server measures from the first time it served the step's view (by Start,
+// Move or View) to receiving the move, which includes it. Serving the
+// view again (a reload, a second tab) does not restart the server's
+// timer: otherwise a page could ask for the view just before its move and
+// make any think look short. A page can say anything, so its time counts
+// only when the server's bounds it (0 < page ≤ server) and the step's view
+// was served once; otherwise the server's counts (a page drawn again
+// restarted its clock, which leaves out the time before). After an
+// exercise the next one's view comes with the answer to its last move:
+// the server's timer of the next step runs through the pause screen, and
+// the page's, which counts, starts when the page draws the exercise.
+// After a restart the server did not serve the view and its time is
+// unknown (0): it runs from the first view the new process serves, and
+// a move sent with no view since counts the page's time, up to an hour. A
+// page's time that is not a number, negative, or over a day (no step
+// takes that long; 1e308 is no measure) is kept as 0 (unknown). The time
 // counted is never below 1 ms, so that a run's times increase. Outcomes
 // puts an exercise's moves at the running sum of these times and scores
 // it with exam.Played, at its last move, as exam.Take scores an agent

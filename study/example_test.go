@@ -1,6 +1,7 @@
 package study_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -56,4 +57,37 @@ func Example() {
 	// cell 3: [bowtie] accessible=true
 	// clicked cell 3: reward 1 (sign 1), step 1, next seq 1
 	// the move does not answer the current view (replayed or out of order): the move answers view 0; the current view is 1
+}
+
+// A server holds the study's database for as long as it records moves in
+// it: a second holder, in this process or another, is refused, while a
+// reader (anynt results) opens the study beside it.
+func ExampleOpenHeld() {
+	dir, err := os.MkdirTemp("", "study")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	items, err := exam.LambdaOneItems(1, 1, "example")
+	if err != nil {
+		log.Fatal(err)
+	}
+	path := filepath.Join(dir, "study.db")
+	server, err := study.OpenHeld(path, &study.Design{Protocol: "lambda-one", Seed: 1, Tests: 1, Items: items})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer server.Close()
+	_, err = study.OpenHeld(path, nil)
+	fmt.Println("a second holder is refused:", errors.Is(err, study.ErrHeld))
+	reader, err := study.Open(path, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer reader.Close()
+	ps, err := reader.Participants()
+	fmt.Println("a reader reads:", len(ps), "participants,", err)
+	// Output:
+	// a second holder is refused: true
+	// a reader reads: 0 participants, <nil>
 }

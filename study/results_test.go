@@ -2,6 +2,7 @@ package study_test
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 	"time"
@@ -110,6 +111,67 @@ func TestTheTimeAMoveTook(t *testing.T) {
 	for i, want := range []struct{ client, took float64 }{{1500, 1500}, {4_000_000, 1}, {0, 1}, {0.2, 1}} {
 		if r := rs[2+i]; r.ServerMillis != 0 || r.ClientMillis != want.client || r.TookMillis != want.took {
 			t.Errorf("after a restart: %+v; want client %v, took %v, server unknown", r, want.client, want.took)
+		}
+	}
+}
+
+// A step's server time runs from the first time its view was served: a
+// page that asks for the view again (a reload, or a script that wants a
+// short time) does not restart it, on the step's first view from Start
+// or Move alike, and a second tab's view does not either. The time the
+// step took is then the server's: the page's clock restarted with the
+// page it drew again, and its time (here 1 ms) leaves out the think.
+func TestTheServerTimesAStepFromItsFirstView(t *testing.T) {
+	d := design(t, 1)
+	s, _ := open(t, d)
+	defer s.Close()
+	token, v, err := s.Start(study.Answers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const think = 150 * time.Millisecond
+	c := newClicker(11)
+	for range 2 { // the first step's view came from Start, the second's from Move
+		time.Sleep(think)
+		if v, err = s.View(token); err != nil {
+			t.Fatal(err)
+		}
+		if v, err = s.Move(token, study.Move{Seq: v.Seq, Cell: c.cell(v), ClientMillis: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, r := range records(t, s) {
+		if r.ServerMillis < float64(think.Milliseconds()) || r.TookMillis != r.ServerMillis || r.ClientMillis != 1 {
+			t.Errorf("move %d: client_ms %v, server_ms %v, took_ms %v after %v of thought and a view served again; the timer must run from the step's first view, and its time count", i, r.ClientMillis, r.ServerMillis, r.TookMillis, think)
+		}
+	}
+}
+
+// A page's time is kept when it is a time a step can take, 0 to a day;
+// otherwise (not a number, negative, absurdly long) it is kept as 0,
+// unknown, and the server's time counts.
+func TestThePagesTimeIsBounded(t *testing.T) {
+	d := design(t, 1)
+	s, _ := open(t, d)
+	defer s.Close()
+	token, v, err := s.Start(study.Answers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := newClicker(12)
+	sent := []float64{1e308, math.Inf(1), math.NaN(), -5, 86_400_001, 86_400_000, 250}
+	kept := []float64{0, 0, 0, 0, 0, 86_400_000, 250}
+	for _, ms := range sent {
+		if v, err = s.Move(token, study.Move{Seq: v.Seq, Cell: c.cell(v), ClientMillis: ms}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, r := range records(t, s) {
+		if r.ClientMillis != kept[i] {
+			t.Errorf("client_ms %v is kept as %v; want %v", sent[i], r.ClientMillis, kept[i])
+		}
+		if kept[i] == 0 && r.TookMillis != max(r.ServerMillis, 1) {
+			t.Errorf("client_ms %v: took_ms %v; want the server's %v", sent[i], r.TookMillis, r.ServerMillis)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -31,7 +30,12 @@ const (
 	// maxClientMillis is the longest time the page may claim for a move
 	// when the server's own measure is unknown (after a restart).
 	maxClientMillis = 3_600_000
-	tokenBytes      = 16
+	// maxKeptClientMillis is the longest time the page may claim for a
+	// move and have it kept: a day, longer than a step of any test. A
+	// longer one (1e308) is no measure, and is kept as 0 (unknown), as a
+	// negative one is, so that no sum or mean of the export overflows.
+	maxKeptClientMillis = 86_400_000
+	tokenBytes          = 16
 	// maxSessionsInMemory bounds the sessions a process holds in memory,
 	// about a kilobyte each for Λ_one.
 	maxSessionsInMemory = 10_000
@@ -63,9 +67,16 @@ type live struct {
 	obs          string    // the view's observation, as the papers write it
 	glyphs       []string  // the exercise's names for Good, Evil and the objects
 	last         *Reward
-	// served is when this process last served the session's view (zero
-	// when it has not since it started): the server's timer of a move.
+	// served is when this process first served the view of the step
+	// under way (zero until it does: after a restart, or when memory let
+	// the session go): the server's timer of the move. Serving the view
+	// again (a reload, a second tab) does not restart it, so that a page
+	// cannot shorten the time the server measures.
 	served time.Time
+	// servedAgain says the step's view was served more than once (a
+	// reload, a second tab): the page's clock restarted with the page it
+	// drew, and leaves out the time before, so the server's counts.
+	servedAgain bool
 }
 
 // idle stands for the participant in an episode: the moves come through
@@ -204,9 +215,10 @@ func hashToken(token string) string {
 	return hex.EncodeToString(h[:])
 }
 
-// View is the session's current view; serving it starts the server's timer
-// of the next move. An unknown token is ErrNoSession; a session whose
-// recorded moves no longer replay is ErrReplay.
+// View is the session's current view. Serving it starts the server's timer
+// of the next move when no view of that step was served before: the
+// timer runs from the first. An unknown token is ErrNoSession; a session
+// whose recorded moves no longer replay is ErrReplay.
 func (s *Study) View(token string) (View, error) {
 	l, err := s.session(token)
 	if err != nil {
@@ -251,13 +263,17 @@ func (s *Study) Move(token string, m Move) (View, error) {
 		Participant: l.number, Exercise: l.exercise + 1, Step: l.step + 1, Seq: l.seq,
 		Observation: l.obs, Cell: m.Cell, Action: action, ClientMillis: m.ClientMillis, At: now,
 	}
-	if !(r.ClientMillis >= 0 && r.ClientMillis <= math.MaxFloat64) { // not a time: unknown
+	if !(r.ClientMillis >= 0 && r.ClientMillis <= maxKeptClientMillis) { // not a time: unknown
 		r.ClientMillis = 0
 	}
 	if !l.served.IsZero() {
 		r.ServerMillis = float64(now.Sub(l.served).Microseconds()) / 1000
 	}
-	r.TookMillis = took(r.ClientMillis, r.ServerMillis)
+	page := r.ClientMillis
+	if l.servedAgain {
+		page = 0
+	}
+	r.TookMillis = took(page, r.ServerMillis)
 	r.Reward, err = l.ep.Finish(action)
 	if err != nil { // cannot happen: an interaction is begun and action is in range
 		l.ready = false
@@ -286,7 +302,8 @@ func actionTo(dest []int, c int) int {
 // page's measure when the server's bounds it (the page's clock runs from
 // showing the view to the click, without the network's delays, but a page
 // can say anything, and the server's clock, from sending the view to
-// receiving the click, bounds it); the server's otherwise; the page's,
+// receiving the click, bounds it); the server's otherwise (Move passes a
+// client of 0 when the step's view was served again); the page's,
 // up to an hour, when the server's is unknown (a restart came between the
 // view and the move). Never below a millisecond, so that the times of a
 // run increase.
@@ -329,6 +346,7 @@ func (s *Study) begin(l *live) {
 func (s *Study) advance(l *live, reward float64) {
 	l.step++
 	l.seq++
+	l.served, l.servedAgain = time.Time{}, false // the next step's view is not served yet
 	l.last = &Reward{Exercise: l.exercise + 1, Step: l.step, Value: reward, Sign: sign(reward)}
 	if l.step < s.design.Items[l.items[l.exercise]].Steps {
 		l.view, _ = l.ep.Begin() // the move finished the interaction
@@ -383,9 +401,14 @@ func glyphs(it exam.Item, n int, before []string) []string {
 	return names
 }
 
-// serve returns l's view and starts the server's timer of its next move.
+// serve returns l's view and starts the server's timer of its next move,
+// unless the view of this step was served before.
 func (s *Study) serve(l *live) View {
-	l.served = time.Now()
+	if l.served.IsZero() {
+		l.served = time.Now()
+	} else {
+		l.servedAgain = true
+	}
 	v := View{Participant: l.number, Test: l.test, Exercise: l.exercise + 1, Step: l.step, Seq: l.seq, Over: l.view == nil}
 	v.Exercises = make([]Exercise, len(l.items))
 	for i, item := range l.items {
@@ -477,7 +500,8 @@ func (s *Study) rebuild(l *live) error {
 	if l.test < 1 || l.test > len(s.tests) {
 		return fmt.Errorf("%w: participant %d takes test %d, which the study does not have", ErrReplay, l.number, l.test)
 	}
-	l.items, l.exercise, l.step, l.seq, l.last, l.served = s.tests[l.test-1], 0, 0, 0, nil, time.Time{}
+	l.items, l.exercise, l.step, l.seq, l.last = s.tests[l.test-1], 0, 0, 0, nil
+	l.served, l.servedAgain = time.Time{}, false
 	s.begin(l)
 	rows, err := s.db.Query(`SELECT seq, exercise, step, observation, cell, action, reward
 		FROM interactions WHERE session = ? ORDER BY seq`, l.number)

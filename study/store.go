@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/internal/filelock"
 	"github.com/anynt/anynt/lang"
 
 	// The SQLite driver "sqlite": SQLite's own C code translated to Go,
@@ -111,6 +113,8 @@ type Study struct {
 	// that file (see stillThere).
 	path string
 	file os.FileInfo
+	// release drops the lock OpenHeld took; nil when the study holds none.
+	release func()
 }
 
 // Open opens the study in the database at path. A database without a study
@@ -365,9 +369,64 @@ func (s *Study) Design() Design {
 	return d
 }
 
+// lockSuffix names the lock file of a held database, beside it: FILE.lock.
+const lockSuffix = ".lock"
+
+// OpenHeld opens the study at path as Open does, for a process that
+// records moves in it: it first takes the database for this study alone,
+// until Close, so that two servers never interleave their writes (their
+// sessions' numbers and moves would collide on the tables' keys, and two
+// that start at once on a new file would both create the study). A second
+// OpenHeld of the same file, from any process, is refused with ErrHeld
+// before it reads anything. The lock is a file beside the database,
+// FILE.lock, named after the file the path leads to (symbolic links
+// followed, as SQLite follows them to name its -wal and -shm files); see
+// internal/filelock. Readers (Open, then Records; anynt results) take no
+// lock and read while the holder writes.
+func OpenHeld(path string, d *Design) (*Study, error) {
+	lock := path + lockSuffix
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		lock = real + lockSuffix
+	}
+	release, err := filelock.Lock(lock)
+	if errors.Is(err, filelock.ErrHeld) {
+		return nil, fmt.Errorf("%s: %w: it holds %s", path, ErrHeld, lock)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: cannot take the lock beside it (is its folder there, and writable?): %w", path, err)
+	}
+	s, err := Open(path, d)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	s.release = release
+	return s, nil
+}
+
 // Close closes the database. Every move was committed when it was
-// answered, so nothing is lost.
-func (s *Study) Close() error { return s.db.Close() }
+// answered, so nothing is lost. A study that holds the database (OpenHeld)
+// first checkpoints its write-ahead log into the database file, so that
+// the file alone holds the study (SQLite then removes the -wal and -shm
+// files as the last connection closes, unless a reader still has one
+// open), and releases the lock once the database is closed.
+func (s *Study) Close() error {
+	var err error
+	if s.release != nil {
+		_, err = s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
+		if err != nil {
+			err = fmt.Errorf("%s: checkpointing the write-ahead log: %w", s.path, err)
+		}
+	}
+	if cerr := s.db.Close(); err == nil {
+		err = cerr
+	}
+	if s.release != nil {
+		s.release()
+		s.release = nil
+	}
+	return err
+}
 
 // CheckWritable says whether the study can record moves: it writes to the
 // database in a transaction it rolls back, so that a file the process may

@@ -139,6 +139,9 @@ var (
 	// go on writing to the file it has open, which no longer has the
 	// study's name, and everything written would be lost.
 	ErrFileGone = errors.New("the database file was deleted, moved or replaced while the study was open")
+	// ErrHeld is the error of OpenHeld when another process (or another
+	// Study of this one) holds the database to record moves in it.
+	ErrHeld = errors.New("another process holds the database to record moves (a second anynt serve?)")
 )
 
 // Participant describes one session, for the researcher.

@@ -196,3 +196,96 @@ func TestOpenRefusesABadDesign(t *testing.T) {
 		}
 	}
 }
+
+// One study at a time holds a database to record moves: a second
+// OpenHeld of the file, through another path to it too (a symbolic link),
+// is refused with ErrHeld naming the lock file, while a reader opens the
+// study and reads every committed move; once the holder closes, the
+// database, its write-ahead log checkpointed, is a file alone (no -wal,
+// -shm or lock file left) and can be held again.
+func TestOneStudyHoldsTheDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "study.db")
+	s, err := study.OpenHeld(path, design(t, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	token, v, err := s.Start(study.Answers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Move(token, study.Move{Seq: v.Seq, Cell: newClicker(1).cell(v), ClientMillis: 5}); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "link.db")
+	if err := os.Symlink(path, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, link} {
+		if _, err := study.OpenHeld(p, nil); !errors.Is(err, study.ErrHeld) || !strings.Contains(err.Error(), path+".lock") {
+			t.Errorf("a second OpenHeld through %s: %v; want ErrHeld naming %s.lock", p, err, path)
+		}
+		reader, err := study.Open(p, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rs := records(t, reader); len(rs) != 1 {
+			t.Errorf("a reader beside the holder reads %d moves; want 1", len(rs))
+		}
+		reader.Close()
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, suffix := range []string{"-wal", "-shm", ".lock"} {
+		if _, err := os.Stat(path + suffix); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s%s is left after the holder closed (%v)", filepath.Base(path), suffix, err)
+		}
+	}
+	again, err := study.OpenHeld(path, nil)
+	if err != nil {
+		t.Fatalf("OpenHeld after the holder closed: %v", err)
+	}
+	defer again.Close()
+	if rs := records(t, again); len(rs) != 1 {
+		t.Errorf("the closed database holds %d moves; want 1", len(rs))
+	}
+}
+
+// Two servers that start at once on a new file: one creates and holds
+// the study, every other is refused with ErrHeld, none with a failure to
+// create the tables the first is creating.
+func TestServersStartingAtOnce(t *testing.T) {
+	d := design(t, 1)
+	for round := range 5 {
+		path := filepath.Join(t.TempDir(), "study.db")
+		const servers = 4
+		errs := make(chan error, servers)
+		held := make(chan *study.Study, servers)
+		for range servers {
+			go func() {
+				s, err := study.OpenHeld(path, d)
+				if err == nil {
+					held <- s
+				}
+				errs <- err
+			}()
+		}
+		opened := 0
+		for range servers {
+			switch err := <-errs; {
+			case err == nil:
+				opened++
+			case !errors.Is(err, study.ErrHeld):
+				t.Errorf("round %d: a server starting beside another: %v; want ErrHeld", round, err)
+			}
+		}
+		close(held)
+		for s := range held {
+			s.Close()
+		}
+		if opened > 1 {
+			t.Errorf("round %d: %d servers hold the database at once", round, opened)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"errors"
 	"net/http"
 
 	"github.com/anynt/anynt/study"
@@ -126,6 +127,13 @@ func (s *server) start(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) view(w http.ResponseWriter, r *http.Request) {
+	// A browser without the cookie has not started: the page's first
+	// request of every visit is this one, and it is no refusal (a 403
+	// would be logged in the browser's console on every first visit).
+	if _, err := r.Cookie(cookieName); errors.Is(err, http.ErrNoCookie) {
+		w.WriteHeader(http.StatusNoContent)
+		return
+	}
 	token, ok := s.token(w, r)
 	if !ok {
 		return

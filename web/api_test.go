@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/anynt/anynt/study"
 	"github.com/anynt/anynt/web"
@@ -148,10 +149,11 @@ func TestRefusals(t *testing.T) {
 		{"another session's participant", b, "POST", "/api/move", move(`"participant":2,"seq":0,"cell":1`), nil, 403, "another session"},
 		{"the other way round", other, "POST", "/api/move", move(`"participant":1,"seq":0,"cell":` + strconv.Itoa(otherView.you())), nil, 403, "another session"},
 		{"no cookie, move", stranger, "POST", "/api/move", move(good), nil, 403, "no session"},
-		{"no cookie, view", stranger, "GET", "/api/view", nil, nil, 403, "no session"},
+		{"empty cookie, view", stranger, "GET", "/api/view", nil, setHeader("Cookie", "anynt_session="), 403, "no session"},
 		{"unknown session", stranger, "GET", "/api/view", nil, setHeader("Cookie", "anynt_session=00112233445566778899aabbccddeeff"), 403, study.ErrNoSession.Error()},
 		{"unknown session, move", stranger, "POST", "/api/move", move(good), setHeader("Cookie", "anynt_session=00112233445566778899aabbccddeeff"), 403, study.ErrNoSession.Error()},
 		{"long cookie", stranger, "GET", "/api/view", nil, setHeader("Cookie", "anynt_session="+strings.Repeat("a", 65)), 403, "no session"},
+		{"padded past the limit", b, "POST", "/api/move", []byte("{" + good + "}" + strings.Repeat(" ", 5000)), nil, 413, "larger than 4096"},
 		{"body too large", b, "POST", "/api/move", move(good + `,"client_ms":1` + strings.Repeat("0", 5000)), nil, 413, "larger than 4096"},
 		{"start too large", stranger, "POST", "/api/start", []byte(`{"code":"` + strings.Repeat("x", 5000) + `"}`), nil, 413, "larger than 4096"},
 		{"GET move", b, "GET", "/api/move", nil, nil, 405, "use POST"},
@@ -344,6 +346,37 @@ func TestCookie(t *testing.T) {
 	}
 	if strings.Contains(string(r.body), c.Value) {
 		t.Errorf("the body shows the token")
+	}
+}
+
+// TestFirstVisit asks for the view as the page does on a first visit,
+// with no cookie: the answer is 204, no session yet, not a refusal the
+// browser would log; no session is made.
+func TestFirstVisit(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	b := newBrowser(t, serve(t, s))
+	r := b.do("GET", "/api/view", nil, nil)
+	if r.status != http.StatusNoContent || len(r.body) != 0 {
+		t.Fatalf("a first visit's view: status %d, body %q; want 204 and no body", r.status, r.body)
+	}
+	if ps, err := s.Participants(); err != nil || len(ps) != 0 {
+		t.Fatalf("a first visit made %d sessions (%v)", len(ps), err)
+	}
+}
+
+// TestViewDoesNotRestartTheTimer thinks, asks for the view again and
+// moves at once: the server's time of the move is the whole think, from
+// the step's first view, not from the view asked for last.
+func TestViewDoesNotRestartTheTimer(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	b := newBrowser(t, serve(t, s))
+	b.start()
+	const think = 200 * time.Millisecond
+	time.Sleep(think)
+	v := b.decode(b.do("GET", "/api/view", nil, nil))
+	b.decode(b.move(v, v.you()))
+	if r := records(t, s)[0]; r.ServerMillis < float64(think.Milliseconds()) || r.TookMillis < float64(think.Milliseconds()) {
+		t.Fatalf("a move after %v of thought and a view asked for again: server_ms %v, took_ms %v", think, r.ServerMillis, r.TookMillis)
 	}
 }
 

@@ -101,12 +101,15 @@ func (s *server) decode(w http.ResponseWriter, r *http.Request, limit int64, v a
 	dec.DisallowUnknownFields()
 	err = dec.Decode(v)
 	if err == nil {
-		if dec.Decode(&struct{}{}) != io.EOF {
+		// What follows the object must be white space to the end; reading
+		// it runs into the limit when the padding is long, which is a body
+		// too large, not a second value.
+		switch err = dec.Decode(&struct{}{}); {
+		case err == io.EOF:
+			return true
+		case err == nil:
 			err = errors.New("more than one JSON value")
 		}
-	}
-	if err == nil {
-		return true
 	}
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {

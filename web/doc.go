@@ -7,10 +7,10 @@
 // # Routes
 //
 //	GET  /            the page (index.html, its title from Options.Title)
-//	GET  /assets/…    app.js and style.css, nothing else (no listing)
+//	GET  /assets/…    app.js, style.css and icon.svg, nothing else (no listing)
 //	GET  /api/intro   {"version","consent","ask_code","questions"}
 //	POST /api/start   {"consent","code","replies"} → sets the cookie → view
-//	GET  /api/view    → view; serving it starts the server's timer of the move
+//	GET  /api/view    → view (204 without a session cookie: none started yet)
 //	POST /api/move    {"participant","seq","cell","client_ms"} → view
 //
 // A view is {"participant","test","exercises":[{"number","steps","done"}],
@@ -27,9 +27,11 @@
 // session cookie: it lasts until the browser is closed, so a closed tab or a
 // reloaded page resumes the test (GET /api/view), and the next participant
 // on a shared computer, after the browser is closed, gets a new session.
-// The page never sees the token; a request without the cookie, or with one
-// the study does not know, is refused with 403 and the page shows the
-// intro.
+// The page never sees the token. GET /api/view without the cookie is
+// answered 204, no content: no session yet, the page's first request on
+// a first visit, and so no refusal for the browser to log. Any other
+// request without the cookie, and one with a cookie the study does not
+// know, is refused with 403; on either the page shows the intro.
 //
 // # Checks
 //
@@ -62,7 +64,8 @@
 //     rule above still wants a loopback name in Host: a proxy on the same
 //     machine must send one (as nginx's proxy_pass http://127.0.0.1:PORT
 //     does by default), not the public name.
-//   - 413: a body over 4 KiB (http.MaxBytesReader); /api/start has 6000
+//   - 413: a body over 4 KiB, white space after the object included
+//     (http.MaxBytesReader); /api/start has 6000
 //     bytes more for each intro question, room for a 1000-byte reply
 //     however JSON escapes it.
 //   - 400: a body that is not one JSON object of the route's fields
@@ -99,9 +102,17 @@
 //
 // The study times each move twice: the page sends client_ms, measured with
 // performance.now() from drawing the view to the click (the participant's
-// own time, without the network), and the study measures from serving the
-// view to receiving the move. The page asks for the view again after the
-// pause between exercises, so that neither time counts the pause.
+// own time, without the network), and the study measures from the first
+// time it served the step's view to receiving the move: a view asked for
+// again (a reload, GET /api/view) does not restart the study's timer, so
+// that a page cannot make a long think look short, and the study then
+// counts its own time, since the page's clock restarted with the page.
+// After the pause between exercises the page draws the next exercise from
+// the view that came with the last move's answer, without asking again,
+// so that its own time, which counts, leaves the pause out; the study's,
+// which bounds it, does not.
+// The study keeps a client_ms from 0 to a day, and any other (negative,
+// 1e308) as 0, unknown (package study, "Timing").
 //
 // The caller owns the http.Server and its limits. This package expects,
 // and cmd/anynt sets: ReadHeaderTimeout and ReadTimeout of seconds (bodies

@@ -35,8 +35,9 @@ func TestPageAndAssets(t *testing.T) {
 			`<title>ANYNT test</title>`, `id="intro"`, `id="start"`, `id="consent"`, `id="code"`,
 			`id="cells"`, `id="reward"`, `id="step"`, `id="exercise-list"`, `id="continue"`, `id="over"`,
 			`aria-live="polite"`, `role="alert"`, `<script src="/assets/app.js" defer></script>`,
-			`<link rel="stylesheet" href="/assets/style.css">`,
+			`<link rel="stylesheet" href="/assets/style.css">`, `<link rel="icon" href="/assets/icon.svg" type="image/svg+xml">`,
 		}},
+		{"/assets/icon.svg", "image/svg+xml", []string{"<svg", "</svg>"}},
 		{"/assets/app.js", "text/javascript; charset=utf-8", []string{
 			`"/api/view"`, `"/api/move"`, `"/api/start"`, `"/api/intro"`, "performance.now()", "client_ms",
 			`"aria-label"`, "reachable", "gained", "nothing", "lost", "ArrowRight",

@@ -58,7 +58,7 @@ type server struct {
 // New returns the handler of the study's page and API. It serves:
 //
 //	GET  /              the page
-//	GET  /assets/NAME   the page's script and style
+//	GET  /assets/NAME   the page's script, style and icon
 //	GET  /api/intro     what the participant is shown and asked first
 //	POST /api/start     a new session (sets the cookie), its first view
 //	GET  /api/view      the session's current view
@@ -98,13 +98,15 @@ func renderPage(title string) []byte {
 	return b.Bytes()
 }
 
-// loadAssets reads the embedded script and style. Only these files are
-// served, so no directory is ever listed.
+// loadAssets reads the embedded script, style and icon (the page names
+// it, so that a browser does not ask for /favicon.ico and log its 404).
+// Only these files are served, so no directory is ever listed.
 func loadAssets() map[string]asset {
 	files := make(map[string]asset)
 	for name, contentType := range map[string]string{
 		"app.js":    "text/javascript; charset=utf-8",
 		"style.css": "text/css; charset=utf-8",
+		"icon.svg":  "image/svg+xml",
 	} {
 		body, err := assets.ReadFile("assets/" + name)
 		if err != nil {

@@ -40,7 +40,11 @@ const (
 	readTimeout       = 30 * time.Second
 	writeTimeout      = 30 * time.Second
 	idleTimeout       = 2 * time.Minute
-	maxHeaderBytes    = 16 << 10
+	// maxHeaderBytes bounds a request's line and headers. net/http reads
+	// 4096 bytes beyond http.Server.MaxHeaderBytes ("bufio slop"), so the
+	// server is given the bound less those (see newHTTPServer).
+	maxHeaderBytes = 16 << 10
+	headerSlop     = 4096
 	// shutdownGrace is how long a stopped server waits for the requests
 	// under way (each a move committed or not) before it closes them.
 	shutdownGrace = 10 * time.Second
@@ -99,8 +103,12 @@ it is not part of the study, and may change between two runs.
 The server listens on --addr, on this machine only by default. Anyone who can
 reach the address can take the test and add sessions to the database, so an
 address other than a loopback one needs --public (docs/people.md, "Binding
-elsewhere"). SIGINT or SIGTERM stops the server once the requests under way are
-answered. anynt results reads the database.`,
+elsewhere"). One serve at a time serves a database: a second one exits 4 at
+start-up (the first holds FILE.lock beside it). SIGINT or SIGTERM stops the
+server once the requests under way are answered; a second signal cuts them
+short (exit 4); either way the database is closed, its log checkpointed,
+before serve says it stopped. anynt results reads the database, also while
+serve runs.`,
 		Example: `  anynt serve --db study.db
   anynt serve --db study.db --tests 20 --seed 7 --consent consent.txt --ask-code
   anynt serve --db study.db --question "Your age in years?" --addr 127.0.0.1:9000
@@ -124,7 +132,7 @@ answered. anynt results reads the database.`,
 }
 
 // runServe opens the study and serves it until a signal stops it.
-func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
+func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	if fl.db == "" {
 		return usage(errors.New("--db FILE is required: the database that keeps the study"))
 	}
@@ -138,9 +146,10 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 	if err != nil {
 		return err
 	}
+	closed := false
 	defer func() {
-		if cerr := s.Close(); cerr != nil && err == nil {
-			err = &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", cerr)}
+		if !closed {
+			s.Close()
 		}
 	}()
 	// A database the process may read but not write opens, and would
@@ -157,33 +166,71 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) (err error) {
 	if err != nil {
 		return &exitError{code: exitIO, err: fmt.Errorf("--addr: %w", err)}
 	}
-	srv := &http.Server{
-		Handler:           web.New(s, web.Options{Title: fl.title, Logger: slog.New(slog.NewTextHandler(io.err, nil))}),
+	srv := newHTTPServer(web.New(s, web.Options{Title: fl.title, Logger: slog.New(slog.NewTextHandler(io.err, nil))}))
+	// Signals are caught until the process ends: the first stops the
+	// server, a second cuts the requests still under way short, and the
+	// database is always closed before serve says it stopped (SIGKILL
+	// ends at once, losing nothing answered either).
+	signals := make(chan os.Signal, 2)
+	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(signals)
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %s, %s so far) is at %s — Ctrl-C stops it\n",
+		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), servedURL(fl.addr, ln.Addr()))
+	select {
+	case err := <-served:
+		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
+	case <-signals:
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+	defer cancel()
+	go func() {
+		select {
+		case <-signals:
+			cancel()
+		case <-shutdown.Done():
+		}
+	}()
+	stopErr := srv.Shutdown(shutdown)
+	if stopErr != nil {
+		srv.Close() // cut what is still under way: none of it was answered
+		stopErr = fmt.Errorf("stopping: the requests under way were cut short (%w); none had been answered", stopErr)
+	}
+	closed = true
+	if err := s.Close(); err != nil {
+		return &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", err)}
+	}
+	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
+	if stopErr != nil {
+		return &exitError{code: exitIO, err: stopErr}
+	}
+	return nil
+}
+
+// newHTTPServer is the server of a study's page, with the limits of a
+// server open to anyone who can reach it.
+func newHTTPServer(h http.Handler) *http.Server {
+	return &http.Server{
+		Handler:           h,
 		ReadHeaderTimeout: readHeaderTimeout,
 		ReadTimeout:       readTimeout,
 		WriteTimeout:      writeTimeout,
 		IdleTimeout:       idleTimeout,
-		MaxHeaderBytes:    maxHeaderBytes,
+		MaxHeaderBytes:    maxHeaderBytes - headerSlop,
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %s, %s so far) is at http://%s/ — Ctrl-C stops it\n",
-		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), ln.Addr())
-	select {
-	case err := <-served:
-		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
-	case <-ctx.Done():
+}
+
+// servedURL is the address serve prints: the host as --addr names it (a
+// listener on 0.0.0.0 reports itself as [::], which is not what was asked)
+// and the port the listener has (--addr's may be 0, any free port).
+func servedURL(addr string, listening net.Addr) string {
+	host, _, _ := net.SplitHostPort(addr) // checked by checkListenAddr
+	_, port, _ := net.SplitHostPort(listening.String())
+	if host == "" {
+		host, _, _ = net.SplitHostPort(listening.String())
 	}
-	stop() // a second signal kills at once
-	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
-	defer cancel()
-	if err := srv.Shutdown(shutdown); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("stopping: %w", err)}
-	}
-	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
-	return nil
+	return "http://" + net.JoinHostPort(host, port) + "/"
 }
 
 // checkListenAddr refuses an address the server cannot listen on, and one
@@ -219,16 +266,18 @@ func checkTitle(title string) error {
 	return nil
 }
 
-// openServedStudy opens the database: with its stored study when it has
-// one and no flag describes a study, else with the study the flags
-// describe, which an existing study must equal.
+// openServedStudy opens the database for this process alone (a second
+// server would answer half of a session's moves with the other's sequence
+// numbers): with its stored study when it has one and no flag describes a
+// study, else with the study the flags describe, which an existing study
+// must equal.
 func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, error) {
 	described := len(fl.test.files) > 0
 	for _, name := range designFlags() {
 		described = described || changed(name)
 	}
 	if !described {
-		s, err := study.Open(fl.db, nil)
+		s, err := study.OpenHeld(fl.db, nil)
 		if err == nil {
 			return s, nil
 		}
@@ -240,19 +289,23 @@ func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, er
 	if err != nil {
 		return nil, err
 	}
-	s, err := study.Open(fl.db, &d)
+	s, err := study.OpenHeld(fl.db, &d)
 	if err != nil {
 		return nil, studyError(err)
 	}
 	return s, nil
 }
 
-// studyError gives study.Open's error its exit status: another study is a
-// usage error (the flags do not describe the database), the rest a file
-// that could not be read or written.
+// studyError gives study.OpenHeld's error its exit status: another study
+// is a usage error (the flags do not describe the database), the rest (a
+// database another server holds among them) a file that could not be read
+// or written.
 func studyError(err error) error {
-	if errors.Is(err, study.ErrOtherDesign) {
+	switch {
+	case errors.Is(err, study.ErrOtherDesign):
 		return usage(fmt.Errorf("--db %w; give the flags that made it, or none to go on with it, or another --db", err))
+	case errors.Is(err, study.ErrHeld):
+		return &exitError{code: exitIO, err: fmt.Errorf("--db %w; stop that server first, or serve another --db (anynt results may read it meanwhile)", err)}
 	}
 	return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
 }

@@ -2,11 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
 	"math"
+	"net"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -183,6 +189,9 @@ func TestResultsReport(t *testing.T) {
 	if err != nil || !strings.Contains(string(page), "people") || !strings.Contains(string(page), "<svg") {
 		t.Fatalf("the HTML report does not draw people (%v)", err)
 	}
+	if err := oneMainLandmark(page); err != nil {
+		t.Errorf("the HTML report: %v", err)
+	}
 	text, _, code := anynt(t, "", "results", "--db", db)
 	if code != exitOK || !strings.Contains(text, "people") || !strings.Contains(text, "qlearning") {
 		t.Fatalf("the text report (exit %d) does not name people and qlearning:\n%s", code, text)
@@ -346,4 +355,62 @@ func TestResultsExportsNeutraliseFormulas(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestServedURL is the address anynt serve prints: --addr's host as
+// given (0.0.0.0 is not [::], which is how Go's listener on it reports
+// itself) and the port the listener got.
+func TestServedURL(t *testing.T) {
+	for _, c := range []struct {
+		addr      string
+		listening net.Addr
+		want      string
+	}{
+		{"0.0.0.0:8080", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://0.0.0.0:8080/"},
+		{"127.0.0.1:0", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41234}, "http://127.0.0.1:41234/"},
+		{"localhost:0", &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 41234}, "http://localhost:41234/"},
+		{"[::1]:9000", &net.TCPAddr{IP: net.IPv6loopback, Port: 9000}, "http://[::1]:9000/"},
+		{":8080", &net.TCPAddr{IP: net.IPv6unspecified, Port: 8080}, "http://[::]:8080/"},
+	} {
+		if got := servedURL(c.addr, c.listening); got != c.want {
+			t.Errorf("--addr %s listening on %s prints %s; want %s", c.addr, c.listening, got, c.want)
+		}
+	}
+}
+
+// oneMainLandmark checks that an XHTML page's body is one main element,
+// the landmark a screen reader goes to, with the page's heading in it.
+func oneMainLandmark(page []byte) error {
+	dec := xml.NewDecoder(bytes.NewReader(page))
+	dec.Strict = false
+	dec.AutoClose = xml.HTMLAutoClose
+	dec.Entity = xml.HTMLEntity
+	var path []string
+	var inBody []string // the body's child elements
+	headingInMain := false
+	for {
+		tok, err := dec.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return fmt.Errorf("not well-formed: %w", err)
+		}
+		switch tok := tok.(type) {
+		case xml.StartElement:
+			if len(path) > 0 && path[len(path)-1] == "body" {
+				inBody = append(inBody, tok.Name.Local)
+			}
+			if tok.Name.Local == "h1" && slices.Contains(path, "main") {
+				headingInMain = true
+			}
+			path = append(path, tok.Name.Local)
+		case xml.EndElement:
+			path = path[:len(path)-1]
+		}
+	}
+	if !slices.Equal(inBody, []string{"main"}) || !headingInMain {
+		return fmt.Errorf("the body holds %v, the heading in main %t; want one main landmark holding the page", inBody, headingInMain)
+	}
+	return nil
 }

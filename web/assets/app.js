@@ -55,12 +55,16 @@
     } catch (err) {
       return { status: 0, data: { error: "The server cannot be reached. Wait a moment and try again." } };
     }
+    // The body is read whole, even an empty one (204): a fetch whose body
+    // is left unread is reported as cancelled.
     let data = null;
     try {
-      data = await res.json();
+      const text = await res.text();
+      data = text === "" ? null : JSON.parse(text);
     } catch (err) {
-      data = { error: "The server's answer could not be read." };
+      data = null;
     }
+    if (data === null && res.status !== 204) data = { error: "The server's answer could not be read." };
     return { status: res.status, data };
   }
 
@@ -203,7 +207,9 @@
     const r = await api("GET", "/api/view");
     if (r.status === 200) {
       render(r.data);
-    } else if (r.status === 403) {
+    } else if (r.status === 204 || r.status === 403) {
+      // 204: no session yet (a first visit); 403: one the server does
+      // not know (another study's cookie).
       await intro();
     } else {
       showError(r.data.error);
@@ -343,10 +349,14 @@
 
   function init() {
     $("intro-form").addEventListener("submit", start);
-    $("continue").addEventListener("click", async () => {
+    $("continue").addEventListener("click", () => {
       if (!view) return;
       continued = view.exercise;
-      await refresh(); // restarts the server's timer of the next move
+      // The next exercise's view came with the answer to the last move:
+      // drawn now, it starts the page's clock. Asking the server again
+      // would serve the view a second time, as a reload does, and the
+      // server would then count its own time, pause included.
+      render(view);
     });
     $("cells").addEventListener("keydown", moveFocus);
     refresh();
