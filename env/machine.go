@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/anynt/anynt/vm"
 )
@@ -110,9 +111,11 @@ type Episode struct {
 	intended  [2]int
 	begun     bool // Begin was called, Finish not yet
 	view      View
-	obs       []byte
-	// shownObjects and shownArrows are observe's scratch.
+	// shownObjects, shownArrows, shownText and shownPieces are
+	// observation's scratch.
 	shownObjects, shownArrows []placed
+	shownText                 []byte
+	shownPieces               []vm.Piece
 	moves                     []int
 	// MaxSteps is the most VM steps any interaction took, all its
 	// behaviour runs together: the time part of Kt^max ([T] Def. 3.4.1).
@@ -525,19 +528,27 @@ func (ep *Episode) moveGoodEvil() {
 	ep.pos[Good], ep.pos[Evil] = g, v
 }
 
-// observe appends the observation of an object in cell from ([P] §4.3):
-// for each cell in order, its objects (π, then ⊕ and ⊖, then ω1…), then the
-// markers of the actions leading there from cell from, then ':'. π sees ⊕
-// and ⊖; every other object sees both as ⊙.
+// observe appends the observation of an object in cell from ([P] §4.3).
 func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
+	return vm.AppendPieces(buf, ep.observation(from, isPi))
+}
+
+// observation returns the observation of an object in cell from ([P]
+// §4.3) in pieces: for each cell in order, its objects (π, then ⊕ and ⊖,
+// then ω1…), then the markers of the actions leading there from cell
+// from, then ':'. π sees ⊕ and ⊖; every other object sees both as ⊙.
+// Between the few cells that show something, the observation is a run of
+// ':', one piece however long: the pieces are as many as the objects and
+// actions, whatever the number of cells, and so is the work of writing
+// them. The slice and the text it holds are valid until the next call.
+func (ep *Episode) observation(from int, isPi bool) []vm.Piece {
 	t := &ep.env.symbols
 	good, evil := t.odot, t.odot
 	if isPi {
 		good, evil = t.good, t.evil
 	}
 	// What each cell shows, as (cell, code) pairs sorted stably by cell:
-	// the objects in their order, then the arrows in action order. The
-	// observation is then one walk over the cells, whatever their number.
+	// the objects in their order, then the arrows in action order.
 	objects := append(ep.shownObjects[:0],
 		placed{ep.pos[Pi], t.pi}, placed{ep.pos[Good], good}, placed{ep.pos[Evil], evil})
 	for i, code := range t.object {
@@ -550,18 +561,42 @@ func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
 	ep.shownObjects, ep.shownArrows = objects, arrows
 	sortByCell(objects)
 	sortByCell(arrows)
-	for c := range len(ep.cellReward) {
+	text, pieces := ep.shownText[:0], ep.shownPieces[:0]
+	next, textFrom := 0, -1 // the first cell not shown yet; where the last piece's text starts, if it is text
+	for len(objects) > 0 || len(arrows) > 0 {
+		c := len(ep.cellReward)
+		if len(objects) > 0 {
+			c = objects[0].cell
+		}
+		if len(arrows) > 0 {
+			c = min(c, arrows[0].cell)
+		}
+		if c > next {
+			pieces = append(pieces, vm.Piece{Symbol: t.colon, Repeat: c - next})
+			textFrom = -1
+		}
+		if textFrom < 0 {
+			textFrom = len(text)
+			pieces = append(pieces, vm.Piece{})
+		}
 		for len(objects) > 0 && objects[0].cell == c {
-			buf = append(buf, objects[0].code)
+			text = append(text, objects[0].code)
 			objects = objects[1:]
 		}
 		for len(arrows) > 0 && arrows[0].cell == c {
-			buf = append(buf, arrows[0].code)
+			text = append(text, arrows[0].code)
 			arrows = arrows[1:]
 		}
-		buf = append(buf, t.colon)
+		text = append(text, t.colon)
+		// Slicing text anew keeps the piece right even if append moved it.
+		pieces[len(pieces)-1].Text = text[textFrom:]
+		next = c + 1
 	}
-	return buf
+	if n := len(ep.cellReward); n > next {
+		pieces = append(pieces, vm.Piece{Symbol: t.colon, Repeat: n - next})
+	}
+	ep.shownText, ep.shownPieces = text, pieces
+	return pieces
 }
 
 // placed is a symbol shown in a cell of an observation.
@@ -639,8 +674,15 @@ func (ep *Episode) decide(r *behaviourRunner, from int) decision {
 // under its bounds; at a bound, the output is the string so far ([P]
 // §6.2: "executed for a fixed period of time").
 func (ep *Episode) runVM(r *behaviourRunner, from int) decision {
-	ep.obs = ep.observe(ep.obs[:0], from, false)
-	out, res := r.machine.Run(ep.obs, r.opts)
+	pieces := ep.observation(from, false)
+	var start time.Time
+	if ep.clocked {
+		start = time.Now()
+	}
+	out, res := r.machine.RunPieces(pieces, r.opts)
+	if ep.clocked {
+		ep.vmTime += time.Since(start)
+	}
 	ep.steps += res.Steps
 	ep.lastHalt = res.Halt
 	ep.Bounds[r.count].add(res.Halt)
@@ -656,6 +698,10 @@ func (ep *Episode) runVM(r *behaviourRunner, from int) decision {
 type behaviours struct {
 	objects    []behaviourRunner
 	good, evil behaviourRunner
+	// clocked says to add the time spent inside the VM to vmTime, for the
+	// benchmarks that tell the behaviours' runs from the machine's work.
+	clocked bool
+	vmTime  time.Duration
 }
 
 func newBehaviours(e *Env) *behaviours {
