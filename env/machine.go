@@ -528,20 +528,39 @@ func (ep *Episode) moveGoodEvil() {
 	ep.pos[Good], ep.pos[Evil] = g, v
 }
 
-// observe appends the observation of an object in cell from ([P] §4.3).
+// observe appends the observation of an object in cell from ([P] §4.3),
+// written whole: every run of ':' in the text.
 func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
-	return vm.AppendPieces(buf, ep.observation(from, isPi))
+	text, _ := ep.write(buf, from, isPi, math.MaxInt)
+	return text
 }
 
-// observation returns the observation of an object in cell from ([P]
-// §4.3) in pieces: for each cell in order, its objects (π, then ⊕ and ⊖,
+// observation returns the observation of an object in cell from in
+// pieces, for the VM (vm.Machine.RunPieces). Between the few cells that
+// show something, the observation is runs of ':', each one piece however
+// long (when it is longRun or longer): the pieces are at most twice as
+// many as the objects and actions, and their text at most longRun times,
+// whatever the number of cells, and so is the work of writing them. The
+// slice and the text it holds are valid until the next call.
+func (ep *Episode) observation(from int, isPi bool) []vm.Piece {
+	text, pieces := ep.write(ep.shownText[:0], from, isPi, longRun)
+	ep.shownText = text
+	return pieces
+}
+
+// longRun is the fewest empty cells that observation gives a piece of
+// their own: shorter runs of ':' are written into the text around them,
+// so that a small space's observation is one piece, written as fast as a
+// walk over its cells.
+const longRun = 16
+
+// write appends the observation of an object in cell from ([P] §4.3) to
+// text, but for the runs of ':' of long or more empty cells, and returns
+// it with the pieces it makes, in order: the text, and those runs. The
+// observation is, for each cell in order, its objects (π, then ⊕ and ⊖,
 // then ω1…), then the markers of the actions leading there from cell
 // from, then ':'. π sees ⊕ and ⊖; every other object sees both as ⊙.
-// Between the few cells that show something, the observation is a run of
-// ':', one piece however long: the pieces are as many as the objects and
-// actions, whatever the number of cells, and so is the work of writing
-// them. The slice and the text it holds are valid until the next call.
-func (ep *Episode) observation(from int, isPi bool) []vm.Piece {
+func (ep *Episode) write(text []byte, from int, isPi bool, long int) ([]byte, []vm.Piece) {
 	t := &ep.env.symbols
 	good, evil := t.odot, t.odot
 	if isPi {
@@ -561,23 +580,28 @@ func (ep *Episode) observation(from int, isPi bool) []vm.Piece {
 	ep.shownObjects, ep.shownArrows = objects, arrows
 	sortByCell(objects)
 	sortByCell(arrows)
-	text, pieces := ep.shownText[:0], ep.shownPieces[:0]
-	next, textFrom := 0, -1 // the first cell not shown yet; where the last piece's text starts, if it is text
+	pieces := ep.shownPieces[:0]
+	// next is the first cell not shown yet, and text[done:] the text not
+	// in a piece yet; the pieces take it before each run of ':' and at the
+	// end (a slice taken then is right even if append moved text).
+	next, done, n := 0, len(text), len(ep.cellReward)
 	for len(objects) > 0 || len(arrows) > 0 {
-		c := len(ep.cellReward)
+		c := n
 		if len(objects) > 0 {
 			c = objects[0].cell
 		}
 		if len(arrows) > 0 {
 			c = min(c, arrows[0].cell)
 		}
-		if c > next {
+		if c-next >= long {
+			if done < len(text) {
+				pieces = append(pieces, vm.Piece{Text: text[done:]})
+			}
 			pieces = append(pieces, vm.Piece{Symbol: t.colon, Repeat: c - next})
-			textFrom = -1
+			next, done = c, len(text)
 		}
-		if textFrom < 0 {
-			textFrom = len(text)
-			pieces = append(pieces, vm.Piece{})
+		for ; next < c; next++ { // a short run of empty cells
+			text = append(text, t.colon)
 		}
 		for len(objects) > 0 && objects[0].cell == c {
 			text = append(text, objects[0].code)
@@ -588,15 +612,21 @@ func (ep *Episode) observation(from int, isPi bool) []vm.Piece {
 			arrows = arrows[1:]
 		}
 		text = append(text, t.colon)
-		// Slicing text anew keeps the piece right even if append moved it.
-		pieces[len(pieces)-1].Text = text[textFrom:]
 		next = c + 1
 	}
-	if n := len(ep.cellReward); n > next {
+	if n-next < long {
+		for ; next < n; next++ {
+			text = append(text, t.colon)
+		}
+	}
+	if done < len(text) {
+		pieces = append(pieces, vm.Piece{Text: text[done:]})
+	}
+	if n > next {
 		pieces = append(pieces, vm.Piece{Symbol: t.colon, Repeat: n - next})
 	}
-	ep.shownText, ep.shownPieces = text, pieces
-	return pieces
+	ep.shownPieces = pieces
+	return text, pieces
 }
 
 // placed is a symbol shown in a cell of an observation.

@@ -17,7 +17,10 @@ func AppendPieces(dst []byte, pieces []Piece) []byte {
 			dst = append(dst, p.Text...)
 			continue
 		}
-		if p.Repeat <= 0 {
+		if p.Repeat < 16 {
+			for range p.Repeat {
+				dst = append(dst, p.Symbol)
+			}
 			continue
 		}
 		// The run is one symbol then copies of what is written so far,
@@ -36,27 +39,34 @@ func AppendPieces(dst []byte, pieces []Piece) []byte {
 // RunPieces is Run on the string that pieces spell. A caller whose inputs
 // are mostly long runs of one symbol with a little text between (an
 // environment's observation: a ':' a cell, and the few objects and arrows)
-// names them in a few pieces, and the machine then counts the input's
-// symbols from the pieces, a step a piece, instead of reading the string
-// when a search first needs the counts: a run costs the caller and the
+// names them in a few pieces, and the machine counts the input's symbols
+// from the pieces, a step a piece, instead of reading the string when a
+// search first needs the counts: a run then costs the caller and the
 // machine's bookkeeping what the pieces hold, and only the copy of the
-// input and the search itself what the string's length.
+// input and the search itself what the string's length. A string the
+// scanner may serve (scanFarLen symbols or fewer) is counted as Run counts
+// it, lazily, since most of its runs never read the counts.
 func (m *Machine) RunPieces(pieces []Piece, opt Options) (out []byte, res Result) {
 	n := 0
-	m.counts = [256]int32{}
 	for _, p := range pieces {
-		if len(p.Text) > 0 {
-			n += len(p.Text)
-			for _, c := range p.Text {
-				m.counts[c]++
-			}
-		} else if p.Repeat > 0 {
-			n += p.Repeat
-			m.counts[p.Symbol] += int32(p.Repeat)
+		n += len(p.Text)
+		if len(p.Text) == 0 {
+			n += max(p.Repeat, 0)
 		}
 	}
 	m.str = AppendPieces(m.buffer(n), pieces)
-	m.countsStale = false
+	m.countsStale = n <= scanFarLen
+	if !m.countsStale {
+		m.counts = [256]int32{}
+		for _, p := range pieces {
+			for _, c := range p.Text {
+				m.counts[c]++
+			}
+			if len(p.Text) == 0 && p.Repeat > 0 {
+				m.counts[p.Symbol] += int32(p.Repeat)
+			}
+		}
+	}
 	m.runLoaded(opt)
 	m.flatten()
 	return m.str, m.res
