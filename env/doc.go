@@ -77,12 +77,14 @@
 // range (where each may round) are done one by one, at most 54 of them, so
 // the value is bit for bit the k divisions by 2 that the rule writes. A
 // Λ_one interaction clears the two cells it rewarded last, not every cell.
-// A run that misses the memo needs its observation, a symbol for each cell, but
-// between the few cells that show something it is only runs of ':': the
-// machine writes it in pieces (vm.Piece), a run of ':' or the text of a
-// cell that shows objects or arrows, as many as the objects and actions,
-// found by sorting those by cell, and the VM counts the symbols from the
-// pieces (vm.Machine.RunPieces). So the machine's part of a miss (the
+// A run that misses the memo needs its observation, a symbol for each
+// cell, but between the few cells that show something it is only runs of ':': the
+// machine writes it in pieces (vm.Piece), each run of 16 ':' or more one
+// piece however long, the cells between as text, found by sorting the
+// objects and arrows by cell, so that the pieces are at most twice as many
+// as the objects and actions; the VM counts the symbols from the pieces
+// (vm.Machine.RunPieces). A small space's observation is one piece,
+// written as one walk over its cells. So the machine's part of a miss (the
 // pieces, the memo, the moves) does not grow with the space; what does is
 // what the behaviour's run needs: its copy of the observation and its
 // search through it.
