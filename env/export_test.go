@@ -44,6 +44,3 @@ func ClockRuns(p *Player) (inVM func() time.Duration) {
 func ObservationPieces(ep *Episode, i int) []vm.Piece {
 	return ep.observation(ep.pos[i], i == Pi)
 }
-
-// LongRun is longRun, for tests.
-const LongRun = longRun

@@ -43,10 +43,10 @@ func definedObservation(e *env.Env, pos []int, i int) string {
 // Every object's observation, after every interaction of random runs on
 // the corpus and on rings of up to 10,000 cells, is the one its definition
 // spells; and it is given to the VM in pieces (runs of ':' between the few
-// cells that show something) that number at most 2k+1, their text at most
-// (2k+1)·env.LongRun symbols, for k objects and actions, however many the
-// cells: what the machine writes for a run that misses its memo does not
-// grow with the space.
+// cells that show something, one piece from 16 cells on) that number at
+// most 2k+1, their text at most 16(2k+1) symbols, for k objects and
+// actions, however many the cells: what the machine writes for a run that
+// misses its memo does not grow with the space.
 func TestObservationIsItsDefinitionInFewPieces(t *testing.T) {
 	blocker := loadCorpus(t, "thesis/omega1-blocker.anynt")
 	type envCase struct {
@@ -80,9 +80,9 @@ func TestObservationIsItsDefinitionInFewPieces(t *testing.T) {
 						for _, p := range pieces {
 							text += len(p.Text)
 						}
-						if len(pieces) > 2*k+1 || text > (2*k+1)*env.LongRun {
+						if len(pieces) > 2*k+1 || text > 16*(2*k+1) {
 							t.Fatalf("%s, interaction %d, object %d: %d pieces holding %d symbols of text; at most %d and %d for %d objects and actions",
-								name, s.Interaction, i, len(pieces), text, 2*k+1, (2*k+1)*env.LongRun, k)
+								name, s.Interaction, i, len(pieces), text, 2*k+1, 16*(2*k+1), k)
 						}
 						if got := c.e.Text(vm.AppendPieces(nil, pieces)); got != want {
 							t.Fatalf("%s, interaction %d, object %d: the pieces spell\n%s\nwant\n%s", name, s.Interaction, i, got, want)
