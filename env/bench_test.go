@@ -178,7 +178,7 @@ func BenchmarkGarbage(b *testing.B) {
 // machine-ns, the rest: building the observations, the memo, the moves
 // and rewards:
 //
-//	go test ./env -run '^$' -bench RingRuns -benchmem -benchtime 2x
+//	go test ./env -run '^$' -bench RingRuns -benchmem -benchtime 1x
 func BenchmarkRingRuns(b *testing.B) {
 	blocker := loadCorpus(b, "thesis/omega1-blocker.anynt")
 	const episodes, n = 20, 1000
