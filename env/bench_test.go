@@ -167,3 +167,40 @@ func BenchmarkGarbage(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkRingRuns measures runs of 20 episodes × 1,000 interactions on
+// ring copies of the ω1-blocker of 400, 2,000 and 10,000 cells (max-len
+// raised to twice the cells, so that the observation fits; start-up
+// garbage off, so that every interaction is a measured one), random agent,
+// one Player (its memos kept from episode to episode), one core. An
+// interaction's time is split in two: vm-ns, the behaviours' runs inside
+// the VM, which must read an observation of a symbol a cell, and
+// machine-ns, the rest: building the observations, the memo, the moves
+// and rewards:
+//
+//	go test ./env -run '^$' -bench RingRuns -benchmem -benchtime 1x
+func BenchmarkRingRuns(b *testing.B) {
+	blocker := loadCorpus(b, "thesis/omega1-blocker.anynt")
+	const episodes, n = 20, 1000
+	for _, cells := range []int{400, 2000, 10_000} {
+		b.Run(fmt.Sprintf("cells=%d", cells), func(b *testing.B) {
+			r := ringCopy(blocker, cells)
+			r.Settings.MaxLen = max(r.Settings.MaxLen, 2*cells)
+			r.Settings.Garbage = false
+			player := env.NewPlayer(r)
+			inVM := env.ClockRuns(player)
+			a, _ := agent.New("random", agent.DefaultSettings)
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				for e := range episodes {
+					player.Episode(a, uint64(i*episodes+e)).Run(n, nil)
+				}
+			}
+			interactions := float64(b.N * episodes * n)
+			total, vm := float64(b.Elapsed().Nanoseconds()), float64(inVM().Nanoseconds())
+			b.ReportMetric(total/interactions, "ns/interaction")
+			b.ReportMetric(vm/interactions, "vm-ns/interaction")
+			b.ReportMetric((total-vm)/interactions, "machine-ns/interaction")
+		})
+	}
+}

@@ -59,9 +59,8 @@
 // client's mistake cannot corrupt an episode. Such an agent reads
 // observations as indices into an Alphabet, a permutation of the base
 // symbols drawn from the exercise's seed (ObservationAlphabet). MeanCI gives the mean and
-// Student's t interval of episodes' scores to Evaluate and to the tests. An observation is built
-// in one walk over the cells, with the few objects and arrows sorted by
-// cell. A memo is bounded in runs and memories and in bytes, so that long
+// Student's t interval of episodes' scores to Evaluate and to the tests.
+// A memo is bounded in runs and memories and in bytes, so that long
 // strings do not fill memory; a behaviour whose memory finds no room there
 // runs on the VM until it comes back to a memory the memo knows. A memo
 // full of runs forgets them all and starts again: in a large space the
@@ -76,10 +75,19 @@
 // is read (π's cell, an oracle's view): the halvings of a normal number
 // are one exact subtraction from its exponent, and those below the normal
 // range (where each may round) are done one by one, at most 54 of them, so
-// the value is bit for bit the k divisions by 2 that the rule writes. A Λ_one interaction
-// clears the two cells it rewarded last, not every cell. What still grows
-// with the space is what must: an observation has a symbol for each cell,
-// so a run that misses builds it and runs over it.
+// the value is bit for bit the k divisions by 2 that the rule writes. A
+// Λ_one interaction clears the two cells it rewarded last, not every cell.
+// A run that misses the memo needs its observation, a symbol for each
+// cell, but between the few cells that show something it is only runs of ':': the
+// machine writes it in pieces (vm.Piece), each run of 16 ':' or more one
+// piece however long, the cells between as text, found by sorting the
+// objects and arrows by cell, so that the pieces are at most twice as many
+// as the objects and actions; the VM counts the symbols from the pieces
+// (vm.Machine.RunPieces). A small space's observation is one piece,
+// written as one walk over its cells. So the machine's part of a miss (the
+// pieces, the memo, the moves) does not grow with the space; what does is
+// what the behaviour's run needs: its copy of the observation and its
+// search through it.
 //
 // The start-up garbage phase ([P] §4.2) plays U[1, B] interactions of a
 // random agent before the scored ones, B = n_c^n_a capped at

@@ -93,7 +93,7 @@ const (
 	MaxBehaviourLen   = vm.DefaultMaxLen
 	MaxBehaviourWork  = vm.DefaultMaxWork
 	// MaxCells bounds a space. An interaction whose runs the memo
-	// answers costs the same at any size, but a run that misses builds
+	// answers costs the same at any size, but a run that misses reads
 	// an observation with a symbol for each cell, and loading checks every
 	// arrow: at this ceiling a file loads in about half a second and an
 	// episode's observations are 100,000 symbols long, ten times the

@@ -1,5 +1,11 @@
 package env
 
+import (
+	"time"
+
+	"github.com/anynt/anynt/vm"
+)
+
 // ObservationOf spells the observation object i (π 0, ⊕ 1, ⊖ 2, ω1 3, …)
 // would see now, for tests.
 func ObservationOf(ep *Episode, i int) string {
@@ -24,4 +30,17 @@ var Halved = halved
 func SetMemoRuns(n int) (restore func()) {
 	memoRuns = n
 	return func() { memoRuns = memoSize }
+}
+
+// ClockRuns makes p's episodes add up the time their behaviours spend
+// inside the VM; the returned function reads the sum, for benchmarks.
+func ClockRuns(p *Player) (inVM func() time.Duration) {
+	p.b.clocked = true
+	return func() time.Duration { return p.b.vmTime }
+}
+
+// ObservationPieces is the observation object i would see now in the
+// pieces the machine hands the VM, for tests.
+func ObservationPieces(ep *Episode, i int) []vm.Piece {
+	return ep.observation(ep.pos[i], i == Pi)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"time"
 
 	"github.com/anynt/anynt/vm"
 )
@@ -110,9 +111,11 @@ type Episode struct {
 	intended  [2]int
 	begun     bool // Begin was called, Finish not yet
 	view      View
-	obs       []byte
-	// shownObjects and shownArrows are observe's scratch.
+	// shownObjects, shownArrows, shownText and shownPieces are
+	// observation's scratch.
 	shownObjects, shownArrows []placed
+	shownText                 []byte
+	shownPieces               []vm.Piece
 	moves                     []int
 	// MaxSteps is the most VM steps any interaction took, all its
 	// behaviour runs together: the time part of Kt^max ([T] Def. 3.4.1).
@@ -525,19 +528,46 @@ func (ep *Episode) moveGoodEvil() {
 	ep.pos[Good], ep.pos[Evil] = g, v
 }
 
-// observe appends the observation of an object in cell from ([P] §4.3):
-// for each cell in order, its objects (π, then ⊕ and ⊖, then ω1…), then the
-// markers of the actions leading there from cell from, then ':'. π sees ⊕
-// and ⊖; every other object sees both as ⊙.
+// observe appends the observation of an object in cell from ([P] §4.3),
+// written whole: every run of ':' in the text.
 func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
+	text, _ := ep.write(buf, from, isPi, math.MaxInt)
+	return text
+}
+
+// observation returns the observation of an object in cell from in
+// pieces, for the VM (vm.Machine.RunPieces). Between the few cells that
+// show something, the observation is runs of ':', each one piece however
+// long (when it is longRun or longer): the pieces are at most twice as
+// many as the objects and actions, and their text at most longRun times,
+// whatever the number of cells, and so is the work of writing them. The
+// slice and the text it holds are valid until the next call.
+func (ep *Episode) observation(from int, isPi bool) []vm.Piece {
+	text, pieces := ep.write(ep.shownText[:0], from, isPi, longRun)
+	ep.shownText = text
+	return pieces
+}
+
+// longRun is the fewest empty cells that observation gives a piece of
+// their own: shorter runs of ':' are written into the text around them,
+// so that a small space's observation is one piece, written as fast as a
+// walk over its cells.
+const longRun = 16
+
+// write appends the observation of an object in cell from ([P] §4.3) to
+// text, but for the runs of ':' of long or more empty cells, and returns
+// it with the pieces it makes, in order: the text, and those runs. The
+// observation is, for each cell in order, its objects (π, then ⊕ and ⊖,
+// then ω1…), then the markers of the actions leading there from cell
+// from, then ':'. π sees ⊕ and ⊖; every other object sees both as ⊙.
+func (ep *Episode) write(text []byte, from int, isPi bool, long int) ([]byte, []vm.Piece) {
 	t := &ep.env.symbols
 	good, evil := t.odot, t.odot
 	if isPi {
 		good, evil = t.good, t.evil
 	}
 	// What each cell shows, as (cell, code) pairs sorted stably by cell:
-	// the objects in their order, then the arrows in action order. The
-	// observation is then one walk over the cells, whatever their number.
+	// the objects in their order, then the arrows in action order.
 	objects := append(ep.shownObjects[:0],
 		placed{ep.pos[Pi], t.pi}, placed{ep.pos[Good], good}, placed{ep.pos[Evil], evil})
 	for i, code := range t.object {
@@ -550,18 +580,53 @@ func (ep *Episode) observe(buf []byte, from int, isPi bool) []byte {
 	ep.shownObjects, ep.shownArrows = objects, arrows
 	sortByCell(objects)
 	sortByCell(arrows)
-	for c := range len(ep.cellReward) {
+	pieces := ep.shownPieces[:0]
+	// next is the first cell not shown yet, and text[done:] the text not
+	// in a piece yet; the pieces take it before each run of ':' and at the
+	// end (a slice taken then is right even if append moved text).
+	next, done, n := 0, len(text), len(ep.cellReward)
+	for len(objects) > 0 || len(arrows) > 0 {
+		c := n
+		if len(objects) > 0 {
+			c = objects[0].cell
+		}
+		if len(arrows) > 0 {
+			c = min(c, arrows[0].cell)
+		}
+		if c-next >= long {
+			if done < len(text) {
+				pieces = append(pieces, vm.Piece{Text: text[done:]})
+			}
+			pieces = append(pieces, vm.Piece{Symbol: t.colon, Repeat: c - next})
+			next, done = c, len(text)
+		}
+		for ; next < c; next++ { // a short run of empty cells
+			text = append(text, t.colon)
+		}
 		for len(objects) > 0 && objects[0].cell == c {
-			buf = append(buf, objects[0].code)
+			text = append(text, objects[0].code)
 			objects = objects[1:]
 		}
 		for len(arrows) > 0 && arrows[0].cell == c {
-			buf = append(buf, arrows[0].code)
+			text = append(text, arrows[0].code)
 			arrows = arrows[1:]
 		}
-		buf = append(buf, t.colon)
+		text = append(text, t.colon)
+		next = c + 1
 	}
-	return buf
+	if n-next < long {
+		for ; next < n; next++ {
+			text = append(text, t.colon)
+		}
+	}
+	if done < len(text) {
+		pieces = append(pieces, vm.Piece{Text: text[done:]})
+	}
+	if n > next {
+		pieces = append(pieces, vm.Piece{Symbol: t.colon, Repeat: n - next})
+	}
+	ep.shownPieces = pieces
+	return text, pieces
 }
 
 // placed is a symbol shown in a cell of an observation.
@@ -639,8 +704,15 @@ func (ep *Episode) decide(r *behaviourRunner, from int) decision {
 // under its bounds; at a bound, the output is the string so far ([P]
 // §6.2: "executed for a fixed period of time").
 func (ep *Episode) runVM(r *behaviourRunner, from int) decision {
-	ep.obs = ep.observe(ep.obs[:0], from, false)
-	out, res := r.machine.Run(ep.obs, r.opts)
+	pieces := ep.observation(from, false)
+	var start time.Time
+	if ep.clocked {
+		start = time.Now()
+	}
+	out, res := r.machine.RunPieces(pieces, r.opts)
+	if ep.clocked {
+		ep.vmTime += time.Since(start)
+	}
 	ep.steps += res.Steps
 	ep.lastHalt = res.Halt
 	ep.Bounds[r.count].add(res.Halt)
@@ -656,6 +728,10 @@ func (ep *Episode) runVM(r *behaviourRunner, from int) decision {
 type behaviours struct {
 	objects    []behaviourRunner
 	good, evil behaviourRunner
+	// clocked says to add the time spent inside the VM to vmTime, for the
+	// benchmarks that tell the behaviours' runs from the machine's work.
+	clocked bool
+	vmTime  time.Duration
 }
 
 func newBehaviours(e *Env) *behaviours {

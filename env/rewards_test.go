@@ -3,6 +3,7 @@ package env_test
 import (
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -135,3 +136,44 @@ func TestHalvedIsRepeatedHalving(t *testing.T) {
 		}
 	}
 }
+
+// A reward is exact: Good's or Evil's value (here 1/2) halved once for
+// each interaction since it was left, and a halving is exact in binary
+// down to 2^−1022. The case below is anynt serve-env's answer
+// "reward":3.469446951953614e-18 for the ω1-blocker reset with seed 1 and
+// stepped with action 1: π steps into a cell where Good left 1/2
+// fifty-seven interactions before, in the start-up garbage, so the reward
+// is 2^−58 exactly, which is the number printed (strconv's shortest form
+// of a float64 is read back as the same float64).
+func TestARewardIsTheValueHalvedExactly(t *testing.T) {
+	e := loadCorpus(t, "thesis/omega1-blocker.anynt")
+	player := env.NewPlayer(e)
+	ep := player.Episode(outsideAgent{}, env.EpisodeSeed(1, 0)) // as serve-env plays it
+	v, err := ep.Begin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := v.Dest()[1]
+	held := v.CellRewards()[to]
+	reward, err := ep.Finish(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := math.Ldexp(1, -58); reward != want || held != want {
+		t.Fatalf("reward %v (cell %d held %v), want 2^-58 = %v exactly", reward, to+1, held, want)
+	}
+	if got := strconv.FormatFloat(reward, 'g', -1, 64); got != "3.469446951953614e-18" {
+		t.Fatalf("reward printed %s", got)
+	}
+	if back, _ := strconv.ParseFloat("3.469446951953614e-18", 64); back != math.Ldexp(1, -58) {
+		t.Fatalf("3.469446951953614e-18 reads as %v, not 2^-58", back)
+	}
+}
+
+// outsideAgent stands for an agent outside the process, which answers
+// through Begin and Finish, as serve-env's does.
+type outsideAgent struct{}
+
+func (outsideAgent) Start(*env.Env, *rand.Rand) {}
+func (outsideAgent) Act(*env.View) int          { return 0 }
+func (outsideAgent) End(float64)                {}

@@ -153,6 +153,10 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 	// traced one does.
 	quiet, quietOpts := vm.New(prog), vmOpts
 	quietOpts.Trace = nil
+	// A machine given its inputs in pieces (runs of one symbol between
+	// texts, as the environment machine gives observations) counts their
+	// symbols from the pieces: it must run as the one given the string.
+	pieced := vm.New(prog)
 	ref := reference.New(plain, reference.Options{Leftmost: leftmost, MaxSteps: maxSteps, MaxLen: maxLen})
 	ref.Trace = func(rule int, s []string) {
 		refTrace = append(refTrace, traceStep{vm.Pos{File: plain[rule].Pos.File, Line: plain[rule].Pos.Line, Col: plain[rule].Pos.Col}, s})
@@ -163,6 +167,7 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 		if run.reset {
 			m.Reset()
 			quiet.Reset()
+			pieced.Reset()
 			ref.Reset()
 		}
 		input, codes := run.input, []byte(nil)
@@ -178,6 +183,8 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 		vmTrace, refTrace = nil, nil
 		quietOut, quietRes := quiet.Run(codes, quietOpts)
 		quietOut = slices.Clone(quietOut)
+		piecedOut, piecedRes := pieced.RunPieces(inPieces(codes), quietOpts)
+		piecedOut = slices.Clone(piecedOut)
 		out, res := m.Run(codes, vmOpts)
 		got := prog.Decode(out)
 		want := ref.Run(input)
@@ -201,6 +208,10 @@ func (c diffCase) compare(prog *vm.Program, plain []lang.PlainRule, leftmost boo
 		if !slices.Equal(quietOut, out) || quietRes != res || !slices.Equal(quiet.Memory(), m.Memory()) {
 			diffs = append(diffs, fmt.Sprintf("vm without a trace: output %q, %+v, memory %q; with one %q, %+v",
 				strings.Join(prog.Decode(quietOut), " "), quietRes, strings.Join(prog.Decode(quiet.Memory()), " "), strings.Join(got, " "), res))
+		}
+		if !slices.Equal(piecedOut, out) || piecedRes != res || !slices.Equal(pieced.Memory(), m.Memory()) {
+			diffs = append(diffs, fmt.Sprintf("vm given the input in pieces: output %q, %+v, memory %q; given the string %q, %+v",
+				strings.Join(prog.Decode(piecedOut), " "), piecedRes, strings.Join(prog.Decode(pieced.Memory()), " "), strings.Join(got, " "), res))
 		}
 		if d := firstDifference(vmTrace, refTrace); d != "" {
 			diffs = append(diffs, d)
@@ -252,4 +263,29 @@ func firstDifference(vmTrace, refTrace []traceStep) string {
 		return fmt.Sprintf("trace parts at step %d:\n\t\tvm        %s\n\t\treference %s", i+1, v, r)
 	}
 	return ""
+}
+
+// inPieces cuts codes into pieces as an observation is cut: every run of
+// two or more of one symbol a Repeat, the symbols between a Text.
+func inPieces(codes []byte) []vm.Piece {
+	var pieces []vm.Piece
+	text := 0 // where the text not yet in a piece starts
+	for i := 0; i < len(codes); {
+		j := i + 1
+		for j < len(codes) && codes[j] == codes[i] {
+			j++
+		}
+		if j-i >= 2 {
+			if text < i {
+				pieces = append(pieces, vm.Piece{Text: codes[text:i]})
+			}
+			pieces = append(pieces, vm.Piece{Symbol: codes[i], Repeat: j - i})
+			text = j
+		}
+		i = j
+	}
+	if text < len(codes) {
+		pieces = append(pieces, vm.Piece{Text: codes[text:]})
+	}
+	return pieces
 }

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -136,6 +137,21 @@ func FuzzGeneratedEnvironment(f *testing.F) {
 			}
 			return b.String()
 		}
+		// π's observation, which the machine writes in pieces (runs of ':'
+		// between the cells that show something), is its definition.
+		outside := env.NewEpisode(e, outsideAgent{}, seed)
+		for k := range 60 {
+			v, err := outside.Begin()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := v.Text(), piObservation(e, v.Positions()); got != want {
+				t.Fatalf("interaction %d: π's observation %q; its definition spells %q\n%s", k+1, got, want, src)
+			}
+			if _, err := outside.Finish(k % len(e.Actions)); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for _, name := range []string{"random", "follower", "oracle", "qlearning"} {
 			if first, second := trace(name), trace(name); first != second {
 				t.Fatalf("%s: two runs with seed %d differ\n%s", name, seed, src)
@@ -189,6 +205,41 @@ func FuzzGeneratedEnvironment(f *testing.F) {
 		}
 	})
 }
+
+// piObservation spells π's observation straight from [P] §4.3 when
+// everything is in cells pos (from 0, as View gives them): for each cell,
+// the objects there in their order, the markers of the actions that lead
+// there from π's cell, and ':'. The machine writes it in pieces, runs of
+// ':' between the cells that show something.
+func piObservation(e *env.Env, pos []int) string {
+	names := []string{"π", "⊕", "⊖"}
+	for _, o := range e.Objects {
+		names = append(names, o.Name)
+	}
+	var b strings.Builder
+	for c := range e.Space.Cells() {
+		for k, p := range pos {
+			if p == c {
+				b.WriteString(names[k])
+			}
+		}
+		for a, d := range e.Space.Dest[pos[env.Pi]] {
+			if d == c {
+				b.WriteString(e.Markers[a])
+			}
+		}
+		b.WriteString(":")
+	}
+	return b.String()
+}
+
+// outsideAgent stands for an agent outside the process, which answers
+// through Begin and Finish.
+type outsideAgent struct{}
+
+func (outsideAgent) Start(*env.Env, *rand.Rand) {}
+func (outsideAgent) Act(*env.View) int          { return 0 }
+func (outsideAgent) End(float64)                {}
 
 // FuzzSpaceCode feeds arbitrary codes to the decoder, strictly and
 // leniently: it never panics, and a space it returns has one arrow a

@@ -74,7 +74,8 @@
 //     register, and the splice moves a short string's tail in 8-byte words.
 //   - A rule that needs a symbol the string lacks is skipped: the machine
 //     counts the string's symbols (lazily, and only when a search reads the
-//     counts).
+//     counts; RunPieces counts them from the pieces its input comes in, a
+//     step a run of one symbol).
 //   - A rule that did not occur before the last rewrite can only occur now
 //     across the rewritten span, so only its surroundings are searched.
 //

@@ -44,3 +44,19 @@ func ExampleMachine_Run_bound() {
 	// Output:
 	// aaaaa step limit
 }
+
+// An input that is mostly runs of one symbol (an environment's observation
+// is a ':' a cell, with a few objects between) can be given in pieces: the
+// machine counts its symbols from them instead of reading the string.
+// Here x walks right through six cells.
+func ExampleMachine_RunPieces() {
+	f, _ := lang.Parse("walk.anynt", []byte("x : -> : x\n"))
+	prog, _ := compiler.Compile(f, compiler.Options{})
+	x, _ := prog.Encode([]string{"x"})
+	colon, _ := prog.Encode([]string{":"})
+	pieces := []vm.Piece{{Text: x}, {Symbol: colon[0], Repeat: 6}}
+	out, res := vm.New(prog).RunPieces(pieces, vm.Options{MaxSteps: 100, MaxLen: 100})
+	fmt.Println(prog.Text(out), res.Steps, "steps,", res.Halt)
+	// Output:
+	// ::::::x 6 steps, no rule applies
+}

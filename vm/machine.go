@@ -214,17 +214,28 @@ func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 
 // run is Run, which may leave the string in a gap buffer.
 func (m *Machine) run(input []byte, opt Options) {
+	m.str = append(m.buffer(len(input)), input...)
+	m.copied += len(input)
+	m.countsStale = true // counted when a search first needs them
+	m.runLoaded(opt)
+}
+
+// buffer returns the string buffer emptied, with room for n symbols.
+func (m *Machine) buffer(n int) []byte {
+	m.dropShadow() // before the string, which may be the register, is replaced
+	if cap(m.str) < shortCap {
+		m.str = make([]byte, 0, max(shortCap, n))
+	}
+	return m.str[:0]
+}
+
+// runLoaded is run on the string already in m.str, whose counts are
+// either up to date or marked stale.
+func (m *Machine) runLoaded(opt Options) {
 	m.maxSteps, m.maxLen, m.workLeft = max(opt.MaxSteps, 0), max(opt.MaxLen, 0), max(opt.MaxWork, 0)
 	m.trace = opt.Trace
 	m.res = Result{Rule: -1}
-	m.dropShadow() // before the string, which may be the register, is replaced
-	if cap(m.str) < shortCap {
-		m.str = make([]byte, 0, max(shortCap, len(input)))
-	}
-	m.str = append(m.str[:0], input...)
-	m.copied += len(input)
 	m.scan.valid = 0
-	m.countsStale = true // counted when a search first needs them
 	m.absent = 0
 	// The facts of an earlier run are void: the run starts a new version,
 	// which no splice of the log leads to.
