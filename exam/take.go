@@ -375,7 +375,7 @@ func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done fun
 			continue
 		}
 		faults = append(faults, f)
-		if !s.ContinueAfterFault || errors.Is(f, agentproto.ErrTestTimeout) {
+		if !s.ContinueAfterFault || errors.Is(f, agentproto.ErrTestTimeout) || errors.Is(f, agentproto.ErrInterrupted) {
 			return i + 1, faults
 		}
 		if i+1 < len(items) {

@@ -366,7 +366,7 @@ func checkTestSize(items []exam.Item, agents int, s exam.Settings) error {
 	return nil
 }
 
-func runTest(io *stdio, fl testFlags) error {
+func runTest(io *stdio, fl testFlags) (err error) {
 	p := protocols[fl.protocol] // checkProtocolFlags found it
 	if fl.json && fl.csv {
 		return usage(fmt.Errorf("--json and --csv both print the items; choose one"))
@@ -386,13 +386,17 @@ func runTest(io *stdio, fl testFlags) error {
 		return err
 	}
 	names := slices.Clone(fl.agents)
-	for _, command := range fl.outside.commands {
-		x, a, err := fl.outside.start(io, command, names)
-		if err != nil {
-			return err
+	if len(fl.outside.commands) > 0 {
+		g := newGuard()
+		defer func() { err = g.stop(err) }() // after the agents' Close
+		for _, command := range fl.outside.commands {
+			x, a, err := fl.outside.start(io, g, command, names)
+			if err != nil {
+				return err
+			}
+			defer x.Process.Close()
+			examinees, agents, names = append(examinees, x), append(agents, a), append(names, x.Name)
 		}
-		defer x.Process.Close()
-		examinees, agents, names = append(examinees, x), append(agents, a), append(names, x.Name)
 	}
 	var bar *progress
 	if !fl.quiet {
