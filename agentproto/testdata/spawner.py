@@ -6,7 +6,9 @@ spawner.py PIDFILE MODE: starts `sleep 1000` at once and writes its own
 process id and the sleeper's to PIDFILE, one a line; then it plays as a
 stay agent (answering each observe after MODE's pause), except in MODE
 garbage, where it writes garbage at step 2, and MODE bye, where it starts
-another sleeper at bye, adds its id to PIDFILE, and exits.
+another sleeper at bye, adds its id to PIDFILE, and exits. In MODE
+stubborn it pauses as slow does and does not exit when its input or its
+output ends (as an agent busy computing would not).
 """
 import json
 import os
@@ -21,6 +23,15 @@ def main() -> None:
     with open(pidfile + ".tmp", "w") as f:
         f.write("".join(f"{p}\n" for p in pids))
     os.rename(pidfile + ".tmp", pidfile)  # whole, or not there yet
+    try:
+        play(pidfile, mode, pids)
+    except OSError:  # its output closed
+        pass
+    if mode == "stubborn":
+        time.sleep(1000)
+
+
+def play(pidfile: str, mode: str, pids: list) -> None:
     for line in sys.stdin:
         kind = json.loads(line)["type"]
         if kind == "hello":
@@ -29,7 +40,7 @@ def main() -> None:
             if mode == "garbage":
                 print("garbage", flush=True)
                 continue
-            if mode == "slow":
+            if mode in ("slow", "stubborn"):
                 time.sleep(0.01)
             print(json.dumps({"type": "act", "action": 0}), flush=True)
         elif kind == "bye":
