@@ -3,6 +3,7 @@ package agentproto
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -66,6 +67,9 @@ func parseReply(line []byte, want string) (reply, *problem) {
 	if err := json.Unmarshal(trimmed, &r); err != nil {
 		return r, &problem{ErrMalformed, "not a JSON object: " + err.Error()}
 	}
+	if key, ok := duplicateKey(trimmed); ok {
+		return r, &problem{ErrMalformed, fmt.Sprintf("the key %q twice", key)}
+	}
 	switch r.Type {
 	case want:
 		return r, nil
@@ -85,6 +89,9 @@ func (r reply) action(actions int) (int, *problem) {
 		return 0, &problem{ErrMalformed, `an act without an "action"`}
 	}
 	a, err := strconv.Atoi(text)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, &problem{ErrIllegal, fmt.Sprintf("the action %s is out of range: there are %d actions, 0 to %d", text, actions, actions-1)}
+	}
 	if err != nil {
 		return 0, &problem{ErrIllegal, fmt.Sprintf("the action %s is not an integer", text)}
 	}
@@ -132,4 +139,30 @@ func quickAct(line []byte) (int, bool) {
 		a = a*10 + int(c-'0')
 	}
 	return a, true
+}
+
+// duplicateKey finds a key given twice in the top level of a JSON object,
+// which encoding/json accepts, keeping the last: an act with two actions
+// has no one meaning. line must be valid JSON (json.Unmarshal took it);
+// this is the slow path, for lines quickAct did not read.
+func duplicateKey(line []byte) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(line))
+	d.Token() // {
+	seen := map[string]bool{}
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return "", false
+		}
+		key, _ := t.(string)
+		if seen[key] {
+			return key, true
+		}
+		seen[key] = true
+		var skip json.RawMessage
+		if d.Decode(&skip) != nil {
+			return "", false
+		}
+	}
+	return "", false
 }

@@ -60,6 +60,11 @@ func TestParseReply(t *testing.T) {
 		{`{"type": "act", "action": 1e0}`, ErrIllegal, "the action 1e0 is not an integer"},
 		{`{"type": "act", "action": true}`, ErrIllegal, "the action true is not an integer"},
 		{`{"type": "act", "action": 3}`, ErrIllegal, "the action 3 is out of range: there are 3 actions, 0 to 2"},
+		{`{"type": "act", "action": 18446744073709551617}`, ErrIllegal, "the action 18446744073709551617 is out of range: there are 3 actions, 0 to 2"},
+		{`{"type": "act", "action": -18446744073709551617}`, ErrIllegal, "the action -18446744073709551617 is out of range: there are 3 actions, 0 to 2"},
+		{`{"type": "act", "action": 1, "action": 2}`, ErrMalformed, `the key "action" twice`},
+		{`{"type": "act", "type": "act", "action": 1}`, ErrMalformed, `the key "type" twice`},
+		{`{"type": "act", "action": 1, "why": {"action": 2, "x": [1, {"action": 3}]}}`, nil, ""},
 		{`{"type": "act", "action": 2, "why": "unknown fields are ignored"}`, nil, ""},
 	}
 	for _, tt := range tests {
