@@ -68,8 +68,9 @@ type Episode struct {
 func (p *Process) Episode(x Exercise) *Episode { return &Episode{p: p, x: x} }
 
 // Start sends start: the number of actions, the size of the alphabet (the
-// environment's base symbols, permuted by the exercise's seed), the steps
-// and a seed for the agent's own random choices, drawn from its stream.
+// environment's base symbols, permuted by the exercise's seed), the
+// observations' length, the steps and a seed for the agent's own random
+// choices, drawn from its stream.
 func (e *Episode) Start(en *env.Env, rng *rand.Rand) {
 	e.actions = len(en.Actions)
 	symbols := len(en.BaseSymbols())
@@ -84,7 +85,7 @@ func (e *Episode) Start(en *env.Env, rng *rand.Rand) {
 		e.p.end = time.Now().Add(e.p.opts.TestTimeout)
 	}
 	e.fault = e.p.send(start{Type: "start", Exercise: e.x.Name, Episode: e.x.Episode, Actions: e.actions,
-		Symbols: symbols, Steps: e.x.Steps, Seed: rng.Uint64()})
+		Symbols: symbols, Length: observationLength(en), Steps: e.x.Steps, Seed: rng.Uint64()})
 	e.p.last = started
 }
 
@@ -166,4 +167,12 @@ func (e *Episode) Fault() error {
 		return nil
 	}
 	return e.fault
+}
+
+// observationLength is the length of every observation of en ([P] §4.3):
+// a ':' for each cell, π, ⊕ and ⊖, each other object, and one marker for
+// each action, since every action leads to one cell. Only the order
+// changes as the objects move.
+func observationLength(en *env.Env) int {
+	return en.Space.Cells() + 3 + len(en.Objects) + len(en.Actions)
 }

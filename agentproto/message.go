@@ -30,6 +30,7 @@ type start struct {
 	Episode  int    `json:"episode"`
 	Actions  int    `json:"actions"`
 	Symbols  int    `json:"symbols"`
+	Length   int    `json:"length"`
 	Steps    int    `json:"steps"`
 	Seed     uint64 `json:"seed"`
 }

@@ -66,6 +66,7 @@ func TestParseReply(t *testing.T) {
 		{`{"type": "act", "type": "act", "action": 1}`, ErrMalformed, `the key "type" twice`},
 		{`{"type": "act", "action": 1, "why": {"action": 2, "x": [1, {"action": 3}]}}`, nil, ""},
 		{`{"type": "act", "action": 2, "why": "unknown fields are ignored"}`, nil, ""},
+		{"{\"type\": \"act\", \"action\": 2}\r", nil, ""}, // a line ended by CRLF: the newline is cut before
 	}
 	for _, tt := range tests {
 		r, pr := parseReply([]byte(tt.line), "act")
