@@ -85,7 +85,8 @@ participant has finished); 2 usage errors;
 than the length limit is not run); 4 a file could not be read
 or written; 5 an agent outside anynt (--agent-cmd) failed: it crashed,
 hung, wrote a malformed line or an illegal action, gave up, or speaks
-another protocol version (docs/protocol.md).`,
+another protocol version (docs/protocol.md); 128+n anynt was interrupted
+by signal n while an agent outside anynt ran (its report is written).`,
 		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,
