@@ -375,3 +375,44 @@ func TestDocsHoldTheRandomAgent(t *testing.T) {
 		t.Error("docs/protocol.md does not hold testdata/random_agent.py as it is")
 	}
 }
+
+// start's length is the length of every observe of its episode, in every
+// exercise of three Λ_one tests (21 environments of 3 to 9 cells).
+func TestStartLengthInEveryExercise(t *testing.T) {
+	items, err := exam.LambdaOneItems(1, 3, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr syncBuffer
+	p, err := agentproto.Start(python(t)+" testdata/echo_agent.py", agentproto.Options{Timeout: 10 * time.Second, Stderr: &stderr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		if ep := playEpisode(p, it, 0); ep.Fault() != nil {
+			t.Fatal(ep.Fault())
+		}
+	}
+	p.Close()
+	starts, observes := 0, 0
+	length := -1.0
+	for _, l := range strings.Split(stderr.String(), "\n") {
+		var m map[string]any
+		if json.Unmarshal([]byte(l), &m) != nil {
+			continue
+		}
+		switch m["type"] {
+		case "start":
+			starts++
+			length, _ = m["length"].(float64)
+		case "observe":
+			observes++
+			if obs := m["observation"].([]any); float64(len(obs)) != length {
+				t.Fatalf("%s step %v: an observation of %d symbols; start said %v", items[starts-1].Name, m["step"], len(obs), length)
+			}
+		}
+	}
+	if starts != len(items) || observes == 0 {
+		t.Errorf("%d starts, %d observes; want %d starts", starts, observes, len(items))
+	}
+}

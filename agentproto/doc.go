@@ -10,8 +10,30 @@
 // plays episodes: Process.Episode gives an env.Agent for one episode, so
 // the environment machine (env.Player) drives it like any built-in agent.
 // Its Start writes start (the number of actions, the size of the alphabet,
-// the steps, a seed drawn from the agent's random stream), each Act writes
-// observe and reads act, End writes end. Close says bye.
+// the observations' length, the steps, a seed drawn from the agent's
+// random stream), each Act writes observe and reads act, End writes end.
+// Close says bye.
+//
+// The agent runs in a process group of its own, which is ended (SIGKILL to
+// the group) whenever the agent ends: when it exits, at a fault, at Close,
+// and at Interrupt, which a signal handler calls from another goroutine;
+// so nothing it started outlives it or holds its output open, and its exit
+// status is known at once. The child is started and waited for by a
+// goroutine locked to its OS thread, because Linux's parent-death signal
+// (SIGKILL, so that the kernel ends the agent if anynt dies) fires when
+// the thread that forked the child ends, and a thread ends when a
+// goroutine locked to it returns. Its standard error is a pipe of ours,
+// copied by a goroutine of ours, so that Wait returns when the child
+// exits, not when the last of its children closes the pipe.
+//
+// The protocol is lockstep, and a line the agent writes when no answer is
+// expected would otherwise shift every later action by one step: before
+// each message it writes, a Process checks that nothing is waiting in its
+// buffer or in the pipe (FIONREAD, on Linux), and after reading an act it
+// checks that the agent read the observe it answers (the observe still
+// whole in the agent's input pipe means the act was written before it).
+// Both checks are exact, never blaming an agent that behaves; a stray
+// line written slowly enough to pass both is found at the next check.
 //
 // The observation goes out as indices into a permutation of the
 // environment's base symbols (env.Env.BaseSymbols; View.Observation gives
@@ -29,8 +51,11 @@
 // within the per-message timeout or the test's timeout (read and write
 // deadlines on the pipes, so nothing waits forever), an exit or a closed
 // output (its exit status quoted), a line that is not a JSON object, of
-// another type, longer than MaxLine, an action that is not an integer in
-// range, an error message, a version mismatch. A Fault names the command,
+// another type, with a key twice, longer than MaxLine, an action that is
+// not an integer in range, an error message, a line when no answer is
+// expected, a version mismatch; and anynt's own interruption
+// (ErrInterrupted), recorded as a fault so that the report marks where the
+// test stopped. A Fault names the command,
 // the exercise, the episode and the step, quotes the line and the last
 // lines of the agent's standard error (which is passed through as it comes
 // and its tail kept), and unwraps to its kind (ErrTimeout, ErrCrash, …) for
@@ -39,7 +64,8 @@
 // process for the next exercise.
 //
 // The hot path writes observe by hand (strconv into one reused buffer) and
-// reads act with one bufio.Reader.ReadSlice; the rest of the cost of an
-// interaction is the two pipe transfers and the agent's own JSON, about
-// 20 µs with a trivial Python agent (docs/protocol.md, Throughput).
+// reads act with one bufio.Reader.ReadSlice, plus the two FIONREAD system
+// calls of the checks above; the rest of the cost of an interaction is the
+// two pipe transfers and the agent's own JSON, about 20 µs with a trivial
+// Python agent (docs/protocol.md, Throughput).
 package agentproto

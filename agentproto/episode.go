@@ -68,23 +68,33 @@ type Episode struct {
 func (p *Process) Episode(x Exercise) *Episode { return &Episode{p: p, x: x} }
 
 // Start sends start: the number of actions, the size of the alphabet (the
-// environment's base symbols, permuted by the exercise's seed), the steps
-// and a seed for the agent's own random choices, drawn from its stream.
+// environment's base symbols, permuted by the exercise's seed), the
+// observations' length, the steps and a seed for the agent's own random
+// choices, drawn from its stream.
 func (e *Episode) Start(en *env.Env, rng *rand.Rand) {
 	e.actions = len(en.Actions)
 	symbols := len(en.BaseSymbols())
 	e.perm = env.ObservationAlphabet(en, e.x.Seed).Index // as serve-env shows it
+	if e.p.failed == nil {                               // a line after the last episode's end is a fault there
+		if e.fault = e.p.quiet(); e.fault != nil {
+			return
+		}
+	}
 	e.p.at = location{exercise: e.x.Name, episode: e.x.Episode}
 	if e.p.opts.TestTimeout > 0 && e.p.end.IsZero() { // the test's time begins
 		e.p.end = time.Now().Add(e.p.opts.TestTimeout)
 	}
 	e.fault = e.p.send(start{Type: "start", Exercise: e.x.Name, Episode: e.x.Episode, Actions: e.actions,
-		Symbols: symbols, Steps: e.x.Steps, Seed: rng.Uint64()})
+		Symbols: symbols, Length: observationLength(en), Steps: e.x.Steps, Seed: rng.Uint64()})
+	e.p.last = started
 }
 
 // Act sends observe and returns the agent's action; after a fault, 0.
 func (e *Episode) Act(v *env.View) int {
 	if e.fault != nil {
+		return 0
+	}
+	if e.fault = e.p.quiet(); e.fault != nil { // where the last step was
 		return 0
 	}
 	e.step++
@@ -104,7 +114,7 @@ func (e *Episode) Act(v *env.View) int {
 	b = append(b, "}\n"...)
 	e.p.buf = b
 	sent := time.Now()
-	if e.fault = e.p.write(b); e.fault != nil {
+	if e.fault = e.p.put(b); e.fault != nil {
 		return 0
 	}
 	line, f := e.p.read()
@@ -112,6 +122,11 @@ func (e *Episode) Act(v *env.View) int {
 	if e.fault = f; f != nil {
 		return 0
 	}
+	if e.p.inQueue.bytes() >= len(b) { // the observe is still in the pipe, all of it
+		e.fault = e.p.unexpected(line, location{e.x.Name, e.x.Episode, e.step - 1})
+		return 0
+	}
+	e.p.last = answered
 	if a, ok := quickAct(line); ok && a < e.actions {
 		e.Times.Add(e.took)
 		return a
@@ -140,6 +155,7 @@ func (e *Episode) End(reward float64) {
 		score = e.rewards / float64(e.step)
 	}
 	e.fault = e.p.send(end{Type: "end", Reward: reward, Score: score})
+	e.p.last = ended
 }
 
 // Took is the time the agent took to answer the last observe, in seconds.
@@ -151,4 +167,12 @@ func (e *Episode) Fault() error {
 		return nil
 	}
 	return e.fault
+}
+
+// observationLength is the length of every observation of en ([P] §4.3):
+// a ':' for each cell, π, ⊕ and ⊖, each other object, and one marker for
+// each action, since every action leads to one cell. Only the order
+// changes as the objects move.
+func observationLength(en *env.Env) int {
+	return en.Space.Cells() + 3 + len(en.Objects) + len(en.Actions)
 }

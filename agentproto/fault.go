@@ -15,6 +15,11 @@ var (
 	ErrIllegal     = errors.New("an illegal action")
 	ErrGaveUp      = errors.New("the agent sent an error")
 	ErrVersion     = errors.New("a protocol version mismatch")
+	ErrUnexpected  = errors.New("a line when no answer is expected")
+	// ErrInterrupted is not the agent's fault but anynt's end: it received
+	// a signal (SIGINT, SIGTERM, SIGHUP) and ended the agent where the test
+	// was, which is recorded as a fault so that the report shows it.
+	ErrInterrupted = errors.New("anynt was interrupted")
 )
 
 // Fault is what an agent did wrong, and where: the command, the exercise,

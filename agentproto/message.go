@@ -3,9 +3,11 @@ package agentproto
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Version is the protocol's version string; its major number, after the
@@ -29,6 +31,7 @@ type start struct {
 	Episode  int    `json:"episode"`
 	Actions  int    `json:"actions"`
 	Symbols  int    `json:"symbols"`
+	Length   int    `json:"length"`
 	Steps    int    `json:"steps"`
 	Seed     uint64 `json:"seed"`
 }
@@ -66,6 +69,9 @@ func parseReply(line []byte, want string) (reply, *problem) {
 	if err := json.Unmarshal(trimmed, &r); err != nil {
 		return r, &problem{ErrMalformed, "not a JSON object: " + err.Error()}
 	}
+	if key, ok := DuplicateKey(trimmed); ok {
+		return r, &problem{ErrMalformed, fmt.Sprintf("the key %q twice (keys are matched without regard to case)", key)}
+	}
 	switch r.Type {
 	case want:
 		return r, nil
@@ -85,6 +91,9 @@ func (r reply) action(actions int) (int, *problem) {
 		return 0, &problem{ErrMalformed, `an act without an "action"`}
 	}
 	a, err := strconv.Atoi(text)
+	if errors.Is(err, strconv.ErrRange) {
+		return 0, &problem{ErrIllegal, fmt.Sprintf("the action %s is out of range: there are %d actions, 0 to %d", text, actions, actions-1)}
+	}
 	if err != nil {
 		return 0, &problem{ErrIllegal, fmt.Sprintf("the action %s is not an integer", text)}
 	}
@@ -132,4 +141,98 @@ func quickAct(line []byte) (int, bool) {
 		a = a*10 + int(c-'0')
 	}
 	return a, true
+}
+
+// DuplicateKey finds a key given twice at the top level of a JSON object,
+// which encoding/json accepts, keeping the last value: a line with two
+// actions, or with "type" and "Type" (the decoder matches keys without
+// regard to case), has no one meaning, in either direction of the
+// protocol. line must be valid JSON (json.Unmarshal took it). It scans the
+// bytes without decoding them and allocates only for the key it reports,
+// so that serve-env can check every request; a key with an escape or
+// invalid UTF-8, or an object of more than maxKeys keys, is decoded
+// (duplicateKeyDecoded). FuzzDuplicateKey holds it to a reference.
+func DuplicateKey(line []byte) (string, bool) {
+	var keys [maxKeys][]byte
+	n, depth, wantKey := 0, 0, false
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '{':
+			depth++
+			wantKey = depth == 1
+		case '[':
+			depth++
+		case '}', ']':
+			depth--
+		case ',':
+			wantKey = depth == 1
+		case '"':
+			j := stringEnd(line, i+1)
+			if wantKey {
+				key := line[i+1 : j]
+				if n == maxKeys || bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) { // as decoded, it may differ
+					return duplicateKeyDecoded(line)
+				}
+				for _, k := range keys[:n] {
+					if bytes.EqualFold(k, key) {
+						return string(key), true
+					}
+				}
+				keys[n], n, wantKey = key, n+1, false
+			}
+			i = j
+		}
+	}
+	return "", false
+}
+
+// stringEnd is the index of the quote that ends the JSON string whose
+// text begins at i (len(line) if none does): the first quote not escaped
+// by an odd run of backslashes.
+func stringEnd(line []byte, i int) int {
+	for {
+		k := bytes.IndexByte(line[i:], '"')
+		if k < 0 {
+			return len(line)
+		}
+		j, slashes := i+k, 0
+		for j-slashes-1 >= i && line[j-slashes-1] == '\\' {
+			slashes++
+		}
+		if slashes%2 == 0 {
+			return j
+		}
+		i = j + 1
+	}
+}
+
+// maxKeys bounds the keys DuplicateKey compares without decoding: a
+// message of the protocol has at most 7.
+const maxKeys = 16
+
+// duplicateKeyDecoded is DuplicateKey by the JSON decoder: slow, exact.
+func duplicateKeyDecoded(line []byte) (string, bool) {
+	d := json.NewDecoder(bytes.NewReader(line))
+	if t, err := d.Token(); err != nil || t != json.Delim('{') {
+		return "", false
+	}
+	var seen []string
+	for d.More() {
+		t, err := d.Token()
+		if err != nil {
+			return "", false
+		}
+		key, _ := t.(string)
+		for _, k := range seen {
+			if strings.EqualFold(k, key) {
+				return key, true
+			}
+		}
+		seen = append(seen, key)
+		var skip json.RawMessage
+		if d.Decode(&skip) != nil {
+			return "", false
+		}
+	}
+	return "", false
 }

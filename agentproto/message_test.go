@@ -60,7 +60,13 @@ func TestParseReply(t *testing.T) {
 		{`{"type": "act", "action": 1e0}`, ErrIllegal, "the action 1e0 is not an integer"},
 		{`{"type": "act", "action": true}`, ErrIllegal, "the action true is not an integer"},
 		{`{"type": "act", "action": 3}`, ErrIllegal, "the action 3 is out of range: there are 3 actions, 0 to 2"},
+		{`{"type": "act", "action": 18446744073709551617}`, ErrIllegal, "the action 18446744073709551617 is out of range: there are 3 actions, 0 to 2"},
+		{`{"type": "act", "action": -18446744073709551617}`, ErrIllegal, "the action -18446744073709551617 is out of range: there are 3 actions, 0 to 2"},
+		{`{"type": "act", "action": 1, "action": 2}`, ErrMalformed, `the key "action" twice (keys are matched without regard to case)`},
+		{`{"type": "act", "type": "act", "action": 1}`, ErrMalformed, `the key "type" twice (keys are matched without regard to case)`},
+		{`{"type": "act", "action": 1, "why": {"action": 2, "x": [1, {"action": 3}]}}`, nil, ""},
 		{`{"type": "act", "action": 2, "why": "unknown fields are ignored"}`, nil, ""},
+		{"{\"type\": \"act\", \"action\": 2}\r", nil, ""}, // a line ended by CRLF: the newline is cut before
 	}
 	for _, tt := range tests {
 		r, pr := parseReply([]byte(tt.line), "act")
@@ -72,6 +78,18 @@ func TestParseReply(t *testing.T) {
 			t.Errorf("%s: %v: %s", tt.line, pr.kind, pr.detail)
 		case tt.kind != nil && (pr == nil || !errors.Is(pr.kind, tt.kind) || pr.detail != tt.detail):
 			t.Errorf("%s: %+v; want %v: %s", tt.line, pr, tt.kind, tt.detail)
+		}
+	}
+}
+
+// BenchmarkDuplicateKey is the check's cost on serve-env's commonest
+// request, which it makes on every line.
+func BenchmarkDuplicateKey(b *testing.B) {
+	line := []byte(`{"type":"step","env":1,"action":2}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, dup := DuplicateKey(line); dup {
+			b.Fatal("a duplicate")
 		}
 	}
 }

@@ -2,12 +2,15 @@ package agentproto
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -36,8 +39,8 @@ type Options struct {
 
 // Process is an agent program that anynt runs as a child: it writes to
 // its standard input and reads its standard output, a line a message.
-// It is not safe for concurrent use: a test gives it its exercises one
-// after another.
+// It is not safe for concurrent use (a test gives it its exercises one
+// after another), but for Interrupt, which a signal's goroutine calls.
 type Process struct {
 	Command string // as the user wrote it
 	Name    string // the name the agent gave in its hello
@@ -45,16 +48,25 @@ type Process struct {
 	opts    Options
 	end     time.Time // of the test's time, zero for none or not yet begun
 
-	cmd    *exec.Cmd
-	in     *os.File // the child's standard input
-	out    *os.File // its standard output
-	r      *bufio.Reader
-	long   []byte // a line longer than r's buffer, gathered
-	buf    []byte // the line being written
-	stderr *tail
-	exited chan struct{} // closed when the child has been waited for
-	at     location
-	failed *Fault // the fault that ended this process
+	cmd      *exec.Cmd
+	in       *os.File // the child's standard input
+	out      *os.File // its standard output
+	errPipe  *os.File // its standard error, read by a goroutine into stderr
+	inQueue  *pipeQueue
+	outQueue *pipeQueue
+	r        *bufio.Reader
+	long     []byte // a line longer than r's buffer, gathered
+	buf      []byte // the line being written
+	stderr   *tail
+	exited   chan struct{} // closed when the child has been waited for and its group ended
+	copied   chan struct{} // closed when its standard error has been read to the end
+	at       location
+	last     exchange // the last message that went through, for a line that answers none
+	failed   *Fault   // the fault that ended this process
+
+	mu     sync.Mutex // guards group and signal, which Interrupt touches
+	group  int        // the process group of the running child, 0 when none runs
+	signal os.Signal  // the signal that interrupted anynt, nil while none has
 }
 
 // location is where in the test the process is, for a Fault.
@@ -62,6 +74,18 @@ type location struct {
 	exercise      string
 	episode, step int
 }
+
+// exchange is the last message that went through: after it, no line of
+// the agent's is expected until anynt writes an observe.
+type exchange int
+
+const (
+	none     exchange = iota // before the handshake
+	greeted                  // the agent's hello was read
+	started                  // start was written
+	answered                 // an act was read
+	ended                    // end was written
+)
 
 // Start splits the command (Split), starts it and shakes hands: it sends
 // hello and expects the agent's hello with a compatible protocol version.
@@ -83,7 +107,7 @@ func Start(command string, opts Options) (*Process, error) {
 // command, with a new handshake; the test's time goes on.
 func (p *Process) Restart() error {
 	p.kill()
-	p.failed, p.at = nil, location{}
+	p.failed, p.at, p.last = nil, location{}, none
 	if f := p.launch(); f != nil {
 		return f
 	}
@@ -91,12 +115,16 @@ func (p *Process) Restart() error {
 }
 
 // Close says bye, closes the agent's input and gives it a second to exit
-// before it is killed. A faulted process is already gone.
+// before its process group is ended; when it exits, its group is ended at
+// once. A faulted process is already gone. A line the agent wrote after
+// the test's last end is not looked for: nothing is measured after it.
 func (p *Process) Close() {
 	if p.failed != nil || p.cmd == nil {
 		return
 	}
-	p.send(map[string]string{"type": "bye"})
+	if line, err := json.Marshal(map[string]string{"type": "bye"}); err == nil {
+		p.put(append(line, '\n'))
+	}
 	p.in.Close()
 	select {
 	case <-p.exited:
@@ -105,39 +133,106 @@ func (p *Process) Close() {
 	p.kill()
 }
 
+// Interrupt ends the agent's process group at once, and refuses to start
+// it again, because anynt received sig. It may be called from any
+// goroutine (a signal's); the goroutine that drives the agent then finds
+// its output closed and records a fault of kind ErrInterrupted where the
+// test was.
+func (p *Process) Interrupt(sig os.Signal) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.signal == nil {
+		p.signal = sig
+	}
+	if p.group != 0 {
+		endGroup(p.group)
+	}
+}
+
+// interrupted is the signal that interrupted anynt, nil for none.
+func (p *Process) interrupted() os.Signal {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.signal
+}
+
 // launch starts the command and shakes hands.
 func (p *Process) launch() *Fault {
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		return p.fault(ErrStart, err.Error(), "")
+	if sig := p.interrupted(); sig != nil {
+		return p.fault(ErrInterrupted, interruptDetail(sig, "not started"), "")
 	}
-	outR, outW, err := os.Pipe()
-	if err != nil {
-		inR.Close()
-		inW.Close()
-		return p.fault(ErrStart, err.Error(), "")
+	var ends [6]*os.File // in, out, err: read and write ends
+	for i := 0; i < len(ends); i += 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			closeAll(ends[:i])
+			return p.fault(ErrStart, err.Error(), "")
+		}
+		ends[i], ends[i+1] = r, w
 	}
+	inR, inW, outR, outW, errR, errW := ends[0], ends[1], ends[2], ends[3], ends[4], ends[5]
 	p.stderr = &tail{to: p.opts.Stderr}
 	p.cmd = exec.Command(p.argv[0], p.argv[1:]...)
-	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, p.stderr
-	p.cmd.WaitDelay = time.Second // a grandchild holding stderr cannot hang Wait
-	err = p.cmd.Start()
-	inR.Close()
-	outW.Close()
+	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, errW // files: Wait waits for the child alone
+	p.cmd.SysProcAttr = sysProcAttr()
+	started, exited := make(chan error), make(chan struct{})
+	go p.run(p.cmd, started, exited)
+	err := <-started
+	closeAll([]*os.File{inR, outW, errW})
 	if err != nil {
-		inW.Close()
-		outR.Close()
+		closeAll([]*os.File{inW, outR, errR})
 		p.cmd = nil
 		return p.fault(ErrStart, err.Error(), "")
 	}
-	p.in, p.out = inW, outR
+	p.in, p.out, p.errPipe, p.exited = inW, outR, errR, exited
+	p.inQueue, p.outQueue = newPipeQueue(inW), newPipeQueue(outR)
 	p.r = bufio.NewReaderSize(outR, 64<<10)
-	p.exited = make(chan struct{})
-	go func(c *exec.Cmd, done chan struct{}) {
-		c.Wait()
+	p.copied = make(chan struct{})
+	go func(from *os.File, to *tail, done chan struct{}) {
+		io.Copy(to, from)
 		close(done)
-	}(p.cmd, p.exited)
+	}(errR, p.stderr, p.copied)
 	return p.handshake()
+}
+
+// run starts the child and waits for it on one locked OS thread. Linux
+// sends the child its parent-death signal (sysProcAttr) when the thread
+// that forked it ends, not the process, and the Go runtime ends a thread
+// when a goroutine locked to it returns: forking from the caller's
+// goroutine, which may be locked and return, could kill the agent
+// mid-test. This goroutine keeps its thread until the child has exited.
+// When the child exits, its process group is ended: the children it left
+// would otherwise outlive it, holding its output open.
+func (p *Process) run(c *exec.Cmd, started chan<- error, exited chan<- struct{}) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	err := c.Start()
+	if err == nil {
+		p.mu.Lock()
+		p.group = c.Process.Pid // the leader of its own group (sysProcAttr)
+		if p.signal != nil {    // interrupted while it started
+			endGroup(p.group)
+		}
+		p.mu.Unlock()
+	}
+	started <- err
+	if err != nil {
+		return
+	}
+	c.Wait()
+	p.mu.Lock()
+	endGroup(p.group)
+	p.group = 0
+	p.mu.Unlock()
+	close(exited)
+}
+
+func closeAll(files []*os.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Close()
+		}
+	}
 }
 
 func (p *Process) handshake() *Fault {
@@ -156,6 +251,7 @@ func (p *Process) handshake() *Fault {
 		return p.fault(ErrVersion, fmt.Sprintf("the agent speaks %q, anynt speaks %q", r.Protocol, Version), string(line))
 	}
 	p.Name = r.Name
+	p.last = greeted
 	return nil
 }
 
@@ -168,11 +264,20 @@ func (p *Process) send(msg any) *Fault {
 	return p.write(append(line, '\n'))
 }
 
-// write writes a whole line, within the deadline.
+// write writes a whole line, within the deadline, after checking that the
+// agent wrote nothing since the last message (quiet).
 func (p *Process) write(line []byte) *Fault {
 	if p.failed != nil {
 		return p.failed
 	}
+	if f := p.quiet(); f != nil {
+		return f
+	}
+	return p.put(line)
+}
+
+// put writes a whole line, within the deadline.
+func (p *Process) put(line []byte) *Fault {
 	deadline, kind := p.deadline()
 	p.in.SetWriteDeadline(deadline)
 	if _, err := p.in.Write(line); err != nil {
@@ -182,6 +287,49 @@ func (p *Process) write(line []byte) *Fault {
 		return p.crashed("")
 	}
 	return nil
+}
+
+// quiet faults a line the agent wrote when none was expected: since the
+// last message that went through, its output must be empty, in anynt's
+// buffer and in the pipe. It is looked for before each message anynt
+// writes, so the fault is where the line was written, with the line
+// quoted. A line still unwritten then is found by the next check, or by
+// Episode.Act when it is read as an answer to an observe the agent had not
+// read (docs/protocol.md, Lines when no answer is expected).
+func (p *Process) quiet() *Fault {
+	if p.last == none || p.r.Buffered() == 0 && p.outQueue.bytes() == 0 {
+		return nil
+	}
+	if p.r.Buffered() == 0 {
+		deadline, _ := p.deadline()
+		p.out.SetReadDeadline(deadline)
+		p.r.Peek(1) // the bytes in the pipe, there already: this does not wait
+	}
+	pending, _ := p.r.Peek(p.r.Buffered())
+	line, _, _ := bytes.Cut(pending, []byte("\n"))
+	return p.unexpected(line, p.at)
+}
+
+// unexpected is the fault of a line written when no answer was expected,
+// at: an error message is the agent giving up, anything else is
+// ErrUnexpected.
+func (p *Process) unexpected(line []byte, at location) *Fault {
+	var after string
+	switch p.last {
+	case greeted:
+		after = "its hello"
+	case started:
+		after = "start"
+	case answered:
+		after = fmt.Sprintf("its act of step %d", at.step)
+	case ended:
+		after = "end"
+	}
+	p.at = at
+	if r, pr := parseReply(line, "error"); pr == nil {
+		return p.fault(ErrGaveUp, strconv.Quote(r.Message), string(line))
+	}
+	return p.fault(ErrUnexpected, "written after "+after+", before the agent read anynt's next message", string(line))
 }
 
 // read reads one line, within the deadline, without its newline; the
@@ -197,6 +345,14 @@ func (p *Process) read() ([]byte, *Fault) {
 	case err == nil:
 		return line, nil
 	case errors.Is(err, os.ErrDeadlineExceeded):
+		select {
+		case <-p.exited: // it exited, and a process out of its group holds its output
+			return nil, p.exitFault(string(line))
+		default:
+		}
+		if sig := p.interrupted(); sig != nil {
+			return nil, p.fault(ErrInterrupted, interruptDetail(sig, "ended"), string(line))
+		}
 		return nil, p.fault(kind, p.late(kind), string(line))
 	case errors.Is(err, errLong):
 		return nil, p.fault(ErrMalformed, fmt.Sprintf("a line longer than %d bytes", MaxLine), string(line))
@@ -258,10 +414,23 @@ func (p *Process) late(kind error) string {
 func (p *Process) crashed(line string) *Fault {
 	select {
 	case <-p.exited:
-		return p.fault(ErrCrash, p.cmd.ProcessState.String(), line)
+		return p.exitFault(line)
 	case <-time.After(time.Second):
 		return p.fault(ErrCrash, "it closed its standard output and went on running; it was killed", line)
 	}
+}
+
+// exitFault is the fault of an agent that has exited: interrupted by
+// anynt's signal, or its exit status.
+func (p *Process) exitFault(line string) *Fault {
+	if sig := p.interrupted(); sig != nil {
+		return p.fault(ErrInterrupted, interruptDetail(sig, "ended"), line)
+	}
+	return p.fault(ErrCrash, p.cmd.ProcessState.String(), line)
+}
+
+func interruptDetail(sig os.Signal, what string) string {
+	return fmt.Sprintf("anynt received the signal %q; the agent was %s", sig, what)
 }
 
 // fault ends the process and records what went wrong, with the last lines
@@ -276,16 +445,27 @@ func (p *Process) fault(kind error, detail, line string) *Fault {
 	return p.failed
 }
 
-// kill kills the child and waits for it, its standard error read to the
-// end.
+// kill ends the child's process group and waits for the child, its
+// standard error read to the end: at once, since the group's processes
+// hold it, or after a second when a process out of the group does.
 func (p *Process) kill() {
 	if p.cmd == nil {
 		return
 	}
-	p.cmd.Process.Kill()
+	p.mu.Lock()
+	if p.group != 0 {
+		endGroup(p.group)
+	}
+	p.mu.Unlock()
 	<-p.exited
 	p.in.Close()
 	p.out.Close()
+	select {
+	case <-p.copied:
+	case <-time.After(time.Second):
+	}
+	p.errPipe.Close()
+	<-p.copied
 	p.cmd = nil
 }
 

@@ -245,12 +245,12 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 			return r, err
 		}
 		var end float64
-		var stopped bool
-		run, end, stopped = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
+		var how ending
+		run, end, how = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
 		score := s.Score.Of(values(run, end, s.Lambda))
 		est.add(level, score, s.move(score))
 		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
-			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: stopped, Score: score}
+			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: how == stoppedItself, Score: score}
 		st.Estimate, st.SE = est.value()
 		r.Steps = append(r.Steps, st)
 		r.MeanLevel += float64(level)

@@ -70,11 +70,14 @@
 // alone on the machine, then gives the built-in agents the same items on
 // all cores. Its delay before each action is its measured response time,
 // not the pace's: known only once it has answered, so an answer that comes
-// after τ has moved the environment but counts for nothing. A fault ends
-// its episode with what it did (read at τ, as for an agent that stopped);
-// the test then stops at that item for every examinee, so that the
-// comparison stays paired, or goes on with a new process
-// (Settings.ContinueAfterFault), and Take's error is an *AgentError.
+// after τ has moved the environment but counts for nothing, and the
+// episode is cut by τ (Outcome.Cut, apart from Outcome.Stopped, an agent
+// stopping of its own accord). A fault ends its episode with what it did
+// (read at τ, as for an agent that stopped); the test then stops at that
+// item for every examinee, so that the comparison stays paired, or goes on
+// with a new process (Settings.ContinueAfterFault) unless the agent's time
+// is over or anynt was interrupted (agentproto.ErrTestTimeout,
+// ErrInterrupted), and Take's error is an *AgentError.
 // docs/tests.md gives every rule's reasons.
 //
 // Played scores runs played outside Take, a person's in package study, as

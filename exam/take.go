@@ -271,6 +271,10 @@ type Outcome struct {
 	// episodes, each read at its own test time as Values is at τ.
 	Curve   []aggregate.Values
 	Stopped int // episodes in which the agent stopped before its steps
+	// Cut counts the episodes that τ ended before their steps: the next
+	// action would have come after τ (for an agent outside anynt, its
+	// answer did, measured).
+	Cut int
 	// Fault is the fault of an agent outside anynt (an *agentproto.Fault),
 	// nil when it behaved. The faulted episode is the last one played and
 	// Scores holds the episodes played; its run ended with the fault, and
@@ -382,7 +386,7 @@ func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done fun
 			continue
 		}
 		faults = append(faults, f)
-		if !s.ContinueAfterFault || errors.Is(f, agentproto.ErrTestTimeout) {
+		if !s.ContinueAfterFault || errors.Is(f, agentproto.ErrTestTimeout) || errors.Is(f, agentproto.ErrInterrupted) {
 			return i + 1, faults
 		}
 		if i+1 < len(items) {
@@ -433,10 +437,13 @@ func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
 			a = x.New()
 		}
 		var end float64
-		var stopped bool
-		run, end, stopped = play(player, a, seed, it.Steps, tau, s.Pace, run[:0])
-		if stopped {
+		var how ending
+		run, end, how = play(player, a, seed, it.Steps, tau, s.Pace, run[:0])
+		switch how {
+		case stoppedItself:
 			o.Stopped++
+		case cutByTau:
+			o.Cut++
 		}
 		if keep {
 			kept, ends = append(kept, slices.Clone(run)), append(ends, end)
@@ -573,7 +580,7 @@ func curveTau(tau float64, k, points int) float64 {
 // out of time or stopped of its own accord (Outcome.AtEnd reads it there).
 // The clock counts whole microseconds (ticks), so that times are exact
 // sums and compare with τ exactly (see ticks).
-func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, stopped bool) {
+func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, how ending) {
 	ep := p.Episode(a, seed)
 	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
 	paced, _ := a.(agent.Paced)
@@ -586,10 +593,16 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 		var dt int64 // time passes between two actions: at least a tick
 		if timed != nil {
 			reward = ep.Interact()
-			if timed.Fault() != nil || timed.Took() > MaxTau {
+			if timed.Fault() != nil {
+				how = faulted
+				break
+			}
+			if timed.Took() > MaxTau {
+				how = cutByTau
 				break
 			}
 			if dt = max(ticks(timed.Took()), 1); t+dt > limit {
+				how = cutByTau
 				break
 			}
 		} else {
@@ -598,13 +611,15 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 				d = paced.Delay(d, reward)
 			}
 			if !(d > 0) || math.IsInf(d, 1) {
-				stopped = true
+				how = stoppedItself
 				break
 			}
 			if d > MaxTau { // out of time: tau ≤ MaxTau; this keeps ticks(d) in range
+				how = cutByTau
 				break
 			}
 			if dt = max(ticks(d), 1); t+dt > limit {
+				how = cutByTau
 				break
 			}
 			reward = ep.Interact()
@@ -616,8 +631,18 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 		}
 	}
 	ep.End()
-	return run, end, stopped
+	return run, end, how
 }
+
+// ending is how an episode of play ended.
+type ending int
+
+const (
+	allSteps      ending = iota // its steps ran out first
+	stoppedItself               // the agent stopped acting (a delay of 0 or +Inf)
+	cutByTau                    // the next action would have come after τ
+	faulted                     // an agent outside anynt faulted
+)
 
 // ticksPerSecond is the resolution of simulated time: a delay is rounded
 // to whole microseconds, at least one. Times are then exact integer sums,

@@ -103,6 +103,13 @@
 // documented statuses (never 500), and only a 200 to /api/move records a
 // move, exactly one.
 //
+// FuzzDuplicateKey holds agentproto.DuplicateKey, which scans a protocol
+// line's bytes for a key given twice (serve-env checks every request), to
+// a reference that decodes the line with encoding/json's tokens: on every
+// line the decoder takes, both find the same duplicate, or none. Seeds:
+// nested objects, strings holding quotes and braces, escaped and invalid
+// UTF-8 keys, keys in two cases, and more keys than the scanner compares.
+//
 // # Running
 //
 // The seeds run as ordinary tests with `go test ./fuzz/`. To fuzz one
@@ -119,6 +126,7 @@
 //	go test ./fuzz -run=^$ -fuzz=FuzzTake -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzStudy -fuzztime=30s
 //	go test ./fuzz -run=^$ -fuzz=FuzzWeb -fuzztime=30s
+//	go test ./fuzz -run=^$ -fuzz=FuzzDuplicateKey -fuzztime=30s
 //
 // A failing input is written under testdata/fuzz/FuzzX/; it is committed
 // once the bug is fixed, and then runs with the seeds. A differential

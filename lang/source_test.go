@@ -10,8 +10,8 @@ import (
 	"github.com/anynt/anynt/lang"
 )
 
-// A file is read whole up to MaxSourceSize; past it, or a device that
-// never ends, is a positioned error, and a missing file the system's.
+// A file is read whole up to MaxSourceSize; past it is a positioned
+// error, and a missing file, a directory or a device the system's.
 func TestReadSource(t *testing.T) {
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small.anynt")
@@ -25,11 +25,21 @@ func TestReadSource(t *testing.T) {
 	if err := os.WriteFile(big, make([]byte, lang.MaxSourceSize+1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{big, "/dev/zero"} {
-		_, err := lang.ReadSource(name)
-		var list lang.ErrorList
-		if !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (lang.Pos{File: name, Line: 1, Col: 1}) {
-			t.Errorf("ReadSource(%s): %v; want one error at %s:1:1", name, err, name)
+	_, err := lang.ReadSource(big)
+	var list lang.ErrorList
+	if !errors.As(err, &list) || len(list) != 1 || list[0].Pos != (lang.Pos{File: big, Line: 1, Col: 1}) {
+		t.Errorf("ReadSource(%s): %v; want one error at %s:1:1", big, err, big)
+	}
+	// A directory and a device are refused before a byte is read, by a
+	// system error that names the path once.
+	for _, tt := range []struct{ name, want string }{
+		{dir, "read " + dir + ": it is a directory, not a source file"},
+		{"/dev/zero", "read /dev/zero: it is a device, not a source file"},
+	} {
+		_, err := lang.ReadSource(tt.name)
+		var pe *fs.PathError
+		if !errors.As(err, &pe) || err.Error() != tt.want {
+			t.Errorf("ReadSource(%s): %v; want %q", tt.name, err, tt.want)
 		}
 	}
 	if _, err := lang.ReadSource(filepath.Join(dir, "missing.anynt")); !errors.Is(err, fs.ErrNotExist) {

@@ -100,15 +100,18 @@ type jsonTimes struct {
 	Actions int     `json:"actions"`
 	Mean    float64 `json:"mean_seconds"`
 	Max     float64 `json:"max_seconds"`
+	// CutByTau counts the episodes an answer after τ ended before their
+	// steps: the answers counted are then fewer than the interactions.
+	CutByTau int `json:"cut_by_tau"`
 }
 
 // timesOf gives the response times of an agent outside anynt for JSON,
-// nil for a built-in agent (which is not timed).
-func timesOf(a Agent, t agentproto.Times) *jsonTimes {
+// with the episodes τ cut, nil for a built-in agent (which is not timed).
+func timesOf(a Agent, t agentproto.Times, cut int) *jsonTimes {
 	if a.Command == "" {
 		return nil
 	}
-	return &jsonTimes{t.Actions, t.Mean().Seconds(), t.Max.Seconds()}
+	return &jsonTimes{t.Actions, t.Mean().Seconds(), t.Max.Seconds(), cut}
 }
 
 // faultText is a fault's message, empty for none.
@@ -195,7 +198,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if err := enc.Encode(jsonItem{jsonHead: r.head("item", ag), Test: it.Test, Exercise: it.Number, Name: it.Name,
 				Cells: it.Cells, KApprox: kApproxJSON(it.KApprox), Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
 				ItemSeed: it.Seed, Tau: o.Tau, Score: o.Score, CI95: interval(o.CI95, len(o.Scores)), Scores: o.Scores,
-				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times), Fault: faultText(o.Fault)}); err != nil {
+				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times, o.Cut), Fault: faultText(o.Fault)}); err != nil {
 				return err
 			}
 		}
@@ -212,7 +215,7 @@ func (r *Report) jsonSummary(s Summary) jsonSummary {
 	js := jsonSummary{jsonHead: r.head("summary", s.Agent), N: s.N, Mean: number(s.Mean), SD: number(s.SD),
 		TestSD: number(s.TestSD), CI95: interval(s.CI95, s.N), R: number(s.Corr.R), P: number(s.Corr.P), POne: number(s.Corr.POne),
 		StrataBy: string(r.Protocol.Strata), Payoffs: s.Payoffs, Curve: s.Curve, Stopped: s.Stopped, Published: s.Paper,
-		Times: timesOf(s.Agent, s.Times)}
+		Times: timesOf(s.Agent, s.Times, s.Cut)}
 	if s.Agent.Command != "" {
 		js.Faults = &s.Faults
 	}
@@ -233,7 +236,7 @@ var csvHeader = []string{
 	"protocol_settings", "agent", "alpha", "gamma", "q0",
 	"test", "exercise", "name", "cells", "k_approx", "bits", "complexity", "interactions", "item_seed",
 	"tau", "score", "ci95_low", "ci95_high", "count", "sum", "per_second", "per_cycle", "discounted", "diminishing", "stopped",
-	"agent_cmd", "response_actions", "response_mean_seconds", "response_max_seconds", "fault",
+	"agent_cmd", "response_actions", "response_mean_seconds", "response_max_seconds", "response_cut_by_tau", "fault",
 }
 
 // WriteCSV writes a header row and one row for each agent and item. The
@@ -268,10 +271,10 @@ func (r *Report) WriteCSV(w io.Writer) error {
 				row = append(row, g(v))
 			}
 			row = append(row, d(o.Stopped), ag.Command)
-			if t := timesOf(ag, o.Times); t != nil {
-				row = append(row, d(t.Actions), g(t.Mean), g(t.Max))
+			if t := timesOf(ag, o.Times, o.Cut); t != nil {
+				row = append(row, d(t.Actions), g(t.Mean), g(t.Max), d(t.CutByTau))
 			} else {
-				row = append(row, "", "", "")
+				row = append(row, "", "", "", "")
 			}
 			if err := cw.Write(append(row, faultText(o.Fault))); err != nil {
 				return err

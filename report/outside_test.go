@@ -13,8 +13,9 @@ import (
 )
 
 // An agent outside anynt (here the outcomes of random, given a command,
-// times and a fault on item 2) has its response times and its faults in
-// every form, and the built-in agent beside it has none.
+// times, a fault on item 2 and an episode cut by τ on items 4 and 5) has
+// its response times, its episodes cut by τ and its faults in every form,
+// and the built-in agent beside it has none.
 func TestAnAgentOutsideAnyntInEveryForm(t *testing.T) {
 	in := input(t, 1, exam.DefaultSettings, "random", "stay")
 	in.Agents[1].Command = "python3 agent.py"
@@ -25,6 +26,7 @@ func TestAnAgentOutsideAnyntInEveryForm(t *testing.T) {
 		in.Outcomes[n+i].Times = agentproto.Times{Actions: 10, Total: 20 * time.Millisecond, Max: 5 * time.Millisecond}
 	}
 	in.Outcomes[n+1].Fault = fault
+	in.Outcomes[n+3].Cut, in.Outcomes[n+4].Cut = 1, 1
 	r := build(t, in)
 
 	var text bytes.Buffer
@@ -33,7 +35,7 @@ func TestAnAgentOutsideAnyntInEveryForm(t *testing.T) {
 	}
 	for _, want := range []string{
 		`agents random, stay (--agent-cmd "python3 agent.py")`,
-		"stay   python3 agent.py  70       2.000      5.000     1",
+		"stay   python3 agent.py  70       2.000      5.000     2                  1",
 		"stay   " + in.Items[1].Name + "  " + fault.Short(),
 	} {
 		if !strings.Contains(text.String(), want) {
@@ -62,7 +64,8 @@ func TestAnAgentOutsideAnyntInEveryForm(t *testing.T) {
 		if f, _ := o["fault"].(string); (f != "") != (o["kind"] == "item" && outside && o["name"] == in.Items[1].Name) || (f != "" && f != fault.Error()) {
 			t.Errorf("line %d has fault %q", k, f)
 		}
-		if o["kind"] == "summary" && outside && (o["faults"] != 1.0 || o["response_times"].(map[string]any)["actions"] != 70.0) {
+		if o["kind"] == "summary" && outside && (o["faults"] != 1.0 || o["response_times"].(map[string]any)["actions"] != 70.0 ||
+			o["response_times"].(map[string]any)["cut_by_tau"] != 2.0) {
 			t.Errorf("summary %s", line)
 		}
 	}
@@ -75,17 +78,20 @@ func TestAnAgentOutsideAnyntInEveryForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := len(rows[0]) - 5
-	if got := strings.Join(rows[0][last:], ","); got != "agent_cmd,response_actions,response_mean_seconds,response_max_seconds,fault" {
+	last := len(rows[0]) - 6
+	if got := strings.Join(rows[0][last:], ","); got != "agent_cmd,response_actions,response_mean_seconds,response_max_seconds,response_cut_by_tau,fault" {
 		t.Fatalf("the last columns are %s", got)
 	}
-	if got := strings.Join(rows[1][last:], ","); got != ",,,," {
+	if got := strings.Join(rows[1][last:], ","); got != ",,,,," {
 		t.Errorf("a built-in agent's row ends %q", got)
 	}
-	if got := strings.Join(rows[n+1][last:last+4], ","); got != "python3 agent.py,10,0.002,0.005" || rows[n+1][last+4] != "" {
+	if got := strings.Join(rows[n+1][last:last+5], ","); got != "python3 agent.py,10,0.002,0.005,0" || rows[n+1][last+5] != "" {
 		t.Errorf("the agent's first row ends %q", rows[n+1][last:])
 	}
-	if rows[n+2][last+4] != fault.Error() {
+	if rows[n+4][last+4] != "1" {
+		t.Errorf("the row of an item cut by τ ends %q", rows[n+4][last:])
+	}
+	if rows[n+2][last+5] != fault.Error() {
 		t.Errorf("the faulted item's row ends %q", rows[n+2][last:])
 	}
 }

@@ -114,9 +114,11 @@ type Summary struct {
 	// Stopped counts the episodes the agent stopped before its steps.
 	Stopped int
 	// Times sums the measured response times of an agent outside anynt,
-	// zero for a built-in one; Faults counts the items it faulted in.
+	// zero for a built-in one; Faults counts the items it faulted in, Cut
+	// the episodes τ ended before their steps.
 	Times  agentproto.Times
 	Faults int
+	Cut    int
 	// Paired compares the agent with the first one, item by item; nil for
 	// the first agent.
 	Paired *Paired
@@ -163,6 +165,7 @@ func (in Input) summary(a int, base []float64, strata []Stratum) Summary {
 	s.Payoffs, s.Curve, s.Stopped = meanValues(outs)
 	for _, o := range outs {
 		s.Times.Merge(o.Times)
+		s.Cut += o.Cut
 		if o.Fault != nil {
 			s.Faults++
 		}

@@ -280,14 +280,14 @@ func (r *Report) pairedTable() Table {
 // built in.
 func (r *Report) outsideTable() (Table, bool) {
 	t := Table{Title: "agents outside anynt: response times, from writing observe to reading act (they replace the pace)",
-		Head: []string{"agent", "command", "actions", "mean (ms)", "max (ms)", "faulted items"}}
+		Head: []string{"agent", "command", "actions", "mean (ms)", "max (ms)", "episodes cut by τ", "faulted items"}}
 	for _, s := range r.Summaries {
 		if s.Agent.Command == "" {
 			continue
 		}
 		ms := func(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()*1000) }
 		t.Rows = append(t.Rows, []string{s.Agent.Name, s.Agent.Command, fmt.Sprint(s.Times.Actions), ms(s.Times.Mean()), ms(s.Times.Max),
-			fmt.Sprint(s.Faults)})
+			fmt.Sprint(s.Cut), fmt.Sprint(s.Faults)})
 	}
 	return t, len(t.Rows) > 0
 }

@@ -4,7 +4,8 @@
 faulty.py FAULT [EXERCISE STEP]: behaves as a random agent, then at the
 given step of the given exercise (counting start messages from 1; default
 1 1) commits FAULT: hang, crash, garbage, range, float, error, wrongtype,
-long, or version (at the handshake).
+long, twice (two acts in one write), giveup (an act and an error in one
+write), or version (at the handshake).
 """
 import json
 import random
@@ -47,6 +48,11 @@ def main() -> None:
                     say({"type": "hello", "protocol": "anynt/1"})
                 elif fault == "long":
                     sys.stdout.write("x" * (2 << 20) + "\n")
+                elif fault == "twice":  # one write: both lines are in the pipe at once
+                    act = json.dumps({"type": "act", "action": 0}) + "\n"
+                    sys.stdout.write(act + act)
+                elif fault == "giveup":
+                    sys.stdout.write(json.dumps({"type": "act", "action": 0}) + "\n" + json.dumps({"type": "error", "message": "enough"}) + "\n")
                 sys.stdout.flush()
                 continue
             say({"type": "act", "action": rng.randrange(actions)})

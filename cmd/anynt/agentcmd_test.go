@@ -329,3 +329,49 @@ func TestSeveralAgentCmds(t *testing.T) {
 		t.Errorf("run with two agents: status %d, %s", code, errw)
 	}
 }
+
+// An agent too slow for τ plays fewer interactions than the item's steps:
+// each item says how many of its episodes τ cut, and so does the summary
+// and the text report, which does not count them as stopped.
+func TestAgentCmdEpisodesCutByTauAreFlagged(t *testing.T) {
+	slow := python(t) + `-c 'import json, sys, time
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] == "hello": print(json.dumps({"type": "hello", "protocol": "anynt/1", "name": "slow"}), flush=True)
+    if m["type"] == "observe":
+        time.sleep(0.01)
+        print(json.dumps({"type": "act", "action": 0}), flush=True)'`
+	out, errw, code := anynt(t, "", "test", "--agent-cmd", slow, "--tests", "1", "--tau", "0.1", "--json")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		var o struct {
+			Kind   string `json:"kind"`
+			Name   string `json:"name"`
+			Steps  int    `json:"interactions"`
+			Values struct {
+				Count int `json:"count"`
+			} `json:"values"`
+			Times struct {
+				Cut *int `json:"cut_by_tau"`
+			} `json:"response_times"`
+		}
+		if err := json.Unmarshal([]byte(line), &o); err != nil {
+			t.Fatal(err)
+		}
+		want := 1 // every item: 20 to 80 steps of over 10 ms, τ 0.1 s
+		if o.Kind == "summary" {
+			want = 7
+		} else if o.Values.Count >= o.Steps {
+			t.Errorf("%s: %d of %d interactions in 0.1 s at 10 ms each", o.Name, o.Values.Count, o.Steps)
+		}
+		if o.Times.Cut == nil || *o.Times.Cut != want {
+			t.Errorf("%s %s: cut_by_tau %v; want %d", o.Kind, o.Name, o.Times.Cut, want)
+		}
+	}
+	text, _, _ := anynt(t, "", "test", "--agent-cmd", slow, "--tests", "1", "--tau", "0.1")
+	if !strings.Contains(text, "episodes cut by τ") {
+		t.Errorf("the text report does not say which episodes τ cut:\n%s", text)
+	}
+}

@@ -21,7 +21,9 @@
 // Exit status: 0 success; 1 errors in an input file (results: nobody
 // finished); 2 usage errors; 3 a run stopped at a limit (its string is
 // still printed); 4 a file could not be read or written; 5 an agent outside
-// anynt failed. Standard output is a checkedWriter: a command's output that
+// anynt failed; 128 + n a test or run with an agent outside anynt was
+// interrupted by signal n (its agents ended, its report written; guard in
+// outside.go). Standard output is a checkedWriter: a command's output that
 // could not be written is status 4, named once on standard error, over any
 // other status (exitStatus), so that no command can lose its output and
 // exit 0.

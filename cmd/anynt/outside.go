@@ -3,7 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/signal"
 	"slices"
+	"sync"
+	"syscall"
 	"time"
 
 	"github.com/anynt/anynt/agentproto"
@@ -56,11 +60,11 @@ func (o *outsideFlags) check(changed func(string) bool, adaptive bool) error {
 	return nil
 }
 
-// start starts an agent and shakes hands with it; it is named as it names
+// start starts an agent, guarded by g, and shakes hands with it; it is named as it names
 // itself, unless another agent of the test (taken) has that name. A
 // command that cannot be split is a usage error, an agent that cannot
 // start or fails the handshake exits with exitAgent.
-func (o *outsideFlags) start(io *stdio, command string, taken []string) (exam.Examinee, report.Agent, error) {
+func (o *outsideFlags) start(io *stdio, g *guard, command string, taken []string) (exam.Examinee, report.Agent, error) {
 	p, err := agentproto.Start(command, agentproto.Options{Timeout: o.timeout, TestTimeout: o.testTimeout, Stderr: io.err,
 		Tool: "anynt " + versionString()})
 	if errors.Is(err, agentproto.ErrCommand) {
@@ -69,6 +73,7 @@ func (o *outsideFlags) start(io *stdio, command string, taken []string) (exam.Ex
 	if err != nil {
 		return exam.Examinee{}, report.Agent{}, &exitError{code: exitAgent, err: err}
 	}
+	g.add(p)
 	name := p.Name
 	if name == "" {
 		name = "agent-cmd"
@@ -80,4 +85,65 @@ func (o *outsideFlags) start(io *stdio, command string, taken []string) (exam.Ex
 		name = fmt.Sprintf("agent-cmd%d:%s", k, p.Name)
 	}
 	return exam.Examinee{Name: name, Process: p}, report.Agent{Name: name, Command: command}, nil
+}
+
+// guard ends the agents outside anynt when anynt receives SIGINT, SIGTERM
+// or SIGHUP: each agent's process group is ended at once (package
+// agentproto), the test stops where it was as at a fault, the report of
+// what was measured is written, and anynt exits with 128 + the signal's
+// number, as a shell reports a command ended by it. A second signal ends
+// anynt at once (its default action), and the kernel then ends the agents
+// (agentproto's parent-death signal, on Linux).
+type guard struct {
+	signals chan os.Signal
+	done    chan struct{}
+	mu      sync.Mutex
+	agents  []*agentproto.Process
+	sig     os.Signal
+}
+
+func newGuard() *guard {
+	g := &guard{signals: make(chan os.Signal, 1), done: make(chan struct{})}
+	signal.Notify(g.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	go func() {
+		select {
+		case sig := <-g.signals:
+			signal.Stop(g.signals)
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			g.sig = sig
+			for _, p := range g.agents {
+				p.Interrupt(sig)
+			}
+		case <-g.done:
+		}
+	}()
+	return g
+}
+
+// add guards an agent's process.
+func (g *guard) add(p *agentproto.Process) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.agents = append(g.agents, p)
+	if g.sig != nil {
+		p.Interrupt(g.sig)
+	}
+}
+
+// stop stops catching signals; it returns the error that exits with the
+// signal's status when one came, else err.
+func (g *guard) stop(err error) error {
+	signal.Stop(g.signals)
+	close(g.done)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	n, ok := g.sig.(syscall.Signal)
+	if g.sig == nil || !ok {
+		return err
+	}
+	if err == nil {
+		err = fmt.Errorf("anynt received the signal %q after the test", g.sig)
+	}
+	return &exitError{code: 128 + int(n), err: err}
 }

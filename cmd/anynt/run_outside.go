@@ -19,7 +19,7 @@ type jsonTimes struct {
 // runOutside is run with an agent outside anynt: its episodes one after
 // another on its process, each scored by its average reward over all its
 // interactions (those after a fault count 0).
-func runOutside(io *stdio, file string, fl runFlags) error {
+func runOutside(io *stdio, file string, fl runFlags) (err error) {
 	if fl.trace {
 		return usage(errors.New("--trace is for a built-in --agent"))
 	}
@@ -31,7 +31,9 @@ func runOutside(io *stdio, file string, fl runFlags) error {
 		return err
 	}
 	command := fl.outside.commands[0]
-	x, _, err := fl.outside.start(io, command, nil)
+	g := newGuard()
+	defer func() { err = g.stop(err) }() // after the agent's Close
+	x, _, err := fl.outside.start(io, g, command, nil)
 	if err != nil {
 		return err
 	}
@@ -62,7 +64,7 @@ func runOutside(io *stdio, file string, fl runFlags) error {
 			continue
 		}
 		faults = append(faults, f)
-		if fl.outside.onFault == "stop" || errors.Is(f, agentproto.ErrTestTimeout) || i == fl.episodes-1 {
+		if fl.outside.onFault == "stop" || errors.Is(f, agentproto.ErrTestTimeout) || errors.Is(f, agentproto.ErrInterrupted) || i == fl.episodes-1 {
 			break
 		}
 		if err := p.Restart(); err != nil {

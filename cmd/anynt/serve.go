@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/lang"
@@ -207,6 +208,10 @@ func (s *server) handle(line []byte, tooLong bool) error {
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
 		s.fail(nil, fmt.Sprintf("not a JSON object of the protocol (%v): %s", jsonProblem(err), quote(line)))
+		return nil
+	}
+	if key, twice := agentproto.DuplicateKey(line); twice { // the decoder kept the last: no one meaning
+		s.fail(nil, fmt.Sprintf("the key %q twice (keys are matched without regard to case): %s", key, quote(line)))
 		return nil
 	}
 	if req.Type == "" {

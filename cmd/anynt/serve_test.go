@@ -346,6 +346,8 @@ func TestServeEnvBadRequests(t *testing.T) {
 	}{
 		{"unknown type", `{"type":"jump","env":1}`, []string{`unknown request type "jump"`, `{\"type\":\"jump\",\"env\":1}`}, true},
 		{"no type", `{"env":1}`, []string{`needs a "type"`}, false},
+		{"a key twice", `{"type":"step","env":1,"action":1,"action":2}`, []string{`the key "action" twice`, `"{\"type\":\"step\"`}, false},
+		{"a key twice, in two cases", `{"type":"step","Type":"close","env":1,"action":1}`, []string{`the key "Type" twice`}, false},
 		{"bad JSON", `{"type":"step","env":1,"action":`, []string{"not a JSON object", `"{\"type\":\"step\"`}, false},
 		{"not an object", `[1,2]`, []string{"not a JSON object", "not an object", `"[1,2]"`}, false},
 		{"a blank line", ``, []string{"not a JSON object", "unexpected end of JSON input"}, false},

@@ -130,10 +130,13 @@ it takes the items one after another on one process, and its measured
 response time replaces the pace. Alone unless --agent names built-in agents
 too; repeat --agent-cmd to compare several (each takes the test in turn). A fault (no answer within --agent-timeout, the test past
 --agent-test-timeout, a crash, a malformed line, an illegal action, an
-error message, another protocol version) is quoted with its exercise and
-step; what was measured is kept and reported; --on-fault stop ends the test
-at that item for every agent, continue restarts the agent for the next
-item; either way anynt then exits with status 5.
+error message, a line when no answer is expected, another protocol version)
+is quoted with its exercise and step; what was measured is kept and
+reported; --on-fault stop ends the test at that item for every agent,
+continue restarts the agent for the next item; either way anynt then exits
+with status 5. The agent runs in a process group of its own, ended with
+it. SIGINT, SIGTERM or SIGHUP end the agents at once, stop the test where
+it was, write the report and exit with 128 + the signal's number.
 
 An item is played --episodes times (its score is their mean) for --tau
 seconds (0: its interactions × the pace's mean delay) and scored by --score:
@@ -367,7 +370,7 @@ func checkTestSize(items []exam.Item, agents int, s exam.Settings) error {
 	return nil
 }
 
-func runTest(io *stdio, fl testFlags) error {
+func runTest(io *stdio, fl testFlags) (err error) {
 	p := protocols[fl.protocol] // checkProtocolFlags found it
 	if fl.json && fl.csv {
 		return usage(fmt.Errorf("--json and --csv both print the items; choose one"))
@@ -387,13 +390,17 @@ func runTest(io *stdio, fl testFlags) error {
 		return err
 	}
 	names := slices.Clone(fl.agents)
-	for _, command := range fl.outside.commands {
-		x, a, err := fl.outside.start(io, command, names)
-		if err != nil {
-			return err
+	if len(fl.outside.commands) > 0 {
+		g := newGuard()
+		defer func() { err = g.stop(err) }() // after the agents' Close
+		for _, command := range fl.outside.commands {
+			x, a, err := fl.outside.start(io, g, command, names)
+			if err != nil {
+				return err
+			}
+			defer x.Process.Close()
+			examinees, agents, names = append(examinees, x), append(agents, a), append(names, x.Name)
 		}
-		defer x.Process.Close()
-		examinees, agents, names = append(examinees, x), append(agents, a), append(names, x.Name)
 	}
 	var bar *progress
 	if !fl.quiet {

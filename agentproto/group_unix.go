@@ -1,0 +1,16 @@
+//go:build unix && !linux
+
+package agentproto
+
+import "syscall"
+
+// sysProcAttr puts the agent in a process group of its own, so that its
+// children can be ended with it (endGroup). Only Linux has a parent-death
+// signal: here an agent outlives an anynt killed by SIGKILL.
+func sysProcAttr() *syscall.SysProcAttr { return &syscall.SysProcAttr{Setpgid: true} }
+
+// endGroup kills every process of a group; one already gone is no error.
+func endGroup(group int) { syscall.Kill(-group, syscall.SIGKILL) }
+
+// queued is 0: the pipes are not counted here (pipeQueue).
+func queued(uintptr) int { return 0 }

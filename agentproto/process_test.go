@@ -1,0 +1,200 @@
+//go:build linux
+
+package agentproto_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/anynt/anynt/agentproto"
+)
+
+// An agent that writes a line when no answer is expected is at fault
+// where it wrote it: a second act after step 3's is not taken as step 4's
+// answer (the stream would go on one step late), and one after the last
+// step is found before end. An error message then is the agent giving up.
+// (The lines are written in one write, so that both are in the pipe when
+// anynt reads the first: the test does not depend on the agent's speed.)
+func TestExtraLineIsAFaultWhereItWasWritten(t *testing.T) {
+	it := exercise(t, 1) // 20 steps
+	tests := []struct {
+		fault string
+		step  int
+		kind  error
+		quote string
+	}{
+		{"twice", 3, agentproto.ErrUnexpected, `written after its act of step 3, before the agent read anynt's next message; the line: "{\"type\": \"act\", \"action\": 0}"`},
+		{"twice", it.Steps, agentproto.ErrUnexpected, "written after its act of step 20"},
+		{"giveup", 3, agentproto.ErrGaveUp, `"enough"`},
+	}
+	for _, tt := range tests {
+		cmd := python(t) + " testdata/faulty.py " + tt.fault + " 1 " + strconv.Itoa(tt.step)
+		p, err := agentproto.Start(cmd, agentproto.Options{Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ep := playEpisode(p, it, 0)
+		p.Close()
+		var f *agentproto.Fault
+		if !errors.As(ep.Fault(), &f) || !errors.Is(f, tt.kind) || f.Exercise != it.Name || f.Step != tt.step || !strings.Contains(f.Error(), tt.quote) {
+			t.Errorf("%s at step %d: fault %v; want %v at step %d of %s, saying %s", tt.fault, tt.step, ep.Fault(), tt.kind, tt.step, it.Name, tt.quote)
+			continue
+		}
+		if ep.Times.Actions != tt.step {
+			t.Errorf("%s at step %d: %d answers counted; want the %d before the extra line", tt.fault, tt.step, ep.Times.Actions, tt.step)
+		}
+	}
+}
+
+// An agent that exits while a process it started holds its output is
+// reported by its exit status at once, not as silent until the timeout.
+func TestExitStatusComesFirst(t *testing.T) {
+	begin := time.Now()
+	_, err := agentproto.Start("sh -c 'sleep 1000 & exit 1'", agentproto.Options{Timeout: 10 * time.Second})
+	if !errors.Is(err, agentproto.ErrCrash) || !strings.Contains(err.Error(), "exit status 1") {
+		t.Errorf("Start: %v; want a crash with exit status 1", err)
+	}
+	if d := time.Since(begin); d > 5*time.Second {
+		t.Errorf("the crash took %v to be reported; the timeout is 10s", d)
+	}
+}
+
+// readPids waits for the spawner's pid file to hold n pids.
+func readPids(t *testing.T, file string, n int) []int {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		var pids []int
+		for _, f := range strings.Fields(string(b)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pids = append(pids, pid)
+		}
+		if len(pids) >= n {
+			return pids
+		}
+	}
+	t.Fatalf("%s never held %d process ids", file, n)
+	return nil
+}
+
+// alive reports whether a process runs (a zombie waiting for init to
+// reap it does not).
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	_, rest, _ := strings.Cut(string(b), ") ")
+	return !strings.HasPrefix(rest, "Z")
+}
+
+// checkGone fails unless every process of pids has ended within a few
+// seconds.
+func checkGone(t *testing.T, what string, pids []int) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("%s: process %d still runs", what, pid)
+		}
+	}
+}
+
+// The agent and every process it started end when it faults, when it is
+// interrupted, and when it exits after bye.
+func TestTheAgentsGroupEndsWithIt(t *testing.T) {
+	it := exercise(t, 1)
+	t.Run("fault", func(t *testing.T) {
+		pidfile := filepath.Join(t.TempDir(), "pids")
+		p, err := agentproto.Start(python(t)+" testdata/spawner.py "+pidfile+" garbage", agentproto.Options{Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids := readPids(t, pidfile, 2)
+		if ep := playEpisode(p, it, 0); !errors.Is(ep.Fault(), agentproto.ErrMalformed) {
+			t.Fatalf("fault %v; want the garbage", ep.Fault())
+		}
+		checkGone(t, "after a fault", pids)
+	})
+	t.Run("bye", func(t *testing.T) {
+		pidfile := filepath.Join(t.TempDir(), "pids")
+		p, err := agentproto.Start(python(t)+" testdata/spawner.py "+pidfile+" stay", agentproto.Options{Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ep := playEpisode(p, it, 0); ep.Fault() != nil {
+			t.Fatal(ep.Fault())
+		}
+		p.Close()
+		checkGone(t, "after bye", readPids(t, pidfile, 3))
+	})
+	t.Run("interrupt", func(t *testing.T) {
+		pidfile := filepath.Join(t.TempDir(), "pids")
+		p, err := agentproto.Start(python(t)+" testdata/spawner.py "+pidfile+" slow", agentproto.Options{Timeout: 10 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pids := readPids(t, pidfile, 2)
+		time.AfterFunc(100*time.Millisecond, func() { p.Interrupt(os.Interrupt) }) // mid-episode: 20 steps of 10 ms
+		ep := playEpisode(p, exercise(t, 7), 0)
+		var f *agentproto.Fault
+		if !errors.As(ep.Fault(), &f) || !errors.Is(f, agentproto.ErrInterrupted) || f.Step < 1 || !strings.Contains(f.Error(), `anynt received the signal "interrupt"; the agent was ended`) {
+			t.Fatalf("fault %v; want an interruption mid-episode", ep.Fault())
+		}
+		checkGone(t, "after an interruption", pids)
+		if err := p.Restart(); !errors.Is(err, agentproto.ErrInterrupted) {
+			t.Errorf("Restart after an interruption: %v; want it refused", err)
+		}
+	})
+}
+
+// Linux sends the parent-death signal when the thread that forked the
+// agent ends: an agent started from a goroutine locked to its thread,
+// which then returns (so that its thread ends), must live on.
+func TestTheAgentOutlivesTheThreadThatStartedIt(t *testing.T) {
+	started := make(chan *agentproto.Process)
+	go startLocked(t, started)
+	p := <-started
+	if p == nil {
+		t.FailNow()
+	}
+	defer p.Close()
+	time.Sleep(200 * time.Millisecond) // the signal, if any, has come
+	if ep := playEpisode(p, exercise(t, 1), 0); ep.Fault() != nil {
+		t.Errorf("the agent died with the thread that started it: %v", ep.Fault())
+	}
+}
+
+// startLocked starts the random agent from a goroutine locked to a thread
+// other than the main one, whose thread ends when it returns (the runtime
+// keeps the main thread).
+func startLocked(t *testing.T, started chan<- *agentproto.Process) {
+	runtime.LockOSThread() // never unlocked: the thread ends with the goroutine
+	if syscall.Gettid() == syscall.Getpid() {
+		inner := make(chan *agentproto.Process)
+		go startLocked(t, inner) // this goroutine holds the main thread
+		started <- <-inner
+		return
+	}
+	p, err := agentproto.Start(python(t)+" testdata/random_agent.py", agentproto.Options{Timeout: 10 * time.Second})
+	if err != nil {
+		t.Error(err)
+	}
+	started <- p
+}

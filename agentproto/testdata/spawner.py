@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""An agent that starts processes of its own, for anynt's tests that the
+agent's process group ends with it.
+
+spawner.py PIDFILE MODE: starts `sleep 1000` at once and writes its own
+process id and the sleeper's to PIDFILE, one a line; then it plays as a
+stay agent (answering each observe after MODE's pause), except in MODE
+garbage, where it writes garbage at step 2, and MODE bye, where it starts
+another sleeper at bye, adds its id to PIDFILE, and exits. In MODE
+stubborn it pauses as slow does and does not exit when its input or its
+output ends (as an agent busy computing would not).
+"""
+import json
+import os
+import subprocess
+import sys
+import time
+
+
+def main() -> None:
+    pidfile, mode = sys.argv[1], sys.argv[2]
+    pids = [os.getpid(), subprocess.Popen(["sleep", "1000"]).pid]
+    with open(pidfile + ".tmp", "w") as f:
+        f.write("".join(f"{p}\n" for p in pids))
+    os.rename(pidfile + ".tmp", pidfile)  # whole, or not there yet
+    try:
+        play(pidfile, mode, pids)
+    except OSError:  # its output closed
+        pass
+    if mode == "stubborn":
+        time.sleep(1000)
+
+
+def play(pidfile: str, mode: str, pids: list) -> None:
+    for line in sys.stdin:
+        kind = json.loads(line)["type"]
+        if kind == "hello":
+            print(json.dumps({"type": "hello", "protocol": "anynt/1", "name": "spawner"}), flush=True)
+        elif kind == "observe":
+            if mode == "garbage":
+                print("garbage", flush=True)
+                continue
+            if mode in ("slow", "stubborn"):
+                time.sleep(0.01)
+            print(json.dumps({"type": "act", "action": 0}), flush=True)
+        elif kind == "bye":
+            pids.append(subprocess.Popen(["sleep", "1000"]).pid)
+            with open(pidfile + ".tmp", "w") as f:
+                f.write("".join(f"{p}\n" for p in pids))
+            os.rename(pidfile + ".tmp", pidfile)
+            return
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,135 @@
+//go:build linux
+
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// An agent that answers step 5 of exercise 3 with two acts is at fault
+// there, not exercises later: the report keeps its 5 answers of that item.
+func TestAgentCmdExtraLineIsFaultedWhereItCame(t *testing.T) {
+	cmd := python(t) + agents + "faulty.py twice 3 5"
+	out, errw, code := anynt(t, "", "test", "--agent-cmd", cmd, "--tests", "1", "--json")
+	if code != exitAgent || !strings.Contains(errw, `agent "`+cmd+`" in lambda-one:1/3, episode 0, step 5: a line when no answer is expected`) {
+		t.Fatalf("status %d, stderr:\n%s\nwant status %d and the fault at lambda-one:1/3, step 5", code, errw, exitAgent)
+	}
+	var items []string
+	for _, r := range readRows(t, out) {
+		if r.Kind == "item" {
+			items = append(items, r.Name)
+			if r.Name == "lambda-one:1/3" && (r.Fault == "" || r.Times.Actions != 5 || r.Values.Count != 5) {
+				t.Errorf("the faulted item: fault %q, %+v answers, %d interactions; want the fault after 5", r.Fault, r.Times, r.Values.Count)
+			}
+		}
+	}
+	if got := strings.Join(items, " "); got != "lambda-one:1/1 lambda-one:1/2 lambda-one:1/3" {
+		t.Errorf("the items are %q; want the first three", got)
+	}
+}
+
+// signalChild names, in the environment, the agent's pid file of the
+// anynt test that TestAgentCmdSignals runs in a child process.
+const signalChild = "ANYNT_TEST_SIGNAL_PIDS"
+
+// A signal to anynt ends the agent and the processes it started. SIGTERM
+// is caught: the report of what was measured is written, with the item
+// under way marked, and anynt exits with 128+15. SIGKILL cannot be
+// caught: the kernel ends the agent (its parent-death signal). anynt runs
+// as a child process (this test binary, in the mode signalChild selects),
+// its agent spawner.py, which starts a sleeper of its own.
+func TestAgentCmdSignals(t *testing.T) {
+	if pidfile := os.Getenv(signalChild); pidfile != "" {
+		out, errw, code := anynt(t, "", "test", "--agent-cmd", python(t)+agents+"spawner.py "+pidfile+" stubborn", "--tests", "1", "--json")
+		os.Stdout.WriteString(out)
+		os.Stderr.WriteString(errw)
+		os.Exit(code)
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		t.Run(sig.String(), func(t *testing.T) {
+			pidfile := filepath.Join(t.TempDir(), "pids")
+			cmd := exec.Command(os.Args[0], "-test.run=^TestAgentCmdSignals$")
+			cmd.Env = append(os.Environ(), signalChild+"="+pidfile)
+			var out, errw strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &errw
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			pids := readPids(t, pidfile, 2)
+			time.Sleep(500 * time.Millisecond) // into the test: 280 steps of at least 10 ms
+			cmd.Process.Signal(sig)
+			err := cmd.Wait()
+			checkGone(t, "after "+sig.String(), pids[:1])
+			if sig == syscall.SIGKILL {
+				syscall.Kill(pids[1], syscall.SIGKILL) // the sleeper: no signal reaches it (docs/protocol.md)
+				return
+			}
+			checkGone(t, "after "+sig.String(), pids[1:])
+			var exit *exec.ExitError
+			if !errors.As(err, &exit) || exit.ExitCode() != 128+int(syscall.SIGTERM) {
+				t.Errorf("anynt ended with %v; want exit status %d", err, 128+int(syscall.SIGTERM))
+			}
+			if !strings.Contains(errw.String(), `anynt was interrupted: anynt received the signal "terminated"; the agent was ended`) {
+				t.Errorf("stderr does not say the agent was ended:\n%s", errw.String())
+			}
+			rows := readRows(t, out.String())
+			if n := len(rows); n < 2 || rows[n-1].Kind != "summary" || !strings.Contains(rows[n-2].Fault, "anynt was interrupted") {
+				t.Errorf("the report lacks the interrupted item or the summary:\n%s", out.String())
+			}
+		})
+	}
+}
+
+// readPids waits for the spawner's pid file: the agent's pid, then its
+// sleeper's.
+func readPids(t *testing.T, file string, n int) []int {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		var pids []int
+		for _, f := range strings.Fields(string(b)) {
+			pid, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pids = append(pids, pid)
+		}
+		if len(pids) >= n {
+			return pids
+		}
+	}
+	t.Fatalf("%s never held %d process ids", file, n)
+	return nil
+}
+
+// checkGone fails unless every process of pids has ended (a zombie
+// waiting for init counts as ended) within a few seconds.
+func checkGone(t *testing.T, what string, pids []int) {
+	t.Helper()
+	alive := func(pid int) bool {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		_, state, _ := strings.Cut(string(b), ") ")
+		return err == nil && !strings.HasPrefix(state, "Z")
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for _, pid := range pids {
+		for alive(pid) && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if alive(pid) {
+			t.Errorf("%s: process %d still runs", what, pid)
+			syscall.Kill(pid, syscall.SIGKILL) // not left behind by the test
+		}
+	}
+}
