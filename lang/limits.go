@@ -26,6 +26,13 @@ const (
 	// run holds by default (vm.DefaultMaxLen, a million symbols), so a
 	// rule it refuses could not apply to such a string or write one.
 	MaxStatementTokens = 1 << 20
+	// MaxGrammarTokens bounds the tokens of a statement that the
+	// hand-written reader does not read (ruleparse.go): an alphabet, a
+	// space code, any statement with a syntax error. Participle, which
+	// reads those, spends about two kilobytes a token; a longer one is an
+	// error of its own, without participle's word on where it goes wrong.
+	// Tokens here are participle's: a run of symbols is one.
+	MaxGrammarTokens = 1 << 16
 	// MaxErrors bounds the errors of a file: the parser stops once it
 	// has found more, with one more error that says so. A file of stray
 	// characters would otherwise give an error for each one.

@@ -119,3 +119,24 @@ func allocated(t *testing.T, src string) uint64 {
 	}
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+// A statement that the fast reader does not read goes to participle,
+// which spends about two kilobytes a token: one of more than
+// MaxGrammarTokens tokens is refused without it (a line of 200,000
+// symbols and a stray ^ took 400 MB).
+func TestLongStatementsAreNotGivenToTheGrammar(t *testing.T) {
+	for _, src := range []string{
+		strings.Repeat("a ", lang.MaxGrammarTokens) + "-> ^\n",
+		"alphabet " + strings.Repeat("a ", lang.MaxGrammarTokens) + "\n",
+	} {
+		used := allocated(t, src)
+		if perByte := used / uint64(len(src)); perByte > 500 {
+			t.Errorf("%.20q…: %d bytes allocated a byte of source, want at most 500", src, perByte)
+		}
+	}
+	_, err := lang.Parse("t.anynt", []byte(strings.Repeat("a ", lang.MaxGrammarTokens)+"-> ^\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "t.anynt:1:1: this statement does not read as a rule or a declaration") ||
+		!strings.Contains(err.Error(), "lang.MaxGrammarTokens") {
+		t.Errorf("error %v, want one at 1:1 that names lang.MaxGrammarTokens", err)
+	}
+}

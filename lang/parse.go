@@ -140,6 +140,9 @@ func (p *parser) statement(toks []lexer.Token) {
 			p.addEntry(rule)
 			return
 		}
+		if p.tooLongForGrammar(toks) {
+			return
+		}
 		stream := &tokenStream{tokens: withEnd(toks, end)}
 		syn, err := ruleParser().ParseFromLexer(mustUpgrade(stream))
 		if err != nil {
@@ -153,6 +156,13 @@ func (p *parser) statement(toks []lexer.Token) {
 		p.decl(syn)
 		return
 	}
+	if toks[0].Type == tokRun && !isKeyword(toks[0].Value) && len(toks) > MaxGrammarTokens {
+		p.errs.Add(posOf(toks[0].Pos), "a rule needs an arrow (-> or ->.)")
+		return
+	}
+	if p.tooLongForGrammar(toks) {
+		return
+	}
 	stream := &tokenStream{tokens: withEnd(toks, end)}
 	syn, err := declParser().ParseFromLexer(mustUpgrade(stream))
 	if err != nil {
@@ -164,6 +174,17 @@ func (p *parser) statement(toks []lexer.Token) {
 		return
 	}
 	p.decl(syn)
+}
+
+// tooLongForGrammar refuses, and reports whether it did, a statement of
+// more than MaxGrammarTokens tokens, which participle would read at about
+// two kilobytes a token.
+func (p *parser) tooLongForGrammar(toks []lexer.Token) bool {
+	if len(toks) <= MaxGrammarTokens {
+		return false
+	}
+	p.errs.Add(posOf(toks[0].Pos), "this statement does not read as a rule or a declaration; at %d tokens, more than %d (lang.MaxGrammarTokens), it is too long to find where it goes wrong", len(toks), MaxGrammarTokens)
+	return true
 }
 
 // withEnd copies a statement's tokens for participle, with the end token:
