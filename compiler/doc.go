@@ -7,7 +7,9 @@
 //  1. Resolve: the main algorithm's `use NAME` entries are replaced by the
 //     rules of the named block, from the file or else the standard library
 //     (stdlib); cycles are errors, and so is a list of more than MaxRules
-//     rules.
+//     rules. A file that holds that many rules itself is refused sooner,
+//     by the parser (lang.MaxStatements); the compiler's bound is for the
+//     rules that uses multiply.
 //  2. Check: every rule is checked for meaning — subscripts are bound on the
 //     left-hand side by their first occurrence, later occurrences must read
 //     the same and stand inside the groups the first stands in; the right-hand
