@@ -26,7 +26,8 @@
 //     maps of subscripts are made at its first subscript, the rules' infos
 //     are one allocation, the symbols are collected once each, and the
 //     plain rules' literals are cut from shared chunks.
-//     All errors of a file are reported, positioned.
+//     All errors of a file are reported, positioned, up to
+//     lang.MaxErrors: then checking stops, as parsing does.
 //  3. Symbols: the alphabet (declared, given as an option, or the file's
 //     symbols in order of first appearance) gets codes 0..n-1 in its order;
 //     other symbols follow. At most 256 symbols.
