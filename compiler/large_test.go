@@ -43,9 +43,9 @@ func BenchmarkCheckLarge(b *testing.B) {
 
 // BenchmarkCheckPastTheBound parses and checks, as `anynt check` does,
 // issue 20's 20 MB file of rules of the form ab -> ca, 2.2 million of
-// them, more than a file may hold (lang.MaxStatements, the number of
-// compiler.MaxRules): the parser refuses it at the 1,048,577th rule, where
-// it was once read whole and refused by the compiler.
+// them: the parser refuses it at the 838,861st rule, past lang.MaxTokens,
+// where it was once read whole and refused by the compiler's
+// compiler.MaxRules.
 func BenchmarkCheckPastTheBound(b *testing.B) {
 	src := bigsource.Dense(20_000_000)
 	b.ReportAllocs()
