@@ -18,13 +18,14 @@ const (
 	MaxStatements = 1 << 20
 	// MaxTokens bounds the tokens of a file, where every symbol of a run
 	// counts as one: every node of the AST is made from at least one of
-	// them, so this bounds the AST. 4,194,304 is four symbols for each of
-	// MaxStatements rules, twice the densest file of the benchmarks.
+	// them, so this bounds the AST. 4,194,304 is four tokens for each of
+	// MaxStatements statements, half again the 2.8 million of the
+	// densest file of the benchmarks (5 MB of ab -> ca).
 	MaxTokens = 1 << 22
 	// MaxStatementTokens bounds the tokens of one statement, which the
 	// parser holds at once: 1,048,576, just above the longest string a
-	// run holds by default (vm.DefaultMaxLen, a million symbols), so a
-	// rule it refuses could not apply to such a string or write one.
+	// run holds by default (vm.DefaultMaxLen, a million symbols); no
+	// program needs a rule longer than the strings it rewrites.
 	MaxStatementTokens = 1 << 20
 	// MaxGrammarTokens bounds the tokens of a statement that the
 	// hand-written reader does not read (ruleparse.go): an alphabet, a
