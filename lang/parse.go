@@ -24,9 +24,10 @@ import (
 func Parse(filename string, src []byte) (*File, error) {
 	p := &parser{lex: newTokenizer(filename, string(trimBOM(src))), file: &File{Name: filename}}
 	p.lex.parserErrors = &p.errs
-	// A statement a line, at least four bytes a statement: sized once, the
-	// list of a large file is not copied as it grows.
-	p.file.Decls = make([]Decl, 0, min(bytes.Count(src, []byte{'\n'})+1, len(src)/4))
+	// A statement a line, at least four bytes a statement, at most
+	// MaxStatements: sized once, the list of a large file is not copied as
+	// it grows.
+	p.file.Decls = make([]Decl, 0, min(bytes.Count(src, []byte{'\n'})+1, len(src)/4, MaxStatements))
 	p.statements()
 	p.file.Comments = p.lex.comments
 	if len(p.file.Decls) == 0 {
