@@ -30,8 +30,8 @@ const (
 	// MaxGrammarTokens bounds the tokens of a statement that the
 	// hand-written reader does not read (ruleparse.go): an alphabet, a
 	// space code, any statement with a syntax error. Participle, which
-	// reads those, spends about two kilobytes a token; a longer one is an
-	// error of its own, without participle's word on where it goes wrong.
+	// reads those, spends about two kilobytes a token, so a longer one
+	// stops the file, without participle's word on where it goes wrong.
 	// Tokens here are participle's: a run of symbols is one.
 	MaxGrammarTokens = 1 << 16
 	// MaxErrors bounds the errors of a file: the parser stops once it
@@ -57,5 +57,6 @@ const (
 	limitStatements     = "statements and comments in one file (lang.MaxStatements)"
 	limitTokens         = "symbols and marks in one file (lang.MaxTokens)"
 	limitStatementToken = "symbols and marks in one statement (lang.MaxStatementTokens)"
+	limitGrammarTokens  = "tokens in a statement that is not read as a rule or a declaration (lang.MaxGrammarTokens)"
 	limitErrors         = "errors (lang.MaxErrors)"
 )

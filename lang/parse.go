@@ -177,14 +177,14 @@ func (p *parser) statement(toks []lexer.Token) {
 	p.decl(syn)
 }
 
-// tooLongForGrammar refuses, and reports whether it did, a statement of
-// more than MaxGrammarTokens tokens, which participle would read at about
-// two kilobytes a token.
+// tooLongForGrammar stops the file, and reports whether it did, at a
+// statement of more than MaxGrammarTokens tokens, which participle would
+// read at about two kilobytes a token.
 func (p *parser) tooLongForGrammar(toks []lexer.Token) bool {
 	if len(toks) <= MaxGrammarTokens {
 		return false
 	}
-	p.errs.Add(posOf(toks[0].Pos), "this statement does not read as a rule or a declaration; at %d tokens, more than %d (lang.MaxGrammarTokens), it is too long to find where it goes wrong", len(toks), MaxGrammarTokens)
+	p.lex.stop(posOf(toks[MaxGrammarTokens].Pos), MaxGrammarTokens, limitGrammarTokens)
 	return true
 }
 
