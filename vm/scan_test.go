@@ -43,3 +43,32 @@ func TestScannerAllocatesAboutItsSize(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkNewScanner builds the scanner of a machine, as vm.New does for
+// every program: a small one (ten rules of two or three symbols, as the
+// generated behaviours are) and one of 30,000 rules of two symbols.
+func BenchmarkNewScanner(b *testing.B) {
+	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z")
+	small := newAsm(b, "a b c d", "")
+	for _, r := range [][2]string{{"a b", "b a"}, {"b c", "c"}, {"c a", "a a"}, {"a", ""}, {"d d d", "d"},
+		{"b", "c"}, {"c d", "d c"}, {"d a", ""}, {"a a a", "b"}, {"c", "a"}} {
+		small.plain(r[0], r[1])
+	}
+	many := newAsm(b, strings.Join(letters, " "), "")
+	for i := range 30_000 {
+		x, y := letters[i%len(letters)], letters[i/len(letters)%len(letters)]
+		many.plain(x+" "+y, y+" "+x)
+	}
+	for _, bench := range []struct {
+		name string
+		p    *Program
+	}{{"10-rules", small.build()}, {"30000-rules", many.build()}} {
+		m := New(bench.p)
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				newScanner(bench.p, m.plans, scanTableMax)
+			}
+		})
+	}
+}
