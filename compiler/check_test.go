@@ -1,6 +1,8 @@
 package compiler_test
 
 import (
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,5 +65,26 @@ func TestCheckAccepts(t *testing.T) {
 		if err := compiler.Check(f, compiler.Options{}); err != nil {
 			t.Errorf("%q: %v", src, err)
 		}
+	}
+}
+
+// Checking stops after lang.MaxErrors errors, as parsing does, with one
+// more error at the first rule not checked: a file of a million rules
+// without meaning gave a million errors.
+func TestCheckStopsAfterMaxErrors(t *testing.T) {
+	f, err := lang.Parse("t.anynt", []byte(strings.Repeat("a -> χ\n", 3*lang.MaxErrors)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var list lang.ErrorList
+	if !errors.As(compiler.Check(f, compiler.Options{}), &list) {
+		t.Fatal("the rules check")
+	}
+	if len(list) != lang.MaxErrors+2 {
+		t.Errorf("%d errors, want %d and one that says the rest is not checked", len(list), lang.MaxErrors+1)
+	}
+	last := list[len(list)-1]
+	if want := fmt.Sprintf("t.anynt:%d:1: more than %d errors (lang.MaxErrors)", lang.MaxErrors+2, lang.MaxErrors); !strings.HasPrefix(last.Error(), want) {
+		t.Errorf("the last error is %q, want %q…", last, want)
 	}
 }

@@ -122,6 +122,12 @@ func analyze(f *lang.File, list []lang.Entry, opts Options) (*unit, error) {
 	}
 	u := &unit{codes: map[string]byte{}, opts: opts, rules: make([]ruleInfo, len(rules))}
 	for i, r := range rules {
+		if len(errs) > lang.MaxErrors {
+			// As the parser does: a file of a million wrong rules would
+			// give a million errors.
+			errs.Add(r.At, "more than %d errors (lang.MaxErrors): the rules from here on are not checked", lang.MaxErrors)
+			return nil, errs.Err()
+		}
 		u.rules[i].check(r, &errs)
 	}
 	u.buildSymbols(f, &errs)

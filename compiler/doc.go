@@ -7,7 +7,9 @@
 //  1. Resolve: the main algorithm's `use NAME` entries are replaced by the
 //     rules of the named block, from the file or else the standard library
 //     (stdlib); cycles are errors, and so is a list of more than MaxRules
-//     rules.
+//     rules. A file that holds that many rules itself is refused sooner,
+//     by the parser (lang.MaxStatements); the compiler's bound is for the
+//     rules that uses multiply.
 //  2. Check: every rule is checked for meaning — subscripts are bound on the
 //     left-hand side by their first occurrence, later occurrences must read
 //     the same and stand inside the groups the first stands in; the right-hand
@@ -24,7 +26,8 @@
 //     maps of subscripts are made at its first subscript, the rules' infos
 //     are one allocation, the symbols are collected once each, and the
 //     plain rules' literals are cut from shared chunks.
-//     All errors of a file are reported, positioned.
+//     All errors of a file are reported, positioned, up to
+//     lang.MaxErrors: then checking stops, as parsing does.
 //  3. Symbols: the alphabet (declared, given as an option, or the file's
 //     symbols in order of first appearance) gets codes 0..n-1 in its order;
 //     other symbols follow. At most 256 symbols.

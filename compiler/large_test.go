@@ -41,6 +41,23 @@ func BenchmarkCheckLarge(b *testing.B) {
 	}
 }
 
+// BenchmarkCheckPastTheBound parses and checks, as `anynt check` does,
+// issue 20's 20 MB file of rules of the form ab -> ca, 2.2 million of
+// them: the parser refuses it at the 838,861st rule, past lang.MaxTokens,
+// where it was once read whole and refused by the compiler's
+// compiler.MaxRules.
+func BenchmarkCheckPastTheBound(b *testing.B) {
+	src := bigsource.Dense(20_000_000)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(src)))
+	for b.Loop() {
+		f, err := lang.Parse("big.anynt", src)
+		if err == nil && compiler.Check(f, compiler.Options{}) == nil {
+			b.Fatal("the file checks")
+		}
+	}
+}
+
 // The front end gives a large file the output it gave before it was made
 // linear (issue 13): the hashes below were computed with the participle
 // parser of commit 0a9c92d on the same generated files. A 1 MB file of the

@@ -56,6 +56,9 @@ var trickySources = []string{
 	"object ω1 {\n\tω1L -> E_I\n}", "object {\n}", "object π {\n\tuse erase-separators\n}",
 	"goodevil {\n\tHI ->. l\n}", "goodevil pattern l r r", "goodevil pattern 0 1", "goodevil pattern",
 	"reward 0.5 0.01", "reward", "place π 1", "set cycle 10", "set a.b | c, d", "object x {\nspace table {\n}\n}",
+	// Past lang.MaxErrors the parser stops, with an error that says so.
+	strings.Repeat("}", lang.MaxErrors+5), strings.Repeat("\x01", lang.MaxErrors+5),
+	strings.Repeat("a\n", lang.MaxErrors+5) + "b -> c",
 }
 
 // corpusSources returns the corpus files that match the patterns (in

@@ -32,18 +32,43 @@ import (
 // malformed line is reported; the error is an ErrorList. Like Parse, it
 // returns the rules of the well-formed lines even when others have errors,
 // so that a tool can check them too; a file is never nil.
+//
+// It keeps the bounds of Parse (limits.go): a comment or a rule is a
+// statement, and every character of a rule's line a token, spaces and
+// arrow included.
 func ParseClassic(filename string, src []byte) (*File, error) {
 	f := &File{Name: filename}
 	var errs ErrorList
-	for i, line := range strings.Split(string(trimBOM(src)), "\n") {
-		lineNo := i + 1
+	stop := func(at Pos, limit int, what string) (*File, error) {
+		errs.Add(at, "%w", &LimitError{Limit: limit, What: what})
+		return f, errs.Err()
+	}
+	text := string(trimBOM(src))
+	statements, tokens := 0, 0
+	for lineNo := 1; text != "" || lineNo == 1; lineNo++ {
+		line, rest, _ := strings.Cut(text, "\n")
+		text = rest
 		line = strings.TrimSuffix(line, "\r")
-		if text, ok := strings.CutPrefix(line, "#"); ok {
-			f.Comments = append(f.Comments, &Comment{At: Pos{File: filename, Line: lineNo, Col: 1}, Text: text})
-			continue
+		at := Pos{File: filename, Line: lineNo, Col: 1}
+		if len(errs) > MaxErrors {
+			return stop(at, MaxErrors, limitErrors)
 		}
 		if strings.Trim(line, " \t") == "" {
 			continue
+		}
+		if statements++; statements > MaxStatements {
+			return stop(at, MaxStatements, limitStatements)
+		}
+		if comment, ok := strings.CutPrefix(line, "#"); ok {
+			f.Comments = append(f.Comments, &Comment{At: at, Text: comment})
+			continue
+		}
+		n := utf8.RuneCountInString(line)
+		if n > MaxStatementTokens {
+			return stop(Pos{File: filename, Line: lineNo, Col: MaxStatementTokens + 1}, MaxStatementTokens, limitStatementToken)
+		}
+		if tokens += n; tokens > MaxTokens {
+			return stop(Pos{File: filename, Line: lineNo, Col: n - (tokens - MaxTokens) + 1}, MaxTokens, limitTokens)
 		}
 		if col, ok := invalidUTF8(line); !ok {
 			errs.Add(Pos{File: filename, Line: lineNo, Col: col}, "invalid UTF-8 encoding")

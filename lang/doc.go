@@ -44,6 +44,16 @@
 //     writes into one buffer. What a large file costs is then its AST:
 //     about 400 bytes a rule of four symbols, most of it the symbols'
 //     positions.
+//   - What a file may hold is bounded (limits.go), because linear is not
+//     enough: a symbol is one byte of text and about a hundred bytes of
+//     AST, so a file of 64 MiB (MaxSourceSize) could take gigabytes. The
+//     tokenizer counts statements, tokens (every symbol one), the tokens
+//     of the statement being read, and errors, and stops at the first
+//     that passes its bound, with a LimitError there: a file past a bound
+//     costs what one just past it does, not what its size would. Runs are
+//     cut short inside, so even one rule of 60 million symbols is refused
+//     after a million. Participle reads only statements of at most
+//     MaxGrammarTokens tokens, being a hundred times dearer a token.
 //   - Errors are positioned (file:line:col, columns in characters), collected
 //     in an ErrorList and sorted. Nothing panics on user input: brackets
 //     nest at most MaxDepth deep, checked on the tokens before the grammar

@@ -1,6 +1,7 @@
 package lang
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -245,7 +246,7 @@ func (p *printer) readsBack(text string, want []Elem, topLevel bool) bool {
 		s = &scanner{}
 	}
 	*s = scanner{src: text, line: 1, col: 1, slab: s.slab, symbols: s.symbols[:0]}
-	p.run = s.appendRun(p.run[:0], topLevel)
+	p.run = s.appendRun(p.run[:0], topLevel, math.MaxInt)
 	if s.off != len(text) || len(p.run) != len(want) {
 		return false
 	}

@@ -128,6 +128,14 @@ type tokenizer struct {
 	// subscriptAllowed is true right after ), ] or χ, with no space
 	// between: only there does a subscript bind to what precedes it.
 	subscriptAllowed bool
+	// What the file has used of its bounds (limits.go): statements and
+	// comments, tokens, and the tokens of the statement being read, which
+	// the parser sets back to 0 at each statement. The parser's errors
+	// count with the lexer's against MaxErrors. Once a bound is passed the
+	// tokenizer is stopped, and gives EOF from then on.
+	statements, tokens, stmtTokens int
+	parserErrors                   *ErrorList
+	stopped                        bool
 }
 
 func newTokenizer(file, src string) *tokenizer {
@@ -141,8 +149,11 @@ func newTokenizer(file, src string) *tokenizer {
 func (s *tokenizer) token() (lexer.Token, []*Symbol) {
 	for {
 		at := s.lexPos()
+		if !s.stopped && s.errorCount() > MaxErrors {
+			s.stop(s.pos(), MaxErrors, limitErrors)
+		}
 		r, n := s.peek()
-		if n == 0 {
+		if n == 0 || s.stopped {
 			return lexer.Token{Type: tokEOF, Pos: at}, nil
 		}
 		afterCloser := s.subscriptAllowed
@@ -161,18 +172,22 @@ func (s *tokenizer) token() (lexer.Token, []*Symbol) {
 			for r, n := s.peek(); n > 0 && r != '\n'; r, n = s.peek() {
 				s.next()
 			}
+			if s.statements++; s.statements > MaxStatements {
+				s.stop(commentAt, MaxStatements, limitStatements)
+				continue
+			}
 			text := strings.TrimRight(s.src[at.Offset+1:s.off], " \t\r")
 			s.comments = append(s.comments, &Comment{At: commentAt, Text: text})
 		case afterCloser && startsSubscript(s.src[s.off:]):
-			return lexer.Token{Type: tokSubscript, Value: s.subscript(), Pos: at}, nil
+			return s.counted(lexer.Token{Type: tokSubscript, Value: s.subscript(), Pos: at}), nil
 		case r == '-' && strings.HasPrefix(s.src[s.off:], "->"):
 			s.next()
 			s.next()
-			return lexer.Token{Type: tokArrow, Value: "->", Pos: at}, nil
+			return s.counted(lexer.Token{Type: tokArrow, Value: "->", Pos: at}), nil
 		case r == '\\':
 			if tok, ok := s.escapeToken(at); ok {
 				s.subscriptAllowed = strings.HasPrefix(tok.Value, "χ")
-				return tok, nil
+				return s.counted(tok), nil
 			}
 			if tok, syms := s.runToken(at); syms != nil {
 				return tok, syms
@@ -181,7 +196,11 @@ func (s *tokenizer) token() (lexer.Token, []*Symbol) {
 			s.next()
 			t := punctuation[r]
 			s.subscriptAllowed = t == tokRParen || t == tokRBrack || t == tokChi
-			return lexer.Token{Type: t, Value: punctuationText(r), Pos: at}, nil
+			tok := lexer.Token{Type: t, Value: punctuationText(r), Pos: at}
+			if t == tokEOL {
+				return tok, nil // ';' ends a statement, as a newline does
+			}
+			return s.counted(tok), nil
 		default:
 			if tok, syms := s.runToken(at); syms != nil {
 				return tok, syms
@@ -195,11 +214,59 @@ func (s *tokenizer) token() (lexer.Token, []*Symbol) {
 // goes on.
 func (s *tokenizer) runToken(at lexer.Position) (lexer.Token, []*Symbol) {
 	from := len(s.runs)
-	s.runs = s.appendRun(s.runs, false)
-	if len(s.runs) == from {
+	room := min(MaxStatementTokens-s.stmtTokens, MaxTokens-s.tokens)
+	s.runs = s.appendRun(s.runs, false, from+room)
+	n := len(s.runs) - from
+	if n > room {
+		// Stopped at the first symbol past a bound, without reading the
+		// rest of the run.
+		past := s.runs[len(s.runs)-1].At
+		s.runs = s.runs[:from]
+		if s.stmtTokens+n > MaxStatementTokens {
+			s.stop(past, MaxStatementTokens, limitStatementToken)
+		} else {
+			s.stop(past, MaxTokens, limitTokens)
+		}
+		return lexer.Token{}, nil
+	}
+	s.stmtTokens += n
+	s.tokens += n
+	if n == 0 {
 		return lexer.Token{}, nil
 	}
 	return lexer.Token{Type: tokRun, Value: s.src[at.Offset:s.off], Pos: at}, s.runs[from:len(s.runs):len(s.runs)]
+}
+
+// counted counts a token other than a run against the bounds of the file
+// and of its statement; past one, the tokenizer stops and the token is
+// EOF.
+func (s *tokenizer) counted(tok lexer.Token) lexer.Token {
+	s.stmtTokens++
+	s.tokens++
+	switch {
+	case s.stmtTokens > MaxStatementTokens:
+		s.stop(posOf(tok.Pos), MaxStatementTokens, limitStatementToken)
+	case s.tokens > MaxTokens:
+		s.stop(posOf(tok.Pos), MaxTokens, limitTokens)
+	default:
+		return tok
+	}
+	return lexer.Token{Type: tokEOF, Pos: tok.Pos}
+}
+
+// stop reports that the file passes a bound at at, and ends the tokens.
+func (s *tokenizer) stop(at Pos, limit int, what string) {
+	s.errors.Add(at, "%w", &LimitError{Limit: limit, What: what})
+	s.stopped = true
+}
+
+// errorCount is the number of errors found in the file so far.
+func (s *tokenizer) errorCount() int {
+	n := len(s.errors)
+	if s.parserErrors != nil {
+		n += len(*s.parserErrors)
+	}
+	return n
 }
 
 // escapeToken lexes an escape that stands for a reserved token (\Delta,
@@ -280,9 +347,11 @@ func allDigits(s string) bool {
 // appendRun consumes juxtaposed symbols up to a reserved character or an
 // arrow, and appends them to syms. The lexer makes '|' a token of its own;
 // the formatter, checking that a top-level run reads back, counts it as a
-// symbol (pipeIsSymbol).
-func (s *scanner) appendRun(syms []*Symbol, pipeIsSymbol bool) []*Symbol {
-	for {
+// symbol (pipeIsSymbol). It stops early once syms holds more than most
+// symbols, or the scanner more than MaxErrors errors, so that a run past
+// a bound is not read to its end.
+func (s *scanner) appendRun(syms []*Symbol, pipeIsSymbol bool, most int) []*Symbol {
+	for len(syms) <= most && len(s.errors) <= MaxErrors {
 		r, n := s.peek()
 		if n == 0 || r == '-' && strings.HasPrefix(s.src[s.off:], "->") {
 			return syms
@@ -306,6 +375,7 @@ func (s *scanner) appendRun(syms []*Symbol, pipeIsSymbol bool) []*Symbol {
 			syms = append(syms, sym)
 		}
 	}
+	return syms
 }
 
 // symbol consumes one symbol: a character or an escape, and a subscript if

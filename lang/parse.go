@@ -6,6 +6,7 @@ import (
 	"errors"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -22,9 +23,11 @@ import (
 // count from the character after it.
 func Parse(filename string, src []byte) (*File, error) {
 	p := &parser{lex: newTokenizer(filename, string(trimBOM(src))), file: &File{Name: filename}}
-	// A statement a line, at least four bytes a statement: sized once, the
-	// list of a large file is not copied as it grows.
-	p.file.Decls = make([]Decl, 0, min(bytes.Count(src, []byte{'\n'})+1, len(src)/4))
+	p.lex.parserErrors = &p.errs
+	// A statement a line, at least four bytes a statement, at most
+	// MaxStatements: sized once, the list of a large file is not copied as
+	// it grows.
+	p.file.Decls = make([]Decl, 0, min(bytes.Count(src, []byte{'\n'})+1, len(src)/4, MaxStatements))
 	p.statements()
 	p.file.Comments = p.lex.comments
 	if len(p.file.Decls) == 0 {
@@ -57,13 +60,20 @@ type parser struct {
 // statements cuts the tokens into statements and parses each one. The
 // tokens of a statement are read into a buffer that the next statement
 // reuses, so that the parser's memory is that of the longest statement.
+// A statement past MaxStatements stops the file there, unparsed; so does
+// one the tokenizer stopped in, past another bound.
 func (p *parser) statements() {
 	depth := 0 // of ( and [, where braces are those of a symbol set
 	flush := func() {
-		if len(p.stmt) > 0 {
-			p.statement(p.stmt)
+		if len(p.stmt) > 0 && !p.lex.stopped {
+			if p.lex.statements++; p.lex.statements > MaxStatements {
+				p.lex.stop(posOf(p.stmt[0].Pos), MaxStatements, limitStatements)
+			} else {
+				p.statement(p.stmt)
+			}
 		}
 		p.stmt, p.runs, p.lex.runs = p.stmt[:0], p.runs[:0], p.lex.runs[:0]
+		p.lex.stmtTokens = 0
 	}
 	add := func(tok lexer.Token, syms []*Symbol) {
 		p.stmt = append(p.stmt, tok)
@@ -74,7 +84,7 @@ func (p *parser) statements() {
 		switch tok.Type {
 		case tokEOF:
 			flush()
-			if p.block != nil {
+			if p.block != nil && !p.lex.stopped {
 				p.errs.Add(p.block.At, "this block is not closed with }")
 			}
 			return
@@ -118,7 +128,7 @@ func (p *parser) symbolsAt(off int) []*Symbol {
 
 func (p *parser) statement(toks []lexer.Token) {
 	end := lexer.Token{Type: tokEOF, Pos: toks[len(toks)-1].Pos}
-	end.Pos.Column += len([]rune(toks[len(toks)-1].Value))
+	end.Pos.Column += utf8.RuneCountInString(toks[len(toks)-1].Value)
 	if !p.balanced(toks) {
 		return
 	}
@@ -129,6 +139,9 @@ func (p *parser) statement(toks []lexer.Token) {
 	if isRule(toks) {
 		if rule, ok := p.readRule(toks, p.runs); ok {
 			p.addEntry(rule)
+			return
+		}
+		if p.tooLongForGrammar(toks) {
 			return
 		}
 		stream := &tokenStream{tokens: withEnd(toks, end)}
@@ -144,6 +157,13 @@ func (p *parser) statement(toks []lexer.Token) {
 		p.decl(syn)
 		return
 	}
+	if toks[0].Type == tokRun && !isKeyword(toks[0].Value) && len(toks) > MaxGrammarTokens {
+		p.errs.Add(posOf(toks[0].Pos), "a rule needs an arrow (-> or ->.)")
+		return
+	}
+	if p.tooLongForGrammar(toks) {
+		return
+	}
 	stream := &tokenStream{tokens: withEnd(toks, end)}
 	syn, err := declParser().ParseFromLexer(mustUpgrade(stream))
 	if err != nil {
@@ -155,6 +175,17 @@ func (p *parser) statement(toks []lexer.Token) {
 		return
 	}
 	p.decl(syn)
+}
+
+// tooLongForGrammar stops the file, and reports whether it did, at a
+// statement of more than MaxGrammarTokens tokens, which participle would
+// read at about two kilobytes a token.
+func (p *parser) tooLongForGrammar(toks []lexer.Token) bool {
+	if len(toks) <= MaxGrammarTokens {
+		return false
+	}
+	p.lex.stop(posOf(toks[MaxGrammarTokens].Pos), MaxGrammarTokens, limitGrammarTokens)
+	return true
 }
 
 // withEnd copies a statement's tokens for participle, with the end token:

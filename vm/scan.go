@@ -82,17 +82,88 @@ func newScanner(p *Program, plans []plan, tableMax int) *scanner {
 	if sc.firstUncovered == 0 || sc.symbols == 0 {
 		return nil
 	}
-	// The trie, state 0 the root; goto edges in a map while building.
-	type node struct {
-		edges map[byte]int32
-		best  int32
-	}
-	nodes := []node{{edges: map[byte]int32{}, best: noLiteral}}
+	// The trie, state 0 the root: goTo[s*symbols+c] is the child of state
+	// s by symbol c, 0 for none (the root is no state's child), and best[s]
+	// the lowest rank of a literal ending at s. goTo has the size of the
+	// final table, at most tableMax, and becomes it: a map a state made
+	// the trie of one long literal cost thirty times its table. Both are
+	// made once, for as many states as the literals or the bound allow.
+	states := 1
 	for i := range sc.firstUncovered {
-		if grown := len(nodes) + symbolsIn(plans[i].literals); grown*sc.symbols > tableMax {
+		states += symbolsIn(plans[i].literals)
+	}
+	states = max(min(states, tableMax/sc.symbols), 1)
+	zeros := make([]int32, sc.symbols)
+	goTo, best := make([]int32, sc.symbols, states*sc.symbols), make([]int32, 1, states)
+	best[0] = noLiteral
+	literals := int32(0) // the rank of the next literal
+	for i := range sc.firstUncovered {
+		if grown := len(best) + symbolsIn(plans[i].literals); grown*sc.symbols > tableMax {
 			sc.firstUncovered = i // the rules from here on are searched for one by one
 			break
 		}
+		for _, lit := range plans[i].literals {
+			rank := literals
+			literals++
+			if len(lit) == 0 {
+				sc.empty = min(sc.empty, rank)
+				continue
+			}
+			s := int32(0)
+			for _, c := range lit {
+				edge := int(s)*sc.symbols + int(c)
+				if goTo[edge] == 0 {
+					goTo[edge] = int32(len(best))
+					goTo = append(goTo, zeros...)
+					best = append(best, noLiteral)
+				}
+				s = goTo[edge]
+			}
+			best[s] = min(best[s], rank)
+		}
+	}
+	sc.rankLiterals(p, plans, int(literals))
+	// Breadth first: fail links, the best rank through them, and the full
+	// transition table, which replaces goTo's missing edges row by row: a
+	// state's fail state is shallower, so its row is complete.
+	next := goTo
+	fail := make([]int32, len(best))
+	queue := []int32{0}
+	for len(queue) > 0 {
+		s := queue[0]
+		queue = queue[1:]
+		for c := range sc.symbols {
+			t := goTo[int(s)*sc.symbols+c]
+			if t == 0 {
+				if s != 0 {
+					next[int(s)*sc.symbols+c] = next[int(fail[s])*sc.symbols+c]
+				}
+				continue
+			}
+			if s != 0 {
+				fail[t] = next[int(fail[s])*sc.symbols+c]
+			}
+			best[t] = min(best[t], best[fail[t]])
+			queue = append(queue, t)
+		}
+	}
+	if sc.firstUncovered == 0 {
+		return nil
+	}
+	sc.step = make([]uint64, len(next))
+	for i, t := range next {
+		sc.step[i] = uint64(int(t)*sc.symbols)<<32 | uint64(uint32(best[t]))
+	}
+	return sc
+}
+
+// rankLiterals makes the ranks of the literals of the rules the scanner
+// covers, n of them, in one allocation: appended one by one, the ranks of
+// a file of half a million rules allocated four times their size.
+func (sc *scanner) rankLiterals(p *Program, plans []plan, n int) {
+	sc.rankBase = make([]int32, 0, sc.firstUncovered)
+	sc.ranks = make([]rankRef, 0, n)
+	for i := range sc.firstUncovered {
 		sc.rankBase = append(sc.rankBase, int32(len(sc.ranks)))
 		for j, lit := range plans[i].literals {
 			rank := int32(len(sc.ranks))
@@ -114,58 +185,8 @@ func newScanner(p *Program, plans []plan, tableMax int) *scanner {
 				ref.before = max(sc.ranks[rank-1].before, sc.ranks[rank-1].length)
 			}
 			sc.ranks = append(sc.ranks, ref)
-			if len(lit) == 0 {
-				sc.empty = min(sc.empty, rank)
-				continue
-			}
-			s := int32(0)
-			for _, c := range lit {
-				nxt, ok := nodes[s].edges[c]
-				if !ok {
-					nxt = int32(len(nodes))
-					nodes = append(nodes, node{edges: map[byte]int32{}, best: noLiteral})
-					nodes[s].edges[c] = nxt
-				}
-				s = nxt
-			}
-			nodes[s].best = min(nodes[s].best, rank)
 		}
 	}
-	// Breadth first: fail links, the best rank through them, and the full
-	// transition table.
-	n := len(nodes)
-	next := make([]int32, n*sc.symbols)
-	best := make([]int32, n)
-	fail := make([]int32, n)
-	queue := []int32{0}
-	best[0] = nodes[0].best
-	for len(queue) > 0 {
-		s := queue[0]
-		queue = queue[1:]
-		for c := range sc.symbols {
-			t, ok := nodes[s].edges[byte(c)]
-			if !ok {
-				if s != 0 {
-					next[int(s)*sc.symbols+c] = next[int(fail[s])*sc.symbols+c]
-				}
-				continue
-			}
-			next[int(s)*sc.symbols+c] = t
-			if s != 0 {
-				fail[t] = next[int(fail[s])*sc.symbols+c]
-			}
-			best[t] = min(nodes[t].best, best[fail[t]])
-			queue = append(queue, t)
-		}
-	}
-	if sc.firstUncovered == 0 {
-		return nil
-	}
-	sc.step = make([]uint64, len(next))
-	for i, t := range next {
-		sc.step[i] = uint64(int(t)*sc.symbols)<<32 | uint64(uint32(best[t]))
-	}
-	return sc
 }
 
 // scanTableMax bounds the transitions of a machine's scanner (8 bytes
