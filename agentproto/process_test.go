@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/anynt/anynt/agentproto"
+	"github.com/anynt/anynt/internal/proctest"
 )
 
 // An agent that writes a line when no answer is expected is at fault
@@ -66,56 +67,6 @@ func TestExitStatusComesFirst(t *testing.T) {
 	}
 }
 
-// readPids waits for the spawner's pid file to hold n pids.
-func readPids(t *testing.T, file string, n int) []int {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			continue
-		}
-		var pids []int
-		for _, f := range strings.Fields(string(b)) {
-			pid, err := strconv.Atoi(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pids = append(pids, pid)
-		}
-		if len(pids) >= n {
-			return pids
-		}
-	}
-	t.Fatalf("%s never held %d process ids", file, n)
-	return nil
-}
-
-// alive reports whether a process runs (a zombie waiting for init to
-// reap it does not).
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	_, rest, _ := strings.Cut(string(b), ") ")
-	return !strings.HasPrefix(rest, "Z")
-}
-
-// checkGone fails unless every process of pids has ended within a few
-// seconds.
-func checkGone(t *testing.T, what string, pids []int) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range pids {
-		for alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if alive(pid) {
-			t.Errorf("%s: process %d still runs", what, pid)
-		}
-	}
-}
-
 // The agent and every process it started end when it faults, when it is
 // interrupted, and when it exits after bye.
 func TestTheAgentsGroupEndsWithIt(t *testing.T) {
@@ -126,11 +77,11 @@ func TestTheAgentsGroupEndsWithIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pids := readPids(t, pidfile, 2)
+		pids := proctest.ReadPids(t, pidfile, 2)
 		if ep := playEpisode(p, it, 0); !errors.Is(ep.Fault(), agentproto.ErrMalformed) {
 			t.Fatalf("fault %v; want the garbage", ep.Fault())
 		}
-		checkGone(t, "after a fault", pids)
+		proctest.CheckGone(t, "after a fault", pids)
 	})
 	t.Run("bye", func(t *testing.T) {
 		pidfile := filepath.Join(t.TempDir(), "pids")
@@ -142,7 +93,7 @@ func TestTheAgentsGroupEndsWithIt(t *testing.T) {
 			t.Fatal(ep.Fault())
 		}
 		p.Close()
-		checkGone(t, "after bye", readPids(t, pidfile, 3))
+		proctest.CheckGone(t, "after bye", proctest.ReadPids(t, pidfile, 3))
 	})
 	t.Run("interrupt", func(t *testing.T) {
 		pidfile := filepath.Join(t.TempDir(), "pids")
@@ -150,14 +101,14 @@ func TestTheAgentsGroupEndsWithIt(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		pids := readPids(t, pidfile, 2)
+		pids := proctest.ReadPids(t, pidfile, 2)
 		time.AfterFunc(100*time.Millisecond, func() { p.Interrupt(os.Interrupt) }) // mid-episode: 20 steps of 10 ms
 		ep := playEpisode(p, exercise(t, 7), 0)
 		var f *agentproto.Fault
 		if !errors.As(ep.Fault(), &f) || !errors.Is(f, agentproto.ErrInterrupted) || f.Step < 1 || !strings.Contains(f.Error(), `anynt received the signal "interrupt"; the agent was ended`) {
 			t.Fatalf("fault %v; want an interruption mid-episode", ep.Fault())
 		}
-		checkGone(t, "after an interruption", pids)
+		proctest.CheckGone(t, "after an interruption", pids)
 		if err := p.Restart(); !errors.Is(err, agentproto.ErrInterrupted) {
 			t.Errorf("Restart after an interruption: %v; want it refused", err)
 		}

@@ -7,11 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/anynt/anynt/internal/proctest"
 )
 
 // An agent that answers step 5 of exercise 3 with two acts is at fault
@@ -63,16 +64,16 @@ func TestAgentCmdSignals(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
-			pids := readPids(t, pidfile, 2)
+			pids := proctest.ReadPids(t, pidfile, 2)
 			time.Sleep(500 * time.Millisecond) // into the test: 280 steps of at least 10 ms
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
-			checkGone(t, "after "+sig.String(), pids[:1])
+			proctest.CheckGone(t, "after "+sig.String(), pids[:1])
 			if sig == syscall.SIGKILL {
 				syscall.Kill(pids[1], syscall.SIGKILL) // the sleeper: no signal reaches it (docs/protocol.md)
 				return
 			}
-			checkGone(t, "after "+sig.String(), pids[1:])
+			proctest.CheckGone(t, "after "+sig.String(), pids[1:])
 			var exit *exec.ExitError
 			if !errors.As(err, &exit) || exit.ExitCode() != 128+int(syscall.SIGTERM) {
 				t.Errorf("anynt ended with %v; want exit status %d", err, 128+int(syscall.SIGTERM))
@@ -85,51 +86,5 @@ func TestAgentCmdSignals(t *testing.T) {
 				t.Errorf("the report lacks the interrupted item or the summary:\n%s", out.String())
 			}
 		})
-	}
-}
-
-// readPids waits for the spawner's pid file: the agent's pid, then its
-// sleeper's.
-func readPids(t *testing.T, file string, n int) []int {
-	t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			continue
-		}
-		var pids []int
-		for _, f := range strings.Fields(string(b)) {
-			pid, err := strconv.Atoi(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pids = append(pids, pid)
-		}
-		if len(pids) >= n {
-			return pids
-		}
-	}
-	t.Fatalf("%s never held %d process ids", file, n)
-	return nil
-}
-
-// checkGone fails unless every process of pids has ended (a zombie
-// waiting for init counts as ended) within a few seconds.
-func checkGone(t *testing.T, what string, pids []int) {
-	t.Helper()
-	alive := func(pid int) bool {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		_, state, _ := strings.Cut(string(b), ") ")
-		return err == nil && !strings.HasPrefix(state, "Z")
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for _, pid := range pids {
-		for alive(pid) && time.Now().Before(deadline) {
-			time.Sleep(10 * time.Millisecond)
-		}
-		if alive(pid) {
-			t.Errorf("%s: process %d still runs", what, pid)
-			syscall.Kill(pid, syscall.SIGKILL) // not left behind by the test
-		}
 	}
 }
