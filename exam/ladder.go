@@ -44,8 +44,11 @@ func (LambdaOneLadder) String() string {
 }
 
 func (LambdaOneLadder) Rung(seed uint64, number, level int) (Rung, error) {
-	ex := AdaptiveExercise(seed, number, level)
-	name := fmt.Sprintf("adaptive:%d/%d/%d", seed, number, level)
+	return exerciseRung(AdaptiveExercise(seed, number, level), fmt.Sprintf("adaptive:%d/%d/%d", seed, number, level), seed)
+}
+
+// exerciseRung loads a drawn Λ_one exercise as the rung named name.
+func exerciseRung(ex Exercise, name string, seed uint64) (Rung, error) {
 	e, f, _, err := ex.Load(name, seed, "adaptive")
 	if err != nil { // the exercise is drawn valid; this is a bug
 		return Rung{}, fmt.Errorf("%s: %w", name, err)
@@ -76,14 +79,7 @@ func (KApproxLadder) Rung(seed uint64, number, level int) (Rung, error) {
 	if level < 1 || level > len(kApproxBands) {
 		return Rung{}, fmt.Errorf("level %d of a ladder of %d", level, len(kApproxBands))
 	}
-	ex := KApproxExercise(seed, number, level)
-	name := fmt.Sprintf("adaptive-k:%d/%d/%d", seed, number, level)
-	e, f, _, err := ex.Load(name, seed, "adaptive")
-	if err != nil { // the exercise is drawn valid; this is a bug
-		return Rung{}, fmt.Errorf("%s: %w", name, err)
-	}
-	return Rung{Name: name, Env: e, Cells: ex.Cells, Actions: ex.Actions, KApprox: ex.KApprox,
-		Bits: complexity.Total(complexity.Environment(f, e))}, nil
+	return exerciseRung(KApproxExercise(seed, number, level), fmt.Sprintf("adaptive-k:%d/%d/%d", seed, number, level), seed)
 }
 
 // KApproxExercise is the exercise KApproxLadder gives at step number (from
