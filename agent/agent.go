@@ -241,12 +241,12 @@ func (q *QLearning) values(state []byte, actions int) []float64 {
 	return vals
 }
 
-// Paced is an agent that chooses when it acts, in physical time (seed 001):
-// a test asks it, before each action, how long it waits. base is the delay
-// the test's pace model drew for this action, reward that of the agent's
-// last action (0 before the first). It returns the seconds to wait, base
-// for an agent that keeps the pace, or +Inf to stop acting for good. Agents
-// that are not Paced keep the test's pace.
+// Paced is an agent that chooses when it acts, in physical time
+// (Hernández-Orallo 2010a): a test asks it, before each action, how long it
+// waits. base is the delay the test's pace model drew for this action, reward
+// that of the agent's last action (0 before the first). It returns the
+// seconds to wait, base for an agent that keeps the pace, or +Inf to stop
+// acting for good. Agents that are not Paced keep the test's pace.
 type Paced interface {
 	Delay(base, reward float64) float64
 }

@@ -7,11 +7,11 @@ import (
 	"github.com/anynt/anynt/env"
 )
 
-// Stopper is seed 001's opportunistic fast random agent (Theorem 1): it
-// acts at random, at the test's pace, until the average of its rewards is
-// positive, and then stops for good. It shows why v‖τ, the average reward
-// per interaction, rewards luck: the stopper keeps the lucky average it
-// stopped at. Under v̌‖τ its idle time drops that lucky end of its history
+// Stopper is the opportunistic fast random agent of Hernández-Orallo (2010a,
+// Theorem 1): it acts at random, at the test's pace, until the average of its
+// rewards is positive, and then stops for good. It shows why v‖τ, the average
+// reward per interaction, rewards luck: the stopper keeps the lucky average
+// it stopped at. Under v̌‖τ its idle time drops that lucky end of its history
 // (Theorems 2 and 3): every prefix it kept averaged at most 0.
 type Stopper struct {
 	Random
@@ -45,11 +45,11 @@ func (s *Stopper) Delay(base, reward float64) float64 {
 // average is positive.
 const ModulatorSlowdown = 10
 
-// Modulator is seed 001's time-modulating random agent: it acts at random,
-// at the test's pace while the average of its rewards is at most 0 and
-// ModulatorSlowdown times slower while it is positive. It never stops, so
-// v̌‖τ, which only discounts the time since the last action, does not take
-// its advantage away: the one feature of seed 001's Table 1 (robustness to
+// Modulator is the time-modulating random agent of Hernández-Orallo (2010a):
+// it acts at random, at the test's pace while the average of its rewards is
+// at most 0 and ModulatorSlowdown times slower while it is positive. It never
+// stops, so v̌‖τ, which only discounts the time since the last action, does
+// not take its advantage away: the one feature of its Table 1 (robustness to
 // time modulation, row 11) that v̌‖τ lacks.
 type Modulator struct {
 	Stopper

@@ -8,11 +8,11 @@ import (
 	"github.com/anynt/anynt/env"
 )
 
-// The agents of seed 001's theorems choose their delays from the running
-// sum of their rewards, as a test in physical time asks them before each
-// action: the stopper keeps the pace until the sum is positive, then stops
-// (+Inf); the modulator acts ModulatorSlowdown times slower while the sum
-// is positive and at the pace otherwise. The first delay, before any
+// The agents of the theorems of Hernández-Orallo (2010a) choose their delays
+// from the running sum of their rewards, as a test in physical time asks them
+// before each action: the stopper keeps the pace until the sum is positive,
+// then stops (+Inf); the modulator acts ModulatorSlowdown times slower while
+// the sum is positive and at the pace otherwise. The first delay, before any
 // reward, is the pace's.
 func TestPacedAgentsChooseTheirDelays(t *testing.T) {
 	e := line(t, 1, 2, 3, "set rewards lambda-one\n")

@@ -43,9 +43,10 @@
 //
 // Every answer is timed on the monotonic clock, from writing observe to
 // reading act (Episode.Took, and Times over an episode): package exam uses
-// these times instead of a pace model, so that seed 001's payoffs see the
-// agent's real speed. The process is not safe for concurrent use, and it
-// need not be: a test gives it its exercises one after another, in order.
+// these times instead of a pace model, so that the payoffs of
+// Hernández-Orallo (2010a) see the agent's real speed. The process is not
+// safe for concurrent use, and it need not be: a test gives it its exercises
+// one after another, in order.
 //
 // Everything an agent can do wrong is a *Fault, never a panic: no answer
 // within the per-message timeout or the test's timeout (read and write

@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// buttons plays seed 001's worked example for tau seconds: actions B1, B2,
-// B3 (0, 1, 2); observation C2 at even interactions, else C1; r_1 = 0 and
-// r_k = 0.1 when a_{k-1} pressed the button of o_{k-1} (B1 under C1, B2
-// under C2). The agent acts every period seconds.
+// buttons plays the worked example of Hernández-Orallo (2010a) for tau
+// seconds: actions B1, B2, B3 (0, 1, 2); observation C2 at even interactions,
+// else C1; r_1 = 0 and r_k = 0.1 when a_{k-1} pressed the button of o_{k-1}
+// (B1 under C1, B2 under C2). The agent acts every period seconds.
 func buttons(press func(k int) int, period, tau float64) Run {
 	var run Run
 	reward := 0.0 // r_1
@@ -28,12 +28,13 @@ func buttons(press func(k int) int, period, tau float64) Run {
 	return run
 }
 
-// Seed 001's worked example: π_1 presses B1 three times a second and
-// collects 4.5 in 30 s. π_rand presses at random ten times a second; the
-// paper gives it ⅓·30·10·0.1 = 10. Counted exactly, its 300 interactions
-// hold r_1 = 0 and 299 rewards of expectation 0.1/3, so E(V↑30) = 9.9667:
-// the reward of its 300th press comes after τ and r_1 is no press's, and
-// the paper's figure rounds both away. A Monte Carlo estimate agrees.
+// The worked example of Hernández-Orallo (2010a): π_1 presses B1 three times
+// a second and collects 4.5 in 30 s. π_rand presses at random ten times a
+// second; the paper gives it ⅓·30·10·0.1 = 10. Counted exactly, its 300
+// interactions hold r_1 = 0 and 299 rewards of expectation 0.1/3, so E(V↑30)
+// = 9.9667: the reward of its 300th press comes after τ and r_1 is no
+// press's, and the paper's figure rounds both away. A Monte Carlo estimate
+// agrees.
 func TestWorkedExample(t *testing.T) {
 	pi1 := buttons(func(int) int { return 0 }, 1.0/3, 30)
 	if n, v := pi1.Count(30), pi1.Sum(30); n != 90 || math.Abs(v-4.5) > 1e-9 {
@@ -58,8 +59,8 @@ func TestWorkedExample(t *testing.T) {
 	}
 }
 
-// Every payoff of a run with no interaction by τ is 0, as seed 001 defines
-// v‖τ; an interaction at exactly τ counts.
+// Every payoff of a run with no interaction by τ is 0, as Hernández-Orallo
+// (2010a) defines v‖τ; an interaction at exactly τ counts.
 func TestNoInteractionGivesZero(t *testing.T) {
 	run := Run{{T: 2, Reward: 1}, {T: 3, Reward: -1}}
 	for _, r := range []Run{nil, run} {

@@ -1,6 +1,6 @@
 // Package aggregate turns a run's rewards into one figure over a physical
-// test time τ, as seed 001 (Hernández-Orallo, "On Evaluating Agent
-// Performance in a Fixed Period of Time", AGI 2010) defines it.
+// test time τ, as Hernández-Orallo (2010a, "On Evaluating Agent Performance
+// in a Fixed Period of Time", AGI 2010; docs/references.md) defines it.
 //
 // A run is the sequence of its interactions in physical time: for the i-th,
 // the reward r_i the agent saw before its action and t_i, the seconds from

@@ -6,9 +6,10 @@ import (
 	"testing"
 )
 
-// The balanced environment of the footnote to seed 001's Theorem 1: every
-// reward, r_1 included, is −1 or +1 with probability ½, whatever the agent
-// does, so a random agent's expected total is 0 at every τ and rate.
+// The balanced environment of the footnote to Theorem 1 of Hernández-Orallo
+// (2010a): every reward, r_1 included, is −1 or +1 with probability ½,
+// whatever the agent does, so a random agent's expected total is 0 at every τ
+// and rate.
 //
 // stopper is the opportunistic random agent of Theorem 1 acting once a
 // second: after seeing r_i it acts, and it stops for good after the first

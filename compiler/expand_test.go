@@ -26,9 +26,9 @@ func expand(t *testing.T, src string, alphabet []string) []string {
 	return out
 }
 
-// The thesis's expansion example (seed 000 §3.6.6): with n_a = 2, n_ω = 0
-// and the alphabet order A1 A2 π ⊙, one sugared rule is six plain rules, in
-// this order.
+// The thesis's expansion example (Insa-Cabrera 2011, §3.6.6): with n_a = 2,
+// n_ω = 0 and the alphabet order A1 A2 π ⊙, one sugared rule is six plain
+// rules, in this order.
 func TestExpandThesisFixture(t *testing.T) {
 	got := expand(t, "[(χ1 ∉ {A1, π})] A1 (π|⊙)2 -> (π|⊙)2 [χ1]\n", []string{"A1", "A2", "π", "⊙"})
 	want := []string{

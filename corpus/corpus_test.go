@@ -55,8 +55,9 @@ func runTrace(t *testing.T, prog *vm.Program, input []string, leftmost bool) (st
 	return prog.Text(out), res, steps
 }
 
-// The thesis's binary-to-unary algorithm (seed 000 §2.1.6), run leftmost as
-// the thesis runs it, turns 101 into five strokes with exactly its trace.
+// The thesis's binary-to-unary algorithm (Insa-Cabrera 2011, §2.1.6), run
+// leftmost as the thesis runs it, turns 101 into five strokes with exactly
+// its trace.
 func TestBinaryToUnaryThesisTrace(t *testing.T) {
 	prog := load(t, "classic/binary-to-unary.markov", true)
 	out, res, steps := runTrace(t, prog, []string{"1", "0", "1"}, true)
@@ -89,8 +90,8 @@ func TestThesisSpaceGenerator(t *testing.T) {
 	}
 }
 
-// Example 2's environment and Example 3's agent of the paper (seed 004 §2)
-// interact as the paper describes: the environment starts with + and b,
+// Example 2's environment and Example 3's agent of Hernández-Orallo (2010b,
+// §2) interact as the paper describes: the environment starts with + and b,
 // then alternates w and b; the agent plays l on w and r on b, and every
 // reward it gets is +.
 func TestPaperExamples2And3Interact(t *testing.T) {

@@ -386,7 +386,9 @@ func TestBrowserWholeExercise(t *testing.T) {
 			t.Fatalf("step %d: the page shows ○ in cell %d, the server moved it to cell %d", step+1, onPage, youCell(now.Cells))
 		}
 		if after.Sign == "1" && !gained {
-			screenshot(t, tab, "step") // as seed 002's Fig. 2: a gain, the pointer over the clicked cell
+			// As Fig. 2 of Insa-Cabrera et al. (2011): a gain, the pointer
+			// over the clicked cell.
+			screenshot(t, tab, "step")
 			gained = true
 		}
 	}

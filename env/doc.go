@@ -1,6 +1,9 @@
-// Package env is the environment machine of the class Λ ([P] = seed 004
-// §4; [T] = seed 000 §3.6 and Ch. 4–5): it loads environment files, checks
-// their spaces, and plays episodes of an agent against them.
+// Package env is the environment machine of the class Λ ([P] =
+// Hernández-Orallo 2010b, "A (hopefully) Unbiased Universal Environment Class
+// for Measuring Intelligence of Biological and Artificial Systems", §4; [T] =
+// Insa-Cabrera 2011, the ANYNT master's thesis, §3.6 and Ch. 4–5;
+// docs/references.md): it loads environment files, checks their spaces, and
+// plays episodes of an agent against them.
 //
 // Loading (load.go) turns an environment file into an Env: the actions (the
 // stay action first; each action's observation marker is its upper-case

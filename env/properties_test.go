@@ -8,13 +8,13 @@ import (
 	"github.com/anynt/anynt/env"
 )
 
-// The properties of the class Λ that [P] §5 proves (seed 004, Propositions
-// 1–4), each checked on the corpus. Propositions 1 and 2 are checked
-// exactly, on pairs of episodes that share everything up to an interaction
-// k and then differ only in π's actions, as in the proofs. Propositions 3
-// and 4 are statements about expectations: they are checked with enough
-// episodes that the 95% confidence interval is narrow, beside a control
-// that the same check must reject, so that the test can fail.
+// The properties of the class Λ that [P] §5 proves (Hernández-Orallo 2010b,
+// Propositions 1–4), each checked on the corpus. Propositions 1 and 2 are
+// checked exactly, on pairs of episodes that share everything up to an
+// interaction k and then differ only in π's actions, as in the proofs.
+// Propositions 3 and 4 are statements about expectations: they are checked
+// with enough episodes that the 95% confidence interval is narrow, beside a
+// control that the same check must reject, so that the test can fail.
 
 // fork plays uniformly random actions from its own stream (the same in
 // both episodes of a pair) before interaction k, then, from k on, what

@@ -347,8 +347,9 @@ func (q *quitter) Delay(base, _ float64) float64 {
 	return base
 }
 
-// An agent that stops acting keeps its environment's time: the test does
-// not go faster for it (seed 001's fixed time), and the step says so.
+// An agent that stops acting keeps its environment's time: the test does not
+// go faster for it (the fixed time of Hernández-Orallo 2010a), and the step
+// says so.
 func TestAdaptiveAgentThatStops(t *testing.T) {
 	s := exam.DefaultAdaptive
 	s.Tau = 200

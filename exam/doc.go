@@ -1,8 +1,11 @@
 // Package exam builds the tests an examinee takes from the environments of
-// the class and gives them: the Λ_one protocol of the ANYNT prototype (seed
-// 002 §3, seed 003 §5.1), batteries drawn by complexity, and the adaptive
-// anytime test, all played in physical time and scored by seed 001's
-// payoffs (package aggregate).
+// the class and gives them: the Λ_one protocol of the ANYNT prototype
+// (Insa-Cabrera et al. 2011, "Comparing humans and AI agents", §3;
+// Insa-Cabrera et al. 2012, "The ANYNT Project Intelligence Test Λ_one",
+// §5.1), batteries drawn by complexity, and the adaptive anytime test, all
+// played in physical time and scored by the payoffs of Hernández-Orallo
+// (2010a, "On Evaluating Agent Performance in a Fixed Period of Time";
+// package aggregate). docs/references.md lists the papers.
 //
 // Take gives items (an environment, its steps, its seed, its complexity
 // figures) to examinees on all cores. Before each action a Pace draws the
@@ -39,17 +42,17 @@
 // the zlib length of its pattern's digits, byte for byte as R's
 // memCompress gives it (complexity.ZlibLength).
 //
-// One seed fixes the whole test: every examinee given the same seed takes
-// the same seven environments, the paired design of seed 002. The draws
-// come from one PCG stream in a fixed order (exercise by exercise: actions,
-// space, pattern, placement), so a test is reproducible bit for bit, and
-// Source writes an exercise as an ordinary environment file that check and
-// run accept. LambdaOneItems draws, writes and loads the tests of a run on
-// all cores, test k from seed + k − 1 into its own slot, and LoadPool a
-// battery's files, so the items are the same on any number of cores; all
-// of exam's parallel work goes through internal/cores (docs/tests.md, "On
-// all cores"). A space is redrawn until valid; a quick test refuses most
-// invalid draws without allocating, and Check decides the rest.
+// One seed fixes the whole test: every examinee given the same seed takes the
+// same seven environments, the paired design of Insa-Cabrera et al. (2011).
+// The draws come from one PCG stream in a fixed order (exercise by exercise:
+// actions, space, pattern, placement), so a test is reproducible bit for bit,
+// and Source writes an exercise as an ordinary environment file that check
+// and run accept. LambdaOneItems draws, writes and loads the tests of a run
+// on all cores, test k from seed + k − 1 into its own slot, and LoadPool a
+// battery's files, so the items are the same on any number of cores; all of
+// exam's parallel work goes through internal/cores (docs/tests.md, "On all
+// cores"). A space is redrawn until valid; a quick test refuses most invalid
+// draws without allocating, and Check decides the rest.
 //
 // The adaptive anytime test (TakeAdaptive; thesis §3.5) walks the same
 // ladder: level ℓ = 1…7 draws an exercise of ℓ + 2 cells as Λ_one does, a

@@ -28,7 +28,7 @@ type Exercise struct {
 }
 
 // lambdaOneCells are the cell counts of the seven exercises (Table 1 of
-// seeds 002 and 003).
+// Insa-Cabrera et al. 2011 and 2012).
 var lambdaOneCells = []int{3, 4, 5, 6, 7, 8, 9}
 
 // LambdaOne draws the seven exercises of the Λ_one test of seed.

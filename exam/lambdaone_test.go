@@ -15,10 +15,10 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// The seven exercises follow Table 1 of seeds 002 and 003: n_c = 3…9,
-// m = 10·(n_c − 1), 350 interactions in all; n_a on 2…n_c; action 0 stays
-// in every cell; the space is valid for the class; Good and Evil start
-// apart; K_approx is the pattern's zlib length.
+// The seven exercises follow Table 1 of Insa-Cabrera et al. (2011) and
+// (2012): n_c = 3…9, m = 10·(n_c − 1), 350 interactions in all; n_a on 2…n_c;
+// action 0 stays in every cell; the space is valid for the class; Good and
+// Evil start apart; K_approx is the pattern's zlib length.
 func TestLambdaOneFollowsTableOne(t *testing.T) {
 	for seed := range uint64(200) {
 		test := exam.LambdaOne(seed)
@@ -197,9 +197,9 @@ func TestLambdaOneItemsKeepTheirSource(t *testing.T) {
 	}
 }
 
-// One whole Λ_one test for Q-learning, as seed 002 gave it: drawing and
-// loading the seven exercises, then 350 interactions. b.N tests, each of
-// its own seed.
+// One whole Λ_one test for Q-learning, as Insa-Cabrera et al. (2011) gave it:
+// drawing and loading the seven exercises, then 350 interactions. b.N tests,
+// each of its own seed.
 func BenchmarkLambdaOneTest(b *testing.B) {
 	q := examinee(b, "qlearning")
 	b.ReportAllocs()
@@ -217,12 +217,12 @@ func BenchmarkLambdaOneTest(b *testing.B) {
 	b.ReportMetric(float64(b.N*350)/b.Elapsed().Seconds(), "interactions/s")
 }
 
-// Seed 002's findings on its machine examinee, on 20 Λ_one tests of seed 1
-// (140 exercises): Q-learning scores above 0, and less on more complex
-// exercises (r of score against K_approx negative, one-tailed p < 0.01;
-// the paper has r = −0.444, p < .001); the random agent's interval
+// The findings of Insa-Cabrera et al. (2011) on their machine examinee, on 20
+// Λ_one tests of seed 1 (140 exercises): Q-learning scores above 0, and less
+// on more complex exercises (r of score against K_approx negative, one-tailed
+// p < 0.01; the paper has r = −0.444, p < .001); the random agent's interval
 // contains 0. docs/tests.md puts our figures beside the paper's.
-func TestSeed002Findings(t *testing.T) {
+func TestInsaCabrera2011Findings(t *testing.T) {
 	items := lambdaOneItems(t, 1, 20)
 	out, err := exam.Take(items, []exam.Examinee{examinee(t, "qlearning"), examinee(t, "random")}, exam.DefaultSettings, nil)
 	if err != nil {

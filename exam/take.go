@@ -66,7 +66,7 @@ func Examinees(names []string, s agent.Settings) ([]Examinee, error) {
 	return xs, nil
 }
 
-// Score names the payoff of seed 001 that scores an exercise.
+// Score names the payoff of Hernández-Orallo (2010a) that scores an exercise.
 type Score string
 
 // The payoffs an exercise can be scored by (package aggregate).
@@ -256,10 +256,10 @@ type Outcome struct {
 	Score  float64 // the mean over episodes of the chosen payoff at τ
 	CI95   [2]float64
 	Scores []float64 // each episode's
-	// Values is every payoff at τ, as seed 001 defines it, the mean over
-	// episodes; its Tau is τ. An episode whose steps ran out before τ
-	// counts the time from its last action to τ: ω‖τ divides by τ and
-	// v̌‖τ keeps n* = ⌊n_τ·t_{n_τ}/τ⌋ rewards.
+	// Values is every payoff at τ, as Hernández-Orallo (2010a) defines it,
+	// the mean over episodes; its Tau is τ. An episode whose steps ran out
+	// before τ counts the time from its last action to τ: ω‖τ divides by τ
+	// and v̌‖τ keeps n* = ⌊n_τ·t_{n_τ}/τ⌋ rewards.
 	Values aggregate.Values
 	// AtEnd is every payoff read when each episode ended instead, the
 	// mean over episodes: at its last action when its steps ran out

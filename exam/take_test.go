@@ -134,10 +134,10 @@ func TestCurvePointsMeetTheActions(t *testing.T) {
 	}
 }
 
-// paperAt is the five payoffs of a run at test time tau, written out from
-// the definitions of Hernández-Orallo (2010), "On Evaluating Agent
-// Performance in a Fixed Period of Time", one loop each, as a check on
-// package aggregate and on how Take reads it.
+// paperAt is the five payoffs of a run at test time tau, written out from the
+// definitions of Hernández-Orallo (2010a), "On Evaluating Agent Performance
+// in a Fixed Period of Time", one loop each, as a check on package aggregate
+// and on how Take reads it.
 func paperAt(run aggregate.Run, tau, lambda float64) aggregate.Values {
 	v := aggregate.Values{Tau: tau}
 	var last float64 // t_{n_τ}
@@ -169,12 +169,13 @@ func paperAt(run aggregate.Run, tau, lambda float64) aggregate.Values {
 	return v
 }
 
-// Every payoff is read at the test time it is labelled with, as seed 001
-// defines it: an item whose steps run out before τ counts the time from
-// its last action to τ, which ω‖τ divides by and which shrinks v̌‖τ's n*.
-// The figures read when each episode ended are Outcome.AtEnd. The case of
-// issue 20: random on lambda-one:3/1 at 0.1 s an action and τ = 100 s does
-// its 20 steps by 2 s, collecting 3, so ω‖τ = 3/100 and n* = ⌊20·2/100⌋ = 0.
+// Every payoff is read at the test time it is labelled with, as
+// Hernández-Orallo (2010a) defines it: an item whose steps run out before τ
+// counts the time from its last action to τ, which ω‖τ divides by and which
+// shrinks v̌‖τ's n*. The figures read when each episode ended are
+// Outcome.AtEnd. The case of issue 20: random on lambda-one:3/1 at 0.1 s an
+// action and τ = 100 s does its 20 steps by 2 s, collecting 3, so ω‖τ = 3/100
+// and n* = ⌊20·2/100⌋ = 0.
 func TestPayoffsAreThePapersAtTau(t *testing.T) {
 	items := lambdaOneItems(t, 3, 1)
 	for _, name := range []string{"random", "oracle"} {
@@ -312,12 +313,13 @@ func TestPaceAndTestTime(t *testing.T) {
 	}
 }
 
-// Theorem 1 of seed 001 through a test: the opportunistic stopper, random
-// until its average is positive, keeps a positive v‖τ on balanced Λ_one
-// exercises where the random agent scores 0. Under v̌‖τ no episode of it
-// scores above 1/m (Theorems 2 and 3): the rewards it kept are a prefix of
-// its history before it stopped, which averaged at most 0, unless its
-// average turned positive at its very last step, when nothing was dropped.
+// Theorem 1 of Hernández-Orallo (2010a) through a test: the opportunistic
+// stopper, random until its average is positive, keeps a positive v‖τ on
+// balanced Λ_one exercises where the random agent scores 0. Under v̌‖τ no
+// episode of it scores above 1/m (Theorems 2 and 3): the rewards it kept are
+// a prefix of its history before it stopped, which averaged at most 0, unless
+// its average turned positive at its very last step, when nothing was
+// dropped.
 func TestStopperUnderTheTwoAverages(t *testing.T) {
 	items := lambdaOneItems(t, 7, 2)
 	s := exam.DefaultSettings
@@ -351,8 +353,8 @@ func TestStopperUnderTheTwoAverages(t *testing.T) {
 }
 
 // The time modulator slows down while ahead and never stops, so v̌‖τ keeps
-// its advantage (seed 001's Table 1, row 11: v̌‖τ is not robust to time
-// modulation).
+// its advantage (Hernández-Orallo 2010a, Table 1, row 11: v̌‖τ is not robust
+// to time modulation).
 func TestModulatorKeepsItsAdvantage(t *testing.T) {
 	items := lambdaOneItems(t, 7, 2)
 	s := exam.DefaultSettings

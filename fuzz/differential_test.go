@@ -142,8 +142,9 @@ func TestGeneratorCompiles(t *testing.T) {
 	}
 }
 
-// The thesis's expansion fixture (seed 000 §3.6.6, language notes §3) on
-// every input of up to four symbols over its alphabet, three runs in a row.
+// The thesis's expansion fixture (Insa-Cabrera 2011, §3.6.6; language notes
+// §3) on every input of up to four symbols over its alphabet, three runs in a
+// row.
 func TestDifferentialThesisFixture(t *testing.T) {
 	alphabet := []string{"A1", "A2", "π", "⊙"}
 	src := "[(χ1 ∉ {A1, π})] A1 (π|⊙)2 -> (π|⊙)2 [χ1]\n"

@@ -100,10 +100,10 @@
 //
 // # Evolution
 //
-// Evolve improves a population of environments by mutation, crossover and
-// the exchange of rules between objects, the heuristic that seed 004 §6.3
-// suggests ("evolutionary algorithms, where rules can mutate and be
-// exchanged between objects"). Only candidates that pass the filters
+// Evolve improves a population of environments by mutation, crossover and the
+// exchange of rules between objects, the heuristic that Hernández-Orallo
+// (2010b, §6.3) suggests ("evolutionary algorithms, where rules can mutate
+// and be exchanged between objects"). Only candidates that pass the filters
 // (Check: they load, they are balanced, they discriminate) enter the
 // population.
 //

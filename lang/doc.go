@@ -1,14 +1,15 @@
 // Package lang is the front end of the notation for extended Markov
 // algorithms: lexer, grammar, AST with positions, and formatter.
 //
-// The notation is the papers' own (seed 004 §6, thesis §3.6.6): symbols are
-// one character with an optional subscript (ω1, A12, E_I), written
-// juxtaposed (HIIIDDD is seven symbols); rules are LHS -> RHS or LHS ->. RHS
-// (→ and →· too); the sugar is optional groups [ ], alternatives ( | ), the
-// wildcard χ and (χ ∉ {…}), binding subscripts after ), ] and χ, the mark ^Δ
-// on a left-hand side element, and Δ and ∇ on a right-hand side. Every
-// special character has a LaTeX-style ASCII spelling (\pi, \odot, \chi, …).
-// docs/language.md is the reference.
+// The notation is the papers' own (Hernández-Orallo 2010b, §6; Insa-Cabrera
+// 2011, the thesis, §3.6.6; docs/references.md): symbols are one character
+// with an optional subscript (ω1, A12, E_I), written juxtaposed (HIIIDDD is
+// seven symbols); rules are LHS -> RHS or LHS ->. RHS (→ and →· too); the
+// sugar is optional groups [ ], alternatives ( | ), the wildcard χ and (χ ∉
+// {…}), binding subscripts after ), ] and χ, the mark ^Δ on a left-hand side
+// element, and Δ and ∇ on a right-hand side. Every special character has a
+// LaTeX-style ASCII spelling (\pi, \odot, \chi, …). docs/language.md is the
+// reference.
 //
 // Design:
 //

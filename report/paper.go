@@ -29,10 +29,11 @@ type PaperStratum struct {
 	P     float64 `json:"p_one_tailed"`
 }
 
-// seed002QLearning is seed 002's machine result (§5 and Table 2):
-// Q-learning with the thesis's settings on 20 Λ_one tests × 7 exercises.
-var seed002QLearning = PaperFigures{
-	Source: "seed 002 §5, Table 2",
+// paperQLearning is the machine result of Insa-Cabrera et al. (2011, §5 and
+// Table 2): Q-learning with the thesis's settings on 20 Λ_one tests × 7
+// exercises.
+var paperQLearning = PaperFigures{
+	Source: "Insa-Cabrera et al. 2011 §5, Table 2",
 	N:      140, Mean: 0.259, TestSD: 0.122, R: -0.444,
 	Strata: []PaperStratum{
 		{3, 20, -0.612, 0.002}, {4, 20, -0.538, 0.008}, {5, 20, -0.526, 0.009}, {6, 20, -0.403, 0.039},
@@ -44,10 +45,10 @@ var seed002QLearning = PaperFigures{
 // with people (anynt results): its scores are theirs, one test each.
 const People = "people"
 
-// seed002Humans is seed 002's human result (§5 and Table 2): 20 people,
-// each given one of the 20 Λ_one tests of 7 exercises.
-var seed002Humans = PaperFigures{
-	Source: "seed 002 §5, Table 2",
+// paperHumans is the human result of Insa-Cabrera et al. (2011, §5 and Table
+// 2): 20 people, each given one of the 20 Λ_one tests of 7 exercises.
+var paperHumans = PaperFigures{
+	Source: "Insa-Cabrera et al. 2011 §5, Table 2",
 	N:      140, Mean: 0.237, TestSD: 0.150, R: -0.257,
 	Strata: []PaperStratum{
 		{3, 20, -0.474, 0.017}, {4, 20, -0.134, 0.286}, {5, 20, -0.367, 0.056}, {6, 20, -0.515, 0.010},
@@ -55,9 +56,9 @@ var seed002Humans = PaperFigures{
 	},
 }
 
-// paperFigures gives seed 002's figures for an examinee given the paper's
-// test: Q-learning with the thesis's α, γ and Q0, or people, on Λ_one.
-// Another agent or protocol has none to compare with.
+// paperFigures gives the figures of Insa-Cabrera et al. (2011) for an
+// examinee given the paper's test: Q-learning with the thesis's α, γ and Q0,
+// or people, on Λ_one. Another agent or protocol has none to compare with.
 func paperFigures(protocol string, a Agent) *PaperFigures {
 	if protocol != "lambda-one" || a.Command != "" {
 		return nil
@@ -65,9 +66,9 @@ func paperFigures(protocol string, a Agent) *PaperFigures {
 	var f PaperFigures
 	switch {
 	case a.Name == "qlearning" && a.QLearning != nil && *a.QLearning == agent.DefaultSettings:
-		f = seed002QLearning
+		f = paperQLearning
 	case a.Name == People && a.QLearning == nil:
-		f = seed002Humans
+		f = paperHumans
 	default:
 		return nil
 	}

@@ -52,11 +52,11 @@ type Figure struct {
 	Height      vg.Length
 }
 
-// Figures draws the report's plots: score against complexity (seed 002
-// Fig. 4 right), scores per stratum (Fig. 4 left) when there are two
-// strata or more (one box an agent over every item would only repeat the
-// histogram), score distributions (Fig. 3), and the anytime curve of each
-// of seed 001's payoffs.
+// Figures draws the report's plots: score against complexity (Insa-Cabrera et
+// al. 2011, Fig. 4 right), scores per stratum (Fig. 4 left) when there are
+// two strata or more (one box an agent over every item would only repeat the
+// histogram), score distributions (Fig. 3), and the anytime curve of each of
+// the payoffs of Hernández-Orallo (2010a).
 func (r *Report) Figures() ([]Figure, error) {
 	var figs []Figure
 	builds := []func() (Figure, error){r.complexityFigure, r.strataFigure, r.distributionFigure}
@@ -103,7 +103,7 @@ func (r *Report) scoreLabel() string {
 }
 
 func (r *Report) complexityFigure() (Figure, error) {
-	p := newPlot("Score against complexity (seed 002, Fig. 4 right)", "complexity ("+r.Protocol.Complexity+")", r.scoreLabel())
+	p := newPlot("Score against complexity (Insa-Cabrera et al. 2011, Fig. 4 right)", "complexity ("+r.Protocol.Complexity+")", r.scoreLabel())
 	xs := r.complexities()
 	lo, hi := slices.Min(xs), slices.Max(xs)
 	for a, s := range r.Summaries {
@@ -238,7 +238,7 @@ func (r *Report) strataFigure() (Figure, error) {
 	if r.Protocol.Strata == ByCells {
 		x = "number of cells (n_c)"
 	}
-	p := newPlot("Scores by "+r.strataName()+" (seed 002, Fig. 4 left)", x, r.scoreLabel())
+	p := newPlot("Scores by "+r.strataName()+" (Insa-Cabrera et al. 2011, Fig. 4 left)", x, r.scoreLabel())
 	n := len(r.Agents)
 	slot := 0.8 / float64(n)                                     // of a stratum's unit width
 	boxWidth := vg.Length(0.7*slot) * (wide - 2*vg.Centimeter) / // in points, about
@@ -280,9 +280,10 @@ func (r *Report) strataFigure() (Figure, error) {
 		Plot: p, Width: wide, Height: tall}, nil
 }
 
-// histogramBins are the bins of the score distributions: seed 002's
-// [−1, 1] in twentieths when every score lies there (v‖τ, v̌‖τ, V|γ|τ
-// always do), else twenty bins over the scores' range.
+// histogramBins are the bins of the score distributions: those of
+// Insa-Cabrera et al. (2011), [−1, 1] in twentieths when every score lies
+// there (v‖τ, v̌‖τ, V|γ|τ always do), else twenty bins over the scores'
+// range.
 func histogramBins(all []float64) []plotter.HistogramBin {
 	lo, hi := -1.0, 1.0
 	if mn, mx := slices.Min(all), slices.Max(all); mn < lo || mx > hi {
@@ -301,7 +302,7 @@ func histogramBins(all []float64) []plotter.HistogramBin {
 }
 
 func (r *Report) distributionFigure() (Figure, error) {
-	p := newPlot("Score distributions (seed 002, Fig. 3)", r.scoreLabel(), "density")
+	p := newPlot("Score distributions (Insa-Cabrera et al. 2011, Fig. 3)", r.scoreLabel(), "density")
 	p.Legend.Left = false
 	var all []float64
 	for a := range r.Agents {

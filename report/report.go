@@ -31,8 +31,8 @@ type Protocol struct {
 type Strata string
 
 const (
-	// ByCells makes one stratum of each number of cells n_c, as seed 002's
-	// Table 2 and Fig. 4 (left) do.
+	// ByCells makes one stratum of each number of cells n_c, as Table 2 and
+	// Fig. 4 (left) of Insa-Cabrera et al. (2011) do.
 	ByCells Strata = "cells"
 	// ByComplexity makes up to five bins of whole units of complexity
 	// holding about equal numbers of items (docs/reports.md).
@@ -97,9 +97,10 @@ type Summary struct {
 	Mean  float64
 	SD    float64 // the sample standard deviation of the item scores
 	CI95  [2]float64
-	// TestSD is the sample standard deviation of the tests' mean scores
-	// (the items of one Item.Test), NaN with one test: the spread between
-	// examinees in seed 002's design, where each test went to one person.
+	// TestSD is the sample standard deviation of the tests' mean scores (the
+	// items of one Item.Test), NaN with one test: the spread between
+	// examinees in the design of Insa-Cabrera et al. (2011), where each test
+	// went to one person.
 	TestSD float64
 	// Corr is Pearson's r between item score and complexity.
 	Corr   Correlation
@@ -122,8 +123,8 @@ type Summary struct {
 	// Paired compares the agent with the first one, item by item; nil for
 	// the first agent.
 	Paired *Paired
-	// Paper is seed 002's figures for this agent, when its test and
-	// settings were the paper's; nil otherwise.
+	// Paper is the figures of Insa-Cabrera et al. (2011) for this agent, when
+	// its test and settings were the paper's; nil otherwise.
 	Paper *PaperFigures
 }
 

@@ -113,9 +113,9 @@ func TestSummaryFiguresComeFromTheScores(t *testing.T) {
 	}
 }
 
-// paperSDColumn checks that the summary prints seed 002's sd under "sd of
-// test means", the figure of ours it matches (as the README says), and
-// nothing under the items' "sd".
+// paperSDColumn checks that the summary prints the sd of Insa-Cabrera et al.
+// (2011) under "sd of test means", the figure of ours it matches (as the
+// README says), and nothing under the items' "sd".
 func paperSDColumn(t *testing.T, r *report.Report, sd string) {
 	t.Helper()
 	var summary report.Table
@@ -126,19 +126,19 @@ func paperSDColumn(t *testing.T, r *report.Report, sd string) {
 	}
 	col := func(name string) int { return slices.Index(summary.Head, name) }
 	for _, row := range summary.Rows {
-		if !strings.Contains(row[0], "seed 002") {
+		if !strings.Contains(row[0], "Insa-Cabrera et al. 2011") {
 			continue
 		}
 		if row[col("sd of test means")] != sd || row[col("sd")] != "" {
-			t.Errorf("seed 002's row: sd %q, sd of test means %q; want its %s under sd of test means", row[col("sd")], row[col("sd of test means")], sd)
+			t.Errorf("the paper's row: sd %q, sd of test means %q; want its %s under sd of test means", row[col("sd")], row[col("sd of test means")], sd)
 		}
 		return
 	}
-	t.Errorf("no row of seed 002 in %v", summary.Rows)
+	t.Errorf("no row of Insa-Cabrera et al. 2011 in %v", summary.Rows)
 }
 
-// Seed 002's figures are printed beside Q-learning's only for its test
-// with the thesis's settings.
+// The figures of Insa-Cabrera et al. (2011) are printed beside Q-learning's
+// only for its test with the thesis's settings.
 func TestPaperFiguresOnlyForThePapersTest(t *testing.T) {
 	in := input(t, 1, exam.DefaultSettings, "random", "qlearning")
 	r := build(t, in)
@@ -169,8 +169,8 @@ func TestPaperFiguresOnlyForThePapersTest(t *testing.T) {
 	}
 }
 
-// People (anynt results) get seed 002's human figures beside theirs on
-// Λ_one, and only there.
+// People (anynt results) get the human figures of Insa-Cabrera et al. (2011)
+// beside theirs on Λ_one, and only there.
 func TestPaperFiguresOfPeople(t *testing.T) {
 	in := input(t, 1, exam.DefaultSettings, "random", "qlearning")
 	in.Agents[0].Name = report.People
@@ -448,9 +448,9 @@ func seriesOf(page element, agents []string) map[string][]string {
 	return out
 }
 
-// The HTML page is well-formed, names the version, seed and settings, has
-// the plots of seed 002's Figs. 3 and 4 and one anytime curve a payoff,
-// and every plot draws every agent.
+// The HTML page is well-formed, names the version, seed and settings, has the
+// plots of Figs. 3 and 4 of Insa-Cabrera et al. (2011) and one anytime curve
+// a payoff, and every plot draws every agent.
 func TestHTMLIsWellFormedAndCarriesEverySeries(t *testing.T) {
 	agents := []string{"random", "qlearning", "oracle"}
 	r := build(t, input(t, 2, exam.DefaultSettings, agents...))

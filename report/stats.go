@@ -17,9 +17,9 @@ import (
 type Correlation struct {
 	N int
 	R float64
-	// P is the two-tailed p-value of r ≠ 0; POne the one-tailed p-value of
-	// r < 0, the papers' hypothesis that more complex items score lower
-	// (seed 002's Table 2 prints it).
+	// P is the two-tailed p-value of r ≠ 0; POne the one-tailed p-value of r
+	// < 0, the papers' hypothesis that more complex items score lower (Table
+	// 2 of Insa-Cabrera et al. 2011 prints it).
 	P, POne float64
 }
 

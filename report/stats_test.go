@@ -15,10 +15,10 @@ import (
 	"github.com/anynt/anynt/exam"
 )
 
-// The p-values of r are those seed 002 prints: every cell of Table 2
-// (one-tailed, n = 20) and the whole-test figures (n = 140), to the three
-// decimals the paper gives.
-func TestRPValuesReproduceSeed002(t *testing.T) {
+// The p-values of r are those Insa-Cabrera et al. (2011) print: every cell of
+// Table 2 (one-tailed, n = 20) and the whole-test figures (n = 140), to the
+// three decimals the paper gives.
+func TestRPValuesReproduceInsaCabrera2011(t *testing.T) {
 	tests := []struct {
 		r    float64
 		n    int
@@ -27,7 +27,7 @@ func TestRPValuesReproduceSeed002(t *testing.T) {
 		// Table 2, humans
 		{-0.474, 20, 0.017}, {-0.134, 20, 0.286}, {-0.367, 20, 0.056}, {-0.515, 20, 0.010},
 		{-0.282, 20, 0.114}, {-0.189, 20, 0.213}, {-0.146, 20, 0.270},
-		// Table 2, Q-learning (also seed002QLearning)
+		// Table 2, Q-learning (also paperQLearning)
 		{-0.612, 20, 0.002}, {-0.538, 20, 0.008}, {-0.526, 20, 0.009}, {-0.403, 20, 0.039},
 		{-0.442, 20, 0.026}, {-0.387, 20, 0.046}, {-0.465, 20, 0.019},
 		// §5: humans r = −.257, n = 140, P = .001
@@ -42,9 +42,9 @@ func TestRPValuesReproduceSeed002(t *testing.T) {
 			t.Errorf("r %v: two-tailed p %v is not twice the one-tailed %v for r < 0", tt.r, two, one)
 		}
 	}
-	for _, s := range seed002QLearning.Strata {
+	for _, s := range paperQLearning.Strata {
 		if _, one := rPValues(s.R, s.N); math.Abs(one-s.P) > 0.0015 {
-			t.Errorf("seed002QLearning, %d cells: p %.4f, recorded %.3f", s.Cells, one, s.P)
+			t.Errorf("paperQLearning, %d cells: p %.4f, recorded %.3f", s.Cells, one, s.P)
 		}
 	}
 	// A positive r is against the papers' hypothesis: its one-tailed p is
@@ -200,7 +200,7 @@ func TestPlusFixed4IsPrintf(t *testing.T) {
 // checks real reports).
 func TestAlignedIsTabwriter(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 6))
-	words := []string{"", "a", "n/a", "+0.1250", "τ", "v̌‖τ", "lambda-one:12/7", "[-0.1000, +0.2000]", "seed 002: r (p)"}
+	words := []string{"", "a", "n/a", "+0.1250", "τ", "v̌‖τ", "lambda-one:12/7", "[-0.1000, +0.2000]", "Insa-Cabrera et al. 2011: r (p)"}
 	for i := range 3000 {
 		cols, rows := rng.IntN(6), rng.IntN(8)
 		cell := func() string { return words[rng.IntN(len(words))] }

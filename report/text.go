@@ -18,8 +18,8 @@ import (
 	"github.com/anynt/anynt/internal/cores"
 )
 
-// payoffNames name seed 001's payoffs in the order of payoffsOf, in the
-// papers' notation and in words.
+// payoffNames name the payoffs of Hernández-Orallo (2010a) in the order of
+// payoffsOf, in the papers' notation and in words.
 var payoffNames = []string{"V↑τ (sum)", "ω‖τ (per second)", "v‖τ (per cycle)", "V|γ|τ (discounted)", "v̌‖τ (diminishing)"}
 
 func payoffsOf(v aggregate.Values) []float64 {
@@ -70,9 +70,9 @@ func (r *Report) SettingsText() string {
 	return text
 }
 
-// WriteText writes the per-item table, the summary per agent, the figures
-// per stratum (seed 002's Table 2), the payoffs at τ and the paired
-// differences, under a header naming the version, the test and every
+// WriteText writes the per-item table, the summary per agent, the figures per
+// stratum (Table 2 of Insa-Cabrera et al. 2011), the payoffs at τ and the
+// paired differences, under a header naming the version, the test and every
 // setting.
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
@@ -95,7 +95,7 @@ func (r *Report) scoreText() string {
 }
 
 // payoffMeaning says in words what each payoff is, after Hernández-Orallo
-// (2010), "On Evaluating Agent Performance in a Fixed Period of Time".
+// (2010a), "On Evaluating Agent Performance in a Fixed Period of Time".
 var payoffMeaning = map[exam.Score]string{
 	exam.ScoreSum:        "the total reward of the actions done by τ",
 	exam.ScorePerSecond:  "the total reward of the actions done by τ, divided by τ",
@@ -106,11 +106,11 @@ var payoffMeaning = map[exam.Score]string{
 }
 
 // keyLines say what the report's figures are: the chosen payoff, as
-// Hernández-Orallo (2010) defines it, and the complexity columns.
+// Hernández-Orallo (2010a) defines it, and the complexity columns.
 func (r *Report) keyLines() []string {
 	s := r.Settings.Score
 	return []string{
-		fmt.Sprintf("%s (%s): %s (Hernández-Orallo 2010, \"On Evaluating Agent Performance in a Fixed Period of Time\")", scoreNotation[s], s, payoffMeaning[s]),
+		fmt.Sprintf("%s (%s): %s (Hernández-Orallo 2010a, \"On Evaluating Agent Performance in a Fixed Period of Time\")", scoreNotation[s], s, payoffMeaning[s]),
 		"K_approx: the length in bytes of Good and Evil's pattern compressed by zlib, the complexity of Insa-Cabrera et al. 2011, " +
 			"\"Comparing humans and AI agents\"; n/a for an environment whose Good and Evil run a program",
 		"bits: the environment's description length, in bits (docs/complexity.md)",
@@ -229,12 +229,12 @@ func (r *Report) strataName() string {
 }
 
 func (r *Report) strataTable() Table {
-	t := Table{Title: fmt.Sprintf("by %s (as seed 002's Table 2: r of score against %s within each stratum, one-tailed p of r < 0)",
+	t := Table{Title: fmt.Sprintf("by %s (as Table 2 of Insa-Cabrera et al. 2011: r of score against %s within each stratum, one-tailed p of r < 0)",
 		r.strataName(), r.Protocol.Complexity),
 		Head: []string{"agent", r.strataName(), "n", "mean", "sd", "95% CI", "r", "p (one-tailed)"}}
 	paper := slices.ContainsFunc(r.Summaries, func(s Summary) bool { return s.Paper != nil })
 	if paper {
-		t.Head = append(t.Head, "seed 002: r (p)")
+		t.Head = append(t.Head, "Insa-Cabrera et al. 2011: r (p)")
 	}
 	for _, s := range r.Summaries {
 		for k, f := range s.Strata {
@@ -254,7 +254,7 @@ func (r *Report) strataTable() Table {
 }
 
 func (r *Report) payoffsTable() Table {
-	t := Table{Title: "seed 001's payoffs at τ, means over the items", Head: append([]string{"agent", "interactions"}, payoffNames...)}
+	t := Table{Title: "payoffs of Hernández-Orallo 2010a at τ, means over the items", Head: append([]string{"agent", "interactions"}, payoffNames...)}
 	for _, s := range r.Summaries {
 		row := []string{s.Agent.Name, fmt.Sprint(s.Payoffs.Count)}
 		for _, v := range payoffsOf(s.Payoffs) {

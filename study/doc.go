@@ -31,31 +31,32 @@
 //
 // The connection runs in WAL mode with synchronous=FULL: Move commits the
 // move's record (an fsync) before it returns, and so before the page is
-// answered, so that a move the participant saw answered is on disk. The
-// state of a session in memory is only a cache, of at most 10,000
-// sessions (the least recently used not in use are let go, so that
-// sessions started by a script cannot fill memory): a session this process
-// does not hold (after a restart of the server, or let go; a closed and
-// reopened tab only asks for the view again) is rebuilt by replaying its
-// recorded moves from the item's seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as
-// exam.Take gives an agent, so that a person and an agent meet the same
-// random choices (a paired design, as seed 002). Each replayed step must
-// show the recorded observation, its click must be the recorded action and
-// give the recorded reward; otherwise the environment or the database
-// changed, and the session is refused with ErrReplay naming the
-// participant, exercise and step. When a record cannot be written, the
-// move is refused and the session is dropped from memory, so that the next
-// request rebuilds it from what was committed. A write is kept only if,
-// after its commit, the study's path still names the file it opened: a
-// database deleted, moved or replaced while the study is open would go on
+// answered, so that a move the participant saw answered is on disk. The state
+// of a session in memory is only a cache, of at most 10,000 sessions (the
+// least recently used not in use are let go, so that sessions started by a
+// script cannot fill memory): a session this process does not hold (after a
+// restart of the server, or let go; a closed and reopened tab only asks for
+// the view again) is rebuilt by replaying its recorded moves from the item's
+// seed: episode 0 of each item, env.EpisodeSeed(item.Seed, 0), as exam.Take
+// gives an agent, so that a person and an agent meet the same random choices
+// (a paired design, as Insa-Cabrera et al. 2011, "Comparing humans and AI
+// agents"). Each replayed step must show the recorded observation, its click
+// must be the recorded action and give the recorded reward; otherwise the
+// environment or the database changed, and the session is refused with
+// ErrReplay naming the participant, exercise and step. When a record cannot
+// be written, the move is refused and the session is dropped from memory, so
+// that the next request rebuilds it from what was committed. A write is kept
+// only if, after its commit, the study's path still names the file it opened:
+// a database deleted, moved or replaced while the study is open would go on
 // taking writes that vanish with it, so every write is then refused
-// (ErrFileGone) until the study is opened again. One process records in
-// a database at a time: OpenHeld takes a lock file beside it (FILE.lock,
-// internal/filelock) for the study's life, before it reads the database,
-// and a second OpenHeld, from any process, is refused with ErrHeld (two writers would number sessions
-// and moves alike, and one of them would see its moves refused on the
-// tables' keys). Readers take no lock. A holder's Close checkpoints the
-// write-ahead log into the file, so that a closed study is one file.
+// (ErrFileGone) until the study is opened again. One process records in a
+// database at a time: OpenHeld takes a lock file beside it (FILE.lock,
+// internal/filelock) for the study's life, before it reads the database, and
+// a second OpenHeld, from any process, is refused with ErrHeld (two writers
+// would number sessions and moves alike, and one of them would see its moves
+// refused on the tables' keys). Readers take no lock. A holder's Close
+// checkpoints the write-ahead log into the file, so that a closed study is
+// one file.
 //
 // # Moves and refusals
 //
@@ -85,40 +86,40 @@
 //
 // # What the participant sees
 //
-// The view gives the cells with their contents: "you" (○) and, for Good,
-// Evil and the objects, neutral names drawn for each item from the item's
-// seed (a permutation of Glyphs on its own stream, the names of the test's
-// previous exercise put last), so that the symbols change from exercise to
-// exercise (no symbol of Good or Evil is seen in the exercise before, where
-// it may have meant the other: people, unlike agents, are not reset between
-// exercises), carry no meaning, and are the same for every participant
-// of a test. The participant is shown where Good and Evil are but not
-// which is which, as in seed 002's interface. A cell is accessible when
-// some action leads there from the participant's cell. The reward of the
-// last move is shown by its sign.
+// The view gives the cells with their contents: "you" (○) and, for Good, Evil
+// and the objects, neutral names drawn for each item from the item's seed (a
+// permutation of Glyphs on its own stream, the names of the test's previous
+// exercise put last), so that the symbols change from exercise to exercise
+// (no symbol of Good or Evil is seen in the exercise before, where it may
+// have meant the other: people, unlike agents, are not reset between
+// exercises), carry no meaning, and are the same for every participant of a
+// test. The participant is shown where Good and Evil are but not which is
+// which, as in the interface of Insa-Cabrera et al. (2011). A cell is
+// accessible when some action leads there from the participant's cell. The
+// reward of the last move is shown by its sign.
 //
 // # Timing
 //
-// The payoffs of seed 001 need the time each move took. The page measures
+// The payoffs of Hernández-Orallo (2010a, "On Evaluating Agent Performance in
+// a Fixed Period of Time") need the time each move took. The page measures
 // from showing the view to the click, which leaves the network out; the
 // server measures from the first time it served the step's view (by Start,
-// Move or View) to receiving the move, which includes it. Serving the
-// view again (a reload, a second tab) does not restart the server's
-// timer: otherwise a page could ask for the view just before its move and
-// make any think look short. A page can say anything, so its time counts
-// only when the server's bounds it (0 < page ≤ server) and the step's view
-// was served once; otherwise the server's counts (a page drawn again
-// restarted its clock, which leaves out the time before). After an
-// exercise the next one's view comes with the answer to its last move:
-// the server's timer of the next step runs through the pause screen, and
-// the page's, which counts, starts when the page draws the exercise.
-// After a restart the server did not serve the view and its time is
-// unknown (0): it runs from the first view the new process serves, and
-// a move sent with no view since counts the page's time, up to an hour. A
-// page's time that is not a number, negative, or over a day (no step
-// takes that long; 1e308 is no measure) is kept as 0 (unknown). The time
-// counted is never below 1 ms, so that a run's times increase. Outcomes
-// puts an exercise's moves at the running sum of these times and scores
-// it with exam.Played, at its last move, as exam.Take scores an agent
-// that did all its steps before τ.
+// Move or View) to receiving the move, which includes it. Serving the view
+// again (a reload, a second tab) does not restart the server's timer:
+// otherwise a page could ask for the view just before its move and make any
+// think look short. A page can say anything, so its time counts only when the
+// server's bounds it (0 < page ≤ server) and the step's view was served once;
+// otherwise the server's counts (a page drawn again restarted its clock,
+// which leaves out the time before). After an exercise the next one's view
+// comes with the answer to its last move: the server's timer of the next step
+// runs through the pause screen, and the page's, which counts, starts when
+// the page draws the exercise. After a restart the server did not serve the
+// view and its time is unknown (0): it runs from the first view the new
+// process serves, and a move sent with no view since counts the page's time,
+// up to an hour. A page's time that is not a number, negative, or over a day
+// (no step takes that long; 1e308 is no measure) is kept as 0 (unknown). The
+// time counted is never below 1 ms, so that a run's times increase. Outcomes
+// puts an exercise's moves at the running sum of these times and scores it
+// with exam.Played, at its last move, as exam.Take scores an agent that did
+// all its steps before τ.
 package study

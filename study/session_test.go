@@ -608,11 +608,11 @@ func TestADeletedDatabaseRefusesMoves(t *testing.T) {
 	}
 }
 
-// Seed 002 shows Good and Evil as neutral symbols that change from one
-// exercise to the next, so that nothing a person learnt of a symbol
-// carries over (people, unlike agents, are not reset between exercises).
-// Drawn independently for each exercise, two exercises in a row would
-// share a symbol one time in three, often in the other role. In every
+// Insa-Cabrera et al. (2011) show Good and Evil as neutral symbols that
+// change from one exercise to the next, so that nothing a person learnt of a
+// symbol carries over (people, unlike agents, are not reset between
+// exercises). Drawn independently for each exercise, two exercises in a row
+// would share a symbol one time in three, often in the other role. In every
 // test of a study, no exercise shows a symbol of the one before.
 func TestConsecutiveExercisesShareNoGlyph(t *testing.T) {
 	const tests = 10

@@ -18,9 +18,9 @@ type Design struct {
 	Strata     string // how a report groups the items: cells or complexity
 	Settings   string // the protocol's own settings, as report.Protocol.Settings
 	Seed       uint64
-	// Tests is the number of different tests: participant n takes test
-	// ((n−1) mod Tests) + 1, so that seed 002's design (each test to one
-	// person) is --tests 20 with 20 participants.
+	// Tests is the number of different tests: participant n takes test ((n−1)
+	// mod Tests) + 1, so that the design of Insa-Cabrera et al. (2011) (each
+	// test to one person) is --tests 20 with 20 participants.
 	Tests int
 	// Items are every test's items, test by test, in the order they are
 	// given; each carries its Source.

@@ -123,23 +123,23 @@
 //
 // # The page
 //
-// The page (assets/) follows the ANYNT prototype's interface (seed 002
-// §4.2, Fig. 2; seed 003 Fig. 4): instructions that say only what the
-// participant must know; the exercises in order with their step counts;
-// the cells as coloured squares from a fixed palette, numbered in a
-// corner, its hues at least 40° from the reward icons' green and red; the
-// participant always ○; the other objects as neutral symbols
-// (study.Glyphs: ◆ ⬟ ▲ ★ ▰ ⬢ ♜ ⧓ ♣ ♠; none a reward's sign, a plus or a
-// minus, which would say which is Good, nor a circle like ○) that the
-// study draws afresh for each exercise; cells that can be reached with a
-// thick border, and under the pointer or the keyboard's focus a double
-// border and a more saturated background; the reward of the last step as
-// an up arrow in a green circle, a small square in a grey one or a down
-// arrow in a red one; a pause screen between exercises and a thank-you
-// screen at the end. Nothing else is shown. The intro counts the code's
-// and each answer's bytes of UTF-8 (TextEncoder), as the study bounds
-// them (study.MaxCode, study.MaxReply), shows the count under each field
-// and sends nothing while one is over.
+// The page (assets/) follows the ANYNT prototype's interface (Insa-Cabrera et
+// al. 2011, "Comparing humans and AI agents", §4.2, Fig. 2; Insa-Cabrera et
+// al. 2012, "The ANYNT Project Intelligence Test Λ_one", Fig. 4):
+// instructions that say only what the participant must know; the exercises in
+// order with their step counts; the cells as coloured squares from a fixed
+// palette, numbered in a corner, its hues at least 40° from the reward icons'
+// green and red; the participant always ○; the other objects as neutral
+// symbols (study.Glyphs: ◆ ⬟ ▲ ★ ▰ ⬢ ♜ ⧓ ♣ ♠; none a reward's sign, a plus or
+// a minus, which would say which is Good, nor a circle like ○) that the study
+// draws afresh for each exercise; cells that can be reached with a thick
+// border, and under the pointer or the keyboard's focus a double border and a
+// more saturated background; the reward of the last step as an up arrow in a
+// green circle, a small square in a grey one or a down arrow in a red one; a
+// pause screen between exercises and a thank-you screen at the end. Nothing
+// else is shown. The intro counts the code's and each answer's bytes of UTF-8
+// (TextEncoder), as the study bounds them (study.MaxCode, study.MaxReply),
+// shows the count under each field and sends nothing while one is over.
 //
 // So that no group of people is favoured, the page can be used without a
 // mouse and with a screen reader: the cells are buttons in order (Tab,

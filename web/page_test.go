@@ -163,14 +163,14 @@ func TestHead(t *testing.T) {
 	}
 }
 
-// TestGlyphsCarryNoMeaning reads the symbols the page draws for the
-// study's glyphs: seed 002 wants symbols without implicit meaning, and in
-// this page some would have one. A glyph drawn as a reward's sign (■ is
-// "nothing") or as a sign of gain or loss (a plus or a minus: the papers'
+// TestGlyphsCarryNoMeaning reads the symbols the page draws for the study's
+// glyphs: Insa-Cabrera et al. (2011) want symbols without implicit meaning,
+// and in this page some would have one. A glyph drawn as a reward's sign (■
+// is "nothing") or as a sign of gain or loss (a plus or a minus: the papers'
 // own ⊕ and ⊖ without their circles) would tell a person which of Good and
-// Evil it is, which an agent is not told. Every glyph is drawn, each as
-// its own symbol, none as a circle: the participant is ○, and a filled
-// disc beside it is too easily taken for it.
+// Evil it is, which an agent is not told. Every glyph is drawn, each as its
+// own symbol, none as a circle: the participant is ○, and a filled disc
+// beside it is too easily taken for it.
 func TestGlyphsCarryNoMeaning(t *testing.T) {
 	b := newBrowser(t, serve(t, openStudy(t, study.Intro{})))
 	r := b.do("GET", "/assets/app.js", nil, nil)

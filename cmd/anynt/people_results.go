@@ -17,8 +17,9 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// peopleName is the examinee the participants make together in a report:
-// one score an item, as one examinee took each test (seed 002's design).
+// peopleName is the examinee the participants make together in a report: one
+// score an item, as one examinee took each test (the design of Insa-Cabrera
+// et al. 2011).
 const peopleName = report.People
 
 // resultsFlags are anynt results' flags: how the agents take the
@@ -40,10 +41,11 @@ for the participants who finished their test, as one examinee named people
 (each finished participant is one test of the report, its items those of the
 test it took), beside --agent agents (Q-learning by default) given the same
 items with the same episode seeds: the table of items, the summaries, the
-figures per stratum (per number of cells for Λ_one, as seed 002's Table 2),
-the payoffs, and the paired differences. --html FILE draws people's scores
-beside the agents' (score against complexity, per number of cells,
-histograms), as seed 002's figures 3 and 4.
+figures per stratum (per number of cells for Λ_one, as Table 2 of
+Insa-Cabrera et al. 2011, "Comparing humans and AI agents"), the payoffs,
+and the paired differences. --html FILE draws people's scores beside the
+agents' (score against complexity, per number of cells, histograms), as the
+paper's figures 3 and 4.
 
 A participant's item is scored from the recorded interactions at the times
 the participant took (docs/people.md, "Timing"): its test time τ is the sum

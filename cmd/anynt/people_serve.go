@@ -77,15 +77,16 @@ func newServeCmd(io *stdio) *cobra.Command {
 		Use:   "serve --db FILE [--protocol P] [--tests N] [--seed S] [--consent FILE] [--ask-code] [--question TEXT]... [--title TEXT] [--addr HOST:PORT [--public]] [FILE|DIR...]",
 		Short: "Give a test to people in a web browser, every interaction kept in a database",
 		Long: `serve starts a web server that gives a test to people: the page shows the
-exercises as seed 002's interface did (cells as coloured squares, the
-participant ○, Good and Evil as neutral symbols that change from exercise to
-exercise, accessible cells with a thicker border, the reward of each step as
-an up arrow in a green circle, a small square in a grey one or a down arrow
-in a red one), and can be used with the keyboard and a screen reader.
+exercises as the interface of Insa-Cabrera et al. 2011, "Comparing humans
+and AI agents", did (cells as coloured squares, the participant ○, Good and
+Evil as neutral symbols that change from exercise to exercise, accessible
+cells with a thicker border, the reward of each step as an up arrow in a green
+circle, a small square in a grey one or a down arrow in a red one), and can be
+used with the keyboard and a screen reader.
 
 The test is drawn as anynt test draws it (--protocol, --tests, --seed and a
 battery's flags and files); participant n takes test ((n−1) mod --tests)+1, so
-seed 002's design (20 tests, one person each) is the default. The study is
+the paper's design (20 tests, one person each) is the default. The study is
 kept in the SQLite database --db FILE: its test, every session and every
 interaction, each committed before the page sees its answer, so that a closed
 tab or a stopped server loses nothing. Given an existing database and no flag

@@ -53,7 +53,7 @@ type protocol struct {
 // protocols are the tests anynt test gives, by --protocol.
 var protocols = map[string]protocol{
 	"lambda-one": {
-		about: "seed 002's Λ_one: --tests tests of 7 exercises (3…9 cells), test k drawn from seed+k−1",
+		about: "the Λ_one of Insa-Cabrera et al. 2011: --tests tests of 7 exercises (3…9 cells), test k drawn from seed+k−1",
 		items: func(fl testFlags) ([]exam.Item, error) {
 			return exam.LambdaOneItems(fl.seed, fl.tests, versionString())
 		},
@@ -103,11 +103,13 @@ the test and every setting, and what the score, K_approx and bits are; a
 table of the items (test, exercise, name, cells, K_approx, bits,
 interactions, each agent's score and, from two episodes, its 95% CI); a
 summary per agent (mean, sd, 95% CI, Pearson's r of score against
-complexity with its two- and one-tailed p); the same per stratum (as seed
-002's Table 2); seed 001's five payoffs at τ; and every agent's paired
-difference from the first. For Q-learning with the thesis's settings on
-lambda-one, seed 002's figures are printed beside ours. The same seed gives
-the same output, bit for bit (docs/reports.md).
+complexity with its two- and one-tailed p); the same per stratum (as Table 2
+of Insa-Cabrera et al. 2011, "Comparing humans and AI agents"); the five
+payoffs at τ of Hernández-Orallo 2010a, "On Evaluating Agent Performance in
+a Fixed Period of Time"; and every agent's paired difference from the first.
+For Q-learning with the thesis's settings on lambda-one, the figures of
+Insa-Cabrera et al. 2011 are printed beside ours. The same seed gives the
+same output, bit for bit (docs/reports.md).
 
 Protocols:
 ` + protocolHelp() + `

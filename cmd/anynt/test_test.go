@@ -13,8 +13,9 @@ import (
 	"github.com/anynt/anynt/agentproto"
 )
 
-// The issue's command prints the header, a row for each exercise, the
-// summary with seed 002's figures beside Q-learning's, and Table 2.
+// The issue's command prints the header, a row for each exercise, the summary
+// with the figures of Insa-Cabrera et al. (2011) beside Q-learning's, and
+// Table 2.
 func TestTestLambdaOneQLearning(t *testing.T) {
 	out, errw, code := anynt(t, "", "test", "--protocol", "lambda-one", "--agent", "qlearning", "--tests", "3", "--seed", "5")
 	if code != exitOK {
@@ -23,8 +24,8 @@ func TestTestLambdaOneQLearning(t *testing.T) {
 	for _, want := range []string{
 		"anynt " + versionString() + ": test lambda-one, seed 5, 3 tests, 21 items, agents qlearning (alpha 0.05, gamma 0.35, q0 2)",
 		"settings: 1 episode an item; pace constant:1", "lambda 0.9; score diminishing",
-		"test  exercise  name", "summary over the items", "seed 002 §5, Table 2  140  +0.259           0.122", "-0.612 (0.002)",
-		"seed 001's payoffs at τ",
+		"test  exercise  name", "summary over the items", "Insa-Cabrera et al. 2011 §5, Table 2  140  +0.259           0.122", "-0.612 (0.002)",
+		"payoffs of Hernández-Orallo 2010a at τ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
@@ -141,8 +142,8 @@ func TestTestSettingsReachTheReport(t *testing.T) {
 	}
 	// Q-learning with other settings is not the paper's: no figures beside.
 	text, _, _ := anynt(t, "", "test", "--agent", "qlearning", "--tests", "1", "--alpha", "0.1")
-	if strings.Contains(text, "seed 002 §5") || strings.Contains(text, "seed 002: r (p)") {
-		t.Error("seed 002's figures printed for alpha 0.1")
+	if strings.Contains(text, "Insa-Cabrera et al. 2011 §5") || strings.Contains(text, "Insa-Cabrera et al. 2011: r (p)") {
+		t.Error("the figures of Insa-Cabrera et al. 2011 printed for alpha 0.1")
 	}
 }
 
@@ -203,7 +204,7 @@ func TestTestOutputs(t *testing.T) {
 func TestTestHelpExamples(t *testing.T) {
 	out, _, code := anynt(t, "", "test", "--help")
 	if code != exitOK || !strings.Contains(out, "anynt test --protocol lambda-one --agent qlearning --tests 20 --seed 1") ||
-		!strings.Contains(out, "  lambda-one: seed 002's Λ_one") {
+		!strings.Contains(out, "  lambda-one: the Λ_one of Insa-Cabrera et al. 2011") {
 		t.Fatalf("status %d:\n%s", code, out)
 	}
 	examples := regexp.MustCompile(`(?m)^  anynt (test --.*)$`).FindAllStringSubmatch(out, -1)
