@@ -58,8 +58,9 @@ def test_python_m_anynt_agent_is_an_agent_cmd(binary: str) -> None:
 
 
 def test_python_and_go_qlearning_agree_within_their_cis(binary: str) -> None:
-    """Seed 002's fixture, 20 Λ_one tests of seed 1: the Python Q-learning and the
-    built-in one (the same settings, different random draws) score alike."""
+    """The fixture of Insa-Cabrera et al. (2011), 20 Λ_one tests of seed 1: the
+    Python Q-learning and the built-in one (the same settings, different random
+    draws) score alike."""
     ev = anynt.evaluate(QLearning, "--agent", "qlearning", tests=20, seed=1)
     py, go = ev.summary(), ev.summary("qlearning")
     assert py["n"] == go["n"] == 140
