@@ -5,9 +5,10 @@ import (
 	"slices"
 )
 
-// Space codes come in two dialects in the seeds. Both give each cell's
-// non-stay arrows as offsets from the cell, toroidally (1 − 2 = n_c − 1); an
-// action a cell does not mention stays in it.
+// Space codes come in two dialects in the papers (the thesis's and
+// Hernández-Orallo 2010b's). Both give each cell's non-stay arrows as offsets
+// from the cell, toroidally (1 − 2 = n_c − 1); an action a cell does not
+// mention stays in it.
 //
 //   - thesis ([T] §3.6.6, and with '|' and digit actions §4.1.3): cells
 //     separated by ':' (or '|'); an action followed by its offset written

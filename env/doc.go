@@ -7,7 +7,7 @@
 //
 // Loading (load.go) turns an environment file into an Env: the actions (the
 // stay action first; each action's observation marker is its upper-case
-// form), the space (a table, a code in either dialect of the seeds, or a
+// form), the space (a table, a code in either dialect of the papers, or a
 // Markov algorithm that writes a code, run under a bound and decoded
 // leniently), the objects' and Good/Evil's programs, rewards and settings.
 // Every behaviour is compiled with one symbol table prefix — markers, π, ⊕,

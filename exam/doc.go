@@ -20,7 +20,7 @@
 // choices (a paired design), and the outcome does not depend on the number
 // of cores. The payoffs are read at τ, and at evenly spaced times up to τ
 // (the anytime curves), each at the time it is labelled with, as
-// Hernández-Orallo (2010, "On Evaluating Agent Performance in a Fixed
+// Hernández-Orallo (2010a, "On Evaluating Agent Performance in a Fixed
 // Period of Time") defines them: an episode whose steps ran out before τ
 // has the time left to τ counted, as an agent that stopped of its own
 // accord (the stopper) has. Outcome.AtEnd reads them when each episode ended instead, at its

@@ -62,7 +62,7 @@ func TestLambdaOneIsFixedBySeed(t *testing.T) {
 	}
 }
 
-// The draws have the distributions the seeds give: over many tests the
+// The draws have the distributions the papers give: over many tests the
 // pattern's mean length is n_c (geometric, stopping probability 1/n_c),
 // n_a is uniform on 2…n_c, and Good's starting cell is uniform.
 func TestLambdaOneDistributions(t *testing.T) {

@@ -102,7 +102,7 @@ type Actions struct {
 	Names []*Symbol
 }
 
-// SpaceCode gives a space as a code in one of the seeds' dialects: "thesis"
+// SpaceCode gives a space as a code in one of the papers' dialects: "thesis"
 // (cells separated by ':', an action followed by its offset in signs) or
 // "paper" (a sign followed by the action repeated offset times).
 type SpaceCode struct {

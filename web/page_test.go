@@ -24,7 +24,7 @@ var securityHeaders = map[string]string{
 
 // TestPageAndAssets fetches the page and its assets and checks their
 // types, their caching, the security headers, and that the page has what
-// the browser tests and the seeds' interface need.
+// the browser tests and the papers' interface need.
 func TestPageAndAssets(t *testing.T) {
 	b := newBrowser(t, serve(t, openStudy(t, study.Intro{})))
 	for _, c := range []struct {
