@@ -94,6 +94,10 @@ func newPlot(title, x, y string) *plot.Plot {
 	p.Y.Label.Text = y
 	p.Legend.Top = true
 	p.Legend.Left = true
+	// gonum/plot spaces the legend's entries by their text's height above
+	// the baseline, so that one entry's descenders touch the next one's
+	// capitals; a descent and a point more between them keeps them apart.
+	p.Legend.Padding = p.Legend.TextStyle.FontExtents().Descent + vg.Points(1)
 	p.Add(plotter.NewGrid())
 	return p
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/exam"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 )
@@ -170,6 +171,25 @@ func TestAxesAndLegendsReadWell(t *testing.T) {
 				if strings.Contains(string(svg), minus) {
 					t.Errorf("%s, %s: the plot says %q", form, f.ID, minus)
 				}
+			}
+		}
+	}
+}
+
+// A legend's entries are a line apart: from one entry's baseline to the
+// next is at least the font's height, so descenders (the g of qlearning)
+// never touch the capitals of the entry below.
+func TestLegendEntriesAreALineApart(t *testing.T) {
+	for form, figs := range figuresOfEveryForm(t) {
+		for _, f := range figs {
+			l := f.Plot.Legend
+			ext := l.TextStyle.FontExtents()
+			var above vg.Length // gonum's entry height: the tallest text above its baseline
+			for _, name := range []string{"qlearning (r = +0.121)", "random", "oracle (mean +0.838)"} {
+				above = max(above, l.TextStyle.Rectangle(name).Max.Y)
+			}
+			if step := above + l.Padding; step < ext.Ascent+ext.Descent {
+				t.Errorf("%s, %s: entries %.2f points apart; the font is %.2f high", form, f.ID, step, ext.Ascent+ext.Descent)
 			}
 		}
 	}
