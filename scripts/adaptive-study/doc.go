@@ -6,7 +6,7 @@
 // moved from τ/2 to τ; then how well the ladder separates each pair of
 // agents.
 //
-//	go run ./scripts/adaptive-study [--seeds 500] [--taus 1000,2000,5000,8000,16000]
+//	go run ./scripts/adaptive-study [--first 1] [--seeds 500] [--taus 1000,2000,5000,8000,16000]
 //	    [--agents random,follower,qlearning,oracle] [--ladder cells|k-approx] [--max-time 150]
 //
 // Each seed's test is given once, at the longest τ, and read at the

@@ -14,19 +14,20 @@ import (
 )
 
 func main() {
-	seeds := flag.Int("seeds", 500, "seeds 1…N")
+	seeds := flag.Int("seeds", 500, "how many seeds")
+	first := flag.Int("first", 1, "the first seed: seeds first…first+N−1 (a different range checks the se's smoothing on seeds it was not chosen on)")
 	taus := flag.String("taus", "1000,2000,5000,8000,16000", "test times to read the score at")
 	agents := flag.String("agents", "random,follower,qlearning,oracle", "agents, weakest first")
 	ladder := flag.String("ladder", "cells", "Λ_one's ladder: cells or k-approx")
 	longest := flag.Float64("max-time", exam.DefaultAdaptive.Longest, "the longest an environment is given (inf: no cap)")
 	flag.Parse()
-	if err := run(*seeds, *taus, *agents, *ladder, *longest); err != nil {
+	if err := run(*first, *seeds, *taus, *agents, *ladder, *longest); err != nil {
 		fmt.Fprintln(os.Stderr, "adaptive-study:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seeds int, tauList, agentList, ladder string, longest float64) error {
+func run(first, seeds int, tauList, agentList, ladder string, longest float64) error {
 	var ts []float64
 	for _, f := range strings.Split(tauList, ",") {
 		t, err := strconv.ParseFloat(f, 64)
@@ -54,7 +55,7 @@ func run(seeds int, tauList, agentList, ladder string, longest float64) error {
 	// score[a][t][k], se likewise, move[a][t][k] = |score(τ) − score(τ/2)|
 	score, se, move := cube(len(xs), len(ts), seeds), cube(len(xs), len(ts), seeds), cube(len(xs), len(ts), seeds)
 	for k := range seeds {
-		rs, err := exam.TakeAdaptive(xs, s, uint64(k+1))
+		rs, err := exam.TakeAdaptive(xs, s, uint64(first+k))
 		if err != nil {
 			return err
 		}
@@ -66,7 +67,7 @@ func run(seeds int, tauList, agentList, ladder string, longest float64) error {
 			}
 		}
 	}
-	fmt.Printf("adaptive test, ladder %s, max time %g s, seeds 1-%d\n", s.Ladder, longest, seeds)
+	fmt.Printf("adaptive test, ladder %s, max time %g s, seeds %d-%d\n", s.Ladder, longest, first, first+seeds-1)
 	fmt.Println("agent      tau     mean    spread  mean se  spread/se  coverage  |s(t)-s(t/2)|")
 	for a, x := range xs {
 		for j, t := range ts {
