@@ -1,6 +1,9 @@
 package exam
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // smoothing is the weight, in environments, with which a level's moves are
 // drawn toward its neighbours' in the staircase's model (docs/tests.md,
@@ -225,4 +228,77 @@ func (w *work) power(n int) []float64 {
 		}
 	}
 	return w.v
+}
+
+// resamples is the number of runs the bootstrap-t interval simulates.
+const resamples = 400
+
+// interval is the 95% bootstrap-t interval of the mean of the
+// environments in steps, which are those added to e, drawn with rng.
+// ±1.96 se is too short for the staircase: the se of a run is itself
+// uncertain, and smallest when the run stayed low, where its score is
+// furthest from the mean (docs/tests.md, "How sure the score is"). So
+// the fitted model is run resamples times from level 1 for as many
+// environments, each payoff the mean the model gives its level and move
+// plus a deviation drawn from those seen before the same move; each
+// simulated run's mean m* and standard error se*, refitted as the test
+// fits its own, give t* = (m* − μ)/se*, μ the model's mean; the interval
+// is [mean − t*₉₇.₅ se, mean − t*₂.₅ se].
+func (e *estimate) interval(steps []AdaptiveStep, move func(float64) int, rng stream) (lo, hi float64) {
+	mean, se := e.value()
+	if se == 0 {
+		return mean, mean
+	}
+	mu := e.modelMean()
+	levels := len(e.at)
+	p, means := make([][3]float64, levels), make([][3]float64, levels)
+	for l := range levels {
+		p[l], means[l], _ = e.model(l)
+	}
+	var deviations [3][]float64
+	for _, st := range steps {
+		k := move(st.Score) + 1
+		deviations[k] = append(deviations[k], st.Score-means[st.Level-1][k])
+	}
+	sim := newEstimate(levels)
+	t := make([]float64, resamples)
+	for b := range t {
+		sim.reset()
+		level := 1
+		for range e.n {
+			k, u, pl := 0, rng.Float64(), p[level-1]
+			if u >= pl[0] {
+				k = 1
+				if u >= pl[0]+pl[1] {
+					k = 2
+				}
+			}
+			score := means[level-1][k]
+			if d := deviations[k]; len(d) > 0 {
+				score += d[rng.IntN(len(d))]
+			}
+			sim.add(level, score, k-1)
+			level = min(max(level+k-1, 1), levels)
+		}
+		m, s := sim.value()
+		switch {
+		case s > 0:
+			t[b] = (m - mu) / s
+		case m != mu:
+			t[b] = math.Copysign(math.Inf(1), m-mu)
+		}
+	}
+	slices.Sort(t)
+	quantile := func(a float64) float64 { return t[int(a*float64(resamples-1)+0.5)] }
+	return mean - quantile(0.975)*se, mean - quantile(0.025)*se
+}
+
+// modelMean is the model's mean of the n weighted payoffs, from the map
+// variance last raised to the n-th power.
+func (e *estimate) modelMean() float64 { return e.work.v[1] / float64(e.n) }
+
+// reset empties e, keeping its matrices.
+func (e *estimate) reset() {
+	e.n, e.mean, e.all = 0, 0, [3]moments{}
+	clear(e.at)
 }
