@@ -25,24 +25,23 @@ func builtIns(t testing.TB, names ...string) []exam.Examinee {
 }
 
 // On one seed and the default settings, the test orders random, follower,
-// Q-learning and oracle; random scores 0 within two standard errors, as a
-// balanced test must, and the oracle is clearly (two standard errors)
-// above Q-learning. Q-learning lands between follower and oracle: it
-// learns within each environment, so it climbs above the follower as the
-// environments grow longer, but it never knows the next move as the
-// oracle does. The follower's level wanders, so one test of 5,000 s does
-// not tell it from random by two standard errors (docs/tests.md gives the
-// figures over many seeds).
+// Q-learning and oracle; random's 95% interval holds 0, as a balanced
+// test's must, and the oracle's lies above Q-learning's. Q-learning lands
+// between follower and oracle: it learns within each environment, so it
+// climbs above the follower as the environments grow longer, but it
+// never knows the next move as the oracle does. The follower's level
+// wanders, so its interval on one test of 5,000 s holds random's 0
+// (docs/tests.md gives the figures over many seeds).
 func TestAdaptiveRanksTheBuiltInAgents(t *testing.T) {
 	rs, err := exam.TakeAdaptive(builtIns(t, "random", "follower", "oracle", "qlearning"), exam.DefaultAdaptive, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rs {
-		t.Logf("%-9s %+.4f ± %.4f, mean level %.2f, %d environments", r.Agent, r.Score, r.SE, r.MeanLevel, len(r.Steps))
+		t.Logf("%-9s %+.4f ± %.4f [%+.4f, %+.4f], mean level %.2f, %d environments", r.Agent, r.Score, r.SE, r.Low, r.High, r.MeanLevel, len(r.Steps))
 	}
-	if math.Abs(rs[0].Score) > 2*rs[0].SE {
-		t.Errorf("random scores %+.4f ± %.4f; want 0 within two standard errors", rs[0].Score, rs[0].SE)
+	if r := rs[0]; !(r.Low < 0 && 0 < r.High) {
+		t.Errorf("random scores %+.4f, 95%% interval [%+.4f, %+.4f]; want 0 in the interval", r.Score, r.Low, r.High)
 	}
 	order := []exam.AdaptiveResult{rs[0], rs[1], rs[3], rs[2]}
 	for i := 1; i < len(order); i++ {
@@ -50,8 +49,8 @@ func TestAdaptiveRanksTheBuiltInAgents(t *testing.T) {
 			t.Errorf("%s (%+.4f) is not above %s (%+.4f)", hi.Agent, hi.Score, lo.Agent, lo.Score)
 		}
 	}
-	if q, o := rs[3], rs[2]; o.Score-2*o.SE <= q.Score+2*q.SE {
-		t.Errorf("the oracle (%+.4f ± %.4f) is not clearly above Q-learning (%+.4f ± %.4f)", o.Score, o.SE, q.Score, q.SE)
+	if q, o := rs[3], rs[2]; o.Low <= q.High {
+		t.Errorf("the oracle (%+.4f, [%+.4f, %+.4f]) is not clearly above Q-learning (%+.4f, [%+.4f, %+.4f])", o.Score, o.Low, o.High, q.Score, q.Low, q.High)
 	}
 }
 
@@ -430,8 +429,8 @@ func BenchmarkAdaptiveQLearning(b *testing.B) {
 }
 
 // The adaptive test of seed 1, as the default settings give it (5,000 s at
-// one action a second), to three built-in agents: the score and its
-// standard error, and where the staircase sat.
+// one action a second), to three built-in agents: the score, its
+// standard error and its 95% interval, and where the staircase sat.
 func ExampleTakeAdaptive() {
 	var xs []exam.Examinee
 	for _, name := range []string{"random", "follower", "oracle"} {
@@ -440,11 +439,24 @@ func ExampleTakeAdaptive() {
 	}
 	rs, _ := exam.TakeAdaptive(xs, exam.DefaultAdaptive, 1)
 	for _, r := range rs {
-		fmt.Printf("%-8s %+.3f ± %.3f after %d environments, mean level %.1f, last level %d\n",
-			r.Agent, r.Score, r.SE, len(r.Steps), r.MeanLevel, r.Steps[len(r.Steps)-1].Level)
+		fmt.Printf("%-8s %+.3f ± %.3f, 95%% interval [%+.3f, %+.3f], after %d environments, mean level %.1f, last level %d\n",
+			r.Agent, r.Score, r.SE, r.Low, r.High, len(r.Steps), r.MeanLevel, r.Steps[len(r.Steps)-1].Level)
 	}
 	// Output:
-	// random   -0.002 ± 0.002 after 61 environments, mean level 1.0, last level 1
-	// follower +0.062 ± 0.055 after 61 environments, mean level 2.2, last level 6
-	// oracle   +0.838 ± 0.028 after 61 environments, mean level 6.6, last level 7
+	// random   -0.002 ± 0.002, 95% interval [-0.006, +0.003], after 61 environments, mean level 1.0, last level 1
+	// follower +0.062 ± 0.055, 95% interval [-0.036, +0.270], after 61 environments, mean level 2.2, last level 6
+	// oracle   +0.838 ± 0.028, 95% interval [+0.730, +0.880], after 61 environments, mean level 6.6, last level 7
+}
+
+// The 95% interval of one test, once it is over: 400 refits of the
+// staircase's model.
+func BenchmarkAdaptiveInterval(b *testing.B) {
+	rs, err := exam.TakeAdaptive(builtIns(b, "qlearning"), exam.DefaultAdaptive, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		exam.AdaptiveInterval(rs[0], exam.DefaultAdaptive, exam.DefaultAdaptive.Tau)
+	}
 }
