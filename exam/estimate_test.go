@@ -40,6 +40,33 @@ func TestEstimateVarianceIsTheModels(t *testing.T) {
 	if got := e.variance(); math.Abs(got-want) > 1e-12*want {
 		t.Errorf("variance %v, want %v by walking the paths", got, want)
 	}
+	// the bootstrap's centre, μ
+	if got, want := e.modelMean(), mean/float64(e.n); math.Abs(got-want) > 1e-12 {
+		t.Errorf("the model's mean %v, want %v by walking the paths", got, want)
+	}
+}
+
+// With one level the payoffs are independent, and the bootstrap-t
+// interval is about the Student t's: the score ± 2.0 se for 40 payoffs,
+// within what 400 resamples can tell. The same stream gives the same
+// interval.
+func TestIntervalOfOneLevelIsStudents(t *testing.T) {
+	e := newEstimate(1)
+	var steps []AdaptiveStep
+	rng := newStream(7, 0)
+	for range 40 {
+		x := 2*rng.Float64() - 1
+		e.add(1, x, DefaultAdaptive.move(x))
+		steps = append(steps, AdaptiveStep{Level: 1, Score: x})
+	}
+	mean, se := e.value()
+	lo, hi := e.interval(steps, DefaultAdaptive.move, newStream(1, 2))
+	if below, above := (mean-lo)/se, (hi-mean)/se; below < 1.7 || below > 2.4 || above < 1.7 || above > 2.4 {
+		t.Errorf("the interval reaches %.2f se below the score and %.2f above, want about 2.02 (Student's t, 39 df)", below, above)
+	}
+	if lo2, hi2 := e.interval(steps, DefaultAdaptive.move, newStream(1, 2)); lo2 != lo || hi2 != hi {
+		t.Errorf("the same stream gave [%v, %v], then [%v, %v]", lo, hi, lo2, hi2)
+	}
 }
 
 // With one level the staircase cannot move, the payoffs are independent
