@@ -2,6 +2,7 @@ package exam
 
 import (
 	"math"
+	"math/bits"
 	"slices"
 )
 
@@ -71,33 +72,32 @@ func (e *estimate) value() (mean, se float64) {
 // easily higher up, climb too easily; the second alone keeps an examinee
 // that wanders from levels it merely did not happen to reach. The sum's
 // first two moments over n steps from each level follow from those over
-// n − 1 steps by an affine map (A, B) ↦ M(A, B), which is raised to the
-// power n by squaring, so that the cost is log n products of
-// (2L+1)-square matrices whatever the test's length.
+// n − 1 steps by an affine map (A, B) ↦ M(A, B). A short test applies it
+// n times, about 3·L operations each; a long one raises M to the power n
+// by squaring, log n products of (2L+1)-square matrices, so that the cost
+// stays small whatever the test's length. The mean of the sum is left in
+// the work's sum.
 func (e *estimate) variance() float64 {
 	levels := len(e.at)
 	d := 2*levels + 1 // 1, A_1…A_L, B_1…B_L
-	m := e.work.matrix(d)
-	m.set(0, 0, 1)
+	w := &e.work
+	w.size(d)
 	for l := range levels {
-		w := float64(l+1) / float64(levels)
+		weight := float64(l+1) / float64(levels)
 		p, mean, variance := e.model(l)
+		w.p[l] = p
 		for k := range 3 {
-			if p[k] == 0 {
-				continue
-			}
-			to := min(max(l+k-1, 0), levels-1)
-			m1, m2 := w*mean[k], w*w*(variance[k]+mean[k]*mean[k])
-			a, b := 1+l, 1+levels+l
-			m.add(a, 0, p[k]*m1)
-			m.add(a, 1+to, p[k])
-			m.add(b, 0, p[k]*m2)
-			m.add(b, 1+to, 2*p[k]*m1)
-			m.add(b, 1+levels+to, p[k])
+			w.m1[l][k] = weight * mean[k]
+			w.m2[l][k] = weight * weight * (variance[k] + mean[k]*mean[k])
 		}
 	}
-	v := e.work.power(e.n)
-	a, b := v[1], v[1+levels] // from level 1
+	var a, b float64
+	if 3*levels*e.n < d*d*d*bits.Len(uint(e.n)) {
+		a, b = w.iterate(e.n)
+	} else {
+		a, b = w.power(e.n)
+	}
+	w.sum = a
 	return max(b-a*a, 0)
 }
 
@@ -166,37 +166,77 @@ func (e *estimate) neighbours(l int) (c [3]float64) {
 	return c
 }
 
-// work holds the matrices of variance, kept from one environment to the
-// next so that the standard error allocates nothing once the test is
-// under way.
+// work holds the vectors and matrices of variance, kept from one
+// environment to the next so that the standard error allocates nothing
+// once the test is under way: each level's chances of its moves p and
+// the first two moments m1, m2 of the weighted payoff before each.
 type work struct {
 	d                int
+	p, m1, m2        [][3]float64
 	m, sq, tmp, v, w []float64
+	// sum is the model's mean of the sum, from the last variance.
+	sum float64
 }
 
-// matrix clears and returns the map's matrix, d × d.
-func (w *work) matrix(d int) matrixView {
+// size makes room for d = 2·levels + 1.
+func (w *work) size(d int) {
 	if w.d != d {
-		*w = work{d: d, m: make([]float64, d*d), sq: make([]float64, d*d), tmp: make([]float64, d*d),
-			v: make([]float64, d), w: make([]float64, d)}
+		levels := (d - 1) / 2
+		*w = work{d: d, p: make([][3]float64, levels), m1: make([][3]float64, levels), m2: make([][3]float64, levels),
+			m: make([]float64, d*d), sq: make([]float64, d*d), tmp: make([]float64, d*d), v: make([]float64, d), w: make([]float64, d)}
 	}
+}
+
+// iterate applies the affine map n times to (A, B) = 0 and returns the
+// mean and second moment of the sum from level 1: A(ℓ) ← Σ_m p(ℓ, m)
+// (m1 + A(ℓ+m)), B(ℓ) ← Σ_m p(ℓ, m) (m2 + 2·m1·A(ℓ+m) + B(ℓ+m)).
+func (w *work) iterate(n int) (a, b float64) {
+	levels := len(w.p)
+	A, B := w.v[:levels], w.v[levels:2*levels]
+	nextA, nextB := w.w[:levels], w.w[levels:2*levels]
+	clear(A)
+	clear(B)
+	for range n {
+		for l := range levels {
+			var x, y float64
+			for k, p := range w.p[l] {
+				if p == 0 {
+					continue
+				}
+				to := min(max(l+k-1, 0), levels-1)
+				m1 := w.m1[l][k]
+				x += p * (m1 + A[to])
+				y += p * (w.m2[l][k] + 2*m1*A[to] + B[to])
+			}
+			nextA[l], nextB[l] = x, y
+		}
+		A, B, nextA, nextB = nextA, nextB, A, B
+	}
+	return A[0], B[0]
+}
+
+// power returns the same as iterate, from the first column of Mⁿ: Mⁿ
+// applied to (1, 0, …, 0), by squaring.
+func (w *work) power(n int) (a, b float64) {
+	levels, d := len(w.p), w.d
 	clear(w.m)
-	return matrixView{w.m, d}
-}
-
-// matrixView is a d × d matrix stored row by row.
-type matrixView struct {
-	a []float64
-	d int
-}
-
-func (m matrixView) set(i, j int, x float64) { m.a[i*m.d+j] = x }
-func (m matrixView) add(i, j int, x float64) { m.a[i*m.d+j] += x }
-
-// power is the first column of mⁿ, m the matrix last returned: mⁿ applied
-// to (1, 0, …, 0), by squaring.
-func (w *work) power(n int) []float64 {
-	d := w.d
+	m := func(i, j int, x float64) { w.m[i*d+j] += x }
+	m(0, 0, 1)
+	for l := range levels {
+		for k, p := range w.p[l] {
+			if p == 0 {
+				continue
+			}
+			to := min(max(l+k-1, 0), levels-1)
+			m1, m2 := w.m1[l][k], w.m2[l][k]
+			ra, rb := 1+l, 1+levels+l // the rows of A(l) and B(l)
+			m(ra, 0, p*m1)
+			m(ra, 1+to, p)
+			m(rb, 0, p*m2)
+			m(rb, 1+to, 2*p*m1)
+			m(rb, 1+levels+to, p)
+		}
+	}
 	clear(w.v)
 	w.v[0] = 1
 	copy(w.sq, w.m)
@@ -227,7 +267,7 @@ func (w *work) power(n int) []float64 {
 			w.sq, w.tmp = w.tmp, w.sq
 		}
 	}
-	return w.v
+	return w.v[1], w.v[1+levels] // from level 1
 }
 
 // resamples is the number of runs the bootstrap-t interval simulates.
@@ -293,9 +333,9 @@ func (e *estimate) interval(steps []AdaptiveStep, move func(float64) int, rng st
 	return mean - quantile(0.975)*se, mean - quantile(0.025)*se
 }
 
-// modelMean is the model's mean of the n weighted payoffs, from the map
-// variance last raised to the n-th power.
-func (e *estimate) modelMean() float64 { return e.work.v[1] / float64(e.n) }
+// modelMean is the model's mean of the n weighted payoffs, as the last
+// variance found it.
+func (e *estimate) modelMean() float64 { return e.work.sum / float64(e.n) }
 
 // reset empties e, keeping its matrices.
 func (e *estimate) reset() {

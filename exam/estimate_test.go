@@ -69,6 +69,27 @@ func TestIntervalOfOneLevelIsStudents(t *testing.T) {
 	}
 }
 
+// A long test raises the map to the n-th power by squaring, a short one
+// applies it n times: on the same model both give the same moments.
+func TestEstimatePowerIsIteration(t *testing.T) {
+	e := newEstimate(MaxLevel)
+	rng := newStream(3, 0)
+	level := 1
+	for range 300 {
+		x := 2*rng.Float64() - 1
+		e.add(level, x, DefaultAdaptive.move(x))
+		level = nextLevel(level, MaxLevel, x, DefaultAdaptive)
+	}
+	e.variance() // fills the model
+	for _, n := range []int{1, 2, 7, 61, 300} {
+		a, b := e.work.iterate(n)
+		pa, pb := e.work.power(n)
+		if math.Abs(a-pa) > 1e-12*math.Abs(a) || math.Abs(b-pb) > 1e-12*math.Abs(b) {
+			t.Errorf("n = %d: iterating gives (%v, %v), the power (%v, %v)", n, a, b, pa, pb)
+		}
+	}
+}
+
 // With one level the staircase cannot move, the payoffs are independent
 // and the standard error is the textbook one: the population standard
 // deviation over √n.
