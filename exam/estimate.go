@@ -173,6 +173,7 @@ func (e *estimate) neighbours(l int) (c [3]float64) {
 type work struct {
 	d                int
 	p, m1, m2        [][3]float64
+	terms            []term
 	m, sq, tmp, v, w []float64
 	// sum is the model's mean of the sum, from the last variance.
 	sum float64
@@ -182,37 +183,48 @@ type work struct {
 func (w *work) size(d int) {
 	if w.d != d {
 		levels := (d - 1) / 2
-		*w = work{d: d, p: make([][3]float64, levels), m1: make([][3]float64, levels), m2: make([][3]float64, levels),
+		*w = work{d: d, p: make([][3]float64, levels), m1: make([][3]float64, levels), m2: make([][3]float64, levels), terms: make([]term, levels),
 			m: make([]float64, d*d), sq: make([]float64, d*d), tmp: make([]float64, d*d), v: make([]float64, d), w: make([]float64, d)}
 	}
 }
 
 // iterate applies the affine map n times to (A, B) = 0 and returns the
 // mean and second moment of the sum from level 1: A(ℓ) ← Σ_m p(ℓ, m)
-// (m1 + A(ℓ+m)), B(ℓ) ← Σ_m p(ℓ, m) (m2 + 2·m1·A(ℓ+m) + B(ℓ+m)).
+// (m1 + A(ℓ+m)), B(ℓ) ← Σ_m p(ℓ, m) (m2 + 2·m1·A(ℓ+m) + B(ℓ+m)). The
+// constant terms and the targets ℓ+m are worked out before the loop,
+// which is the bootstrap's inner loop (interval).
 func (w *work) iterate(n int) (a, b float64) {
 	levels := len(w.p)
 	A, B := w.v[:levels], w.v[levels:2*levels]
 	nextA, nextB := w.w[:levels], w.w[levels:2*levels]
 	clear(A)
 	clear(B)
+	for l := range levels {
+		t := term{}
+		for k, p := range w.p[l] {
+			t.c1 += p * w.m1[l][k]
+			t.c2 += p * w.m2[l][k]
+			t.p[k], t.twoPM[k] = p, 2*p*w.m1[l][k]
+			t.to[k] = min(max(l+k-1, 0), levels-1)
+		}
+		w.terms[l] = t
+	}
 	for range n {
-		for l := range levels {
-			var x, y float64
-			for k, p := range w.p[l] {
-				if p == 0 {
-					continue
-				}
-				to := min(max(l+k-1, 0), levels-1)
-				m1 := w.m1[l][k]
-				x += p * (m1 + A[to])
-				y += p * (w.m2[l][k] + 2*m1*A[to] + B[to])
-			}
-			nextA[l], nextB[l] = x, y
+		for l, t := range w.terms {
+			a0, a1, a2 := A[t.to[0]], A[t.to[1]], A[t.to[2]]
+			nextA[l] = t.c1 + t.p[0]*a0 + t.p[1]*a1 + t.p[2]*a2
+			nextB[l] = t.c2 + t.twoPM[0]*a0 + t.twoPM[1]*a1 + t.twoPM[2]*a2 + t.p[0]*B[t.to[0]] + t.p[1]*B[t.to[1]] + t.p[2]*B[t.to[2]]
 		}
 		A, B, nextA, nextB = nextA, nextB, A, B
 	}
 	return A[0], B[0]
+}
+
+// term is a level's row of the affine map, for iterate.
+type term struct {
+	c1, c2   float64    // Σ p·m1, Σ p·m2
+	p, twoPM [3]float64 // p, 2·p·m1
+	to       [3]int     // the levels after each move
 }
 
 // power returns the same as iterate, from the first column of Mⁿ: Mⁿ
