@@ -295,7 +295,7 @@ const resamples = 400
 // plus a deviation drawn from those seen before the same move; each
 // simulated run's mean m* and standard error se*, refitted as the test
 // fits its own, give t* = (m* − μ)/se*, μ the model's mean; the interval
-// is [mean − t*₉₇.₅ se, mean − t*₂.₅ se].
+// is [mean − t*₉₇.₅ se, mean − t*₂.₅ se], cut to [−1, 1].
 func (e *estimate) interval(steps []AdaptiveStep, move func(float64) int, rng stream) (lo, hi float64) {
 	mean, se := e.value()
 	if se == 0 {
@@ -342,7 +342,9 @@ func (e *estimate) interval(steps []AdaptiveStep, move func(float64) int, rng st
 	}
 	slices.Sort(t)
 	quantile := func(a float64) float64 { return t[int(a*float64(resamples-1)+0.5)] }
-	return mean - quantile(0.975)*se, mean - quantile(0.025)*se
+	// within the scores' range, which also keeps a simulated run without
+	// spread (t* infinite) from making a bound infinite
+	return max(mean-quantile(0.975)*se, -1), min(mean-quantile(0.025)*se, 1)
 }
 
 // modelMean is the model's mean of the n weighted payoffs, as the last

@@ -90,6 +90,32 @@ func TestEstimatePowerIsIteration(t *testing.T) {
 	}
 }
 
+// FuzzEstimatePowerIsIteration checks the short tests' way to the
+// moments against the long tests' on any history the staircase can make:
+// each byte is a payoff in [−1, 1], the levels follow from the payoffs.
+func FuzzEstimatePowerIsIteration(f *testing.F) {
+	f.Add([]byte{200, 10, 255, 128, 0, 90}, uint8(3), uint16(61))
+	f.Add([]byte{255, 255, 255, 255, 255, 255, 255, 0}, uint8(7), uint16(500))
+	f.Fuzz(func(t *testing.T, payoffs []byte, levels uint8, n uint16) {
+		if len(payoffs) == 0 || levels == 0 || levels > 20 || n == 0 {
+			return
+		}
+		e := newEstimate(int(levels))
+		level := 1
+		for _, c := range payoffs {
+			x := float64(c)/127.5 - 1
+			e.add(level, x, DefaultAdaptive.move(x))
+			level = nextLevel(level, int(levels), x, DefaultAdaptive)
+		}
+		e.variance()
+		a, b := e.work.iterate(int(n))
+		pa, pb := e.work.power(int(n))
+		if math.Abs(a-pa) > 1e-9*(1+math.Abs(a)) || math.Abs(b-pb) > 1e-9*(1+math.Abs(b)) {
+			t.Errorf("n = %d: iterating gives (%v, %v), the power (%v, %v)", n, a, b, pa, pb)
+		}
+	})
+}
+
 // With one level the staircase cannot move, the payoffs are independent
 // and the standard error is the textbook one: the population standard
 // deviation over √n.
