@@ -170,6 +170,11 @@ type AdaptiveResult struct {
 	// fewer than two environments); MeanLevel is the mean level over the
 	// environments, where the staircase sat.
 	Score, SE, MeanLevel float64
+	// Low and High bound the score's 95% interval, a bootstrap-t interval
+	// from the staircase's model (docs/tests.md, "How sure the score is"),
+	// which is wider than Score ± 1.96 SE and not centred on Score. Both
+	// are Score with fewer than two environments.
+	Low, High float64
 	// Unused is the test time left over once the next environment no
 	// longer fitted.
 	Unused float64
@@ -260,7 +265,31 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 	r.Unused = s.Tau - seconds(t)
 	r.MeanLevel /= float64(len(r.Steps)) // Validate: the first fits
 	r.Score, r.SE = est.value()
+	r.Low, r.High = est.interval(r.Steps, s.move, intervalStream(seed, len(r.Steps)))
 	return r, nil
+}
+
+// AdaptiveInterval is the 95% interval of r's score had the test of
+// settings s been stopped at test time tau, as At gives the score: the
+// interval the test reports (AdaptiveResult.Low and High) when tau is
+// its whole time. It simulates the staircase's model hundreds of times,
+// so the test computes it once, at the end, not at every step.
+func AdaptiveInterval(r AdaptiveResult, s AdaptiveSettings, tau float64) (lo, hi float64) {
+	_, _, done := r.At(tau)
+	if done == 0 {
+		return 0, 0
+	}
+	est := newEstimate(s.ladder().Levels())
+	for _, st := range r.Steps[:done] {
+		est.add(st.Level, st.Score, s.move(st.Score))
+	}
+	return est.interval(r.Steps[:done], s.move, intervalStream(r.Seed, done))
+}
+
+// intervalStream draws the bootstrap of the interval of the test of seed
+// stopped after done environments, so that the interval is reproducible.
+func intervalStream(seed uint64, done int) stream {
+	return newStream(env.EpisodeSeed(seed, done), 0x696e74657276616c) // "interval"
 }
 
 // nextLevel is the staircase: one up after a score of at least Up, one

@@ -61,7 +61,8 @@
 // a learner's score a limit), and the score is the mean of level/7 × payoff,
 // readable at any test time, with a standard error from a Markov model of
 // the staircase fitted to the run (estimate.go), since each level depends
-// on the payoff before it. A Ladder gives the environments of each level:
+// on the payoff before it, and at the end a 95% interval, a bootstrap-t
+// of that model, since ±1.96 se is too short for a staircase. A Ladder gives the environments of each level:
 // LambdaOneLadder by cells by default, KApproxLadder by K_approx, or a
 // PoolLadder cut from a battery's pool by description length.
 // Each examinee's test is a sequence; examinees run on all cores.

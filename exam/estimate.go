@@ -1,6 +1,10 @@
 package exam
 
-import "math"
+import (
+	"math"
+	"math/bits"
+	"slices"
+)
 
 // smoothing is the weight, in environments, with which a level's moves are
 // drawn toward its neighbours' in the staircase's model (docs/tests.md,
@@ -68,33 +72,32 @@ func (e *estimate) value() (mean, se float64) {
 // easily higher up, climb too easily; the second alone keeps an examinee
 // that wanders from levels it merely did not happen to reach. The sum's
 // first two moments over n steps from each level follow from those over
-// n − 1 steps by an affine map (A, B) ↦ M(A, B), which is raised to the
-// power n by squaring, so that the cost is log n products of
-// (2L+1)-square matrices whatever the test's length.
+// n − 1 steps by an affine map (A, B) ↦ M(A, B). A short test applies it
+// n times, about 3·L operations each; a long one raises M to the power n
+// by squaring, log n products of (2L+1)-square matrices, so that the cost
+// stays small whatever the test's length. The mean of the sum is left in
+// the work's sum.
 func (e *estimate) variance() float64 {
 	levels := len(e.at)
 	d := 2*levels + 1 // 1, A_1…A_L, B_1…B_L
-	m := e.work.matrix(d)
-	m.set(0, 0, 1)
+	w := &e.work
+	w.size(d)
 	for l := range levels {
-		w := float64(l+1) / float64(levels)
+		weight := float64(l+1) / float64(levels)
 		p, mean, variance := e.model(l)
+		w.p[l] = p
 		for k := range 3 {
-			if p[k] == 0 {
-				continue
-			}
-			to := min(max(l+k-1, 0), levels-1)
-			m1, m2 := w*mean[k], w*w*(variance[k]+mean[k]*mean[k])
-			a, b := 1+l, 1+levels+l
-			m.add(a, 0, p[k]*m1)
-			m.add(a, 1+to, p[k])
-			m.add(b, 0, p[k]*m2)
-			m.add(b, 1+to, 2*p[k]*m1)
-			m.add(b, 1+levels+to, p[k])
+			w.m1[l][k] = weight * mean[k]
+			w.m2[l][k] = weight * weight * (variance[k] + mean[k]*mean[k])
 		}
 	}
-	v := e.work.power(e.n)
-	a, b := v[1], v[1+levels] // from level 1
+	var a, b float64
+	if 3*levels*e.n < d*d*d*bits.Len(uint(e.n)) {
+		a, b = w.iterate(e.n)
+	} else {
+		a, b = w.power(e.n)
+	}
+	w.sum = a
 	return max(b-a*a, 0)
 }
 
@@ -163,37 +166,89 @@ func (e *estimate) neighbours(l int) (c [3]float64) {
 	return c
 }
 
-// work holds the matrices of variance, kept from one environment to the
-// next so that the standard error allocates nothing once the test is
-// under way.
+// work holds the vectors and matrices of variance, kept from one
+// environment to the next so that the standard error allocates nothing
+// once the test is under way: each level's chances of its moves p and
+// the first two moments m1, m2 of the weighted payoff before each.
 type work struct {
 	d                int
+	p, m1, m2        [][3]float64
+	terms            []term
 	m, sq, tmp, v, w []float64
+	// sum is the model's mean of the sum, from the last variance.
+	sum float64
 }
 
-// matrix clears and returns the map's matrix, d × d.
-func (w *work) matrix(d int) matrixView {
+// size makes room for d = 2·levels + 1.
+func (w *work) size(d int) {
 	if w.d != d {
-		*w = work{d: d, m: make([]float64, d*d), sq: make([]float64, d*d), tmp: make([]float64, d*d),
-			v: make([]float64, d), w: make([]float64, d)}
+		levels := (d - 1) / 2
+		*w = work{d: d, p: make([][3]float64, levels), m1: make([][3]float64, levels), m2: make([][3]float64, levels), terms: make([]term, levels),
+			m: make([]float64, d*d), sq: make([]float64, d*d), tmp: make([]float64, d*d), v: make([]float64, d), w: make([]float64, d)}
 	}
+}
+
+// iterate applies the affine map n times to (A, B) = 0 and returns the
+// mean and second moment of the sum from level 1: A(ℓ) ← Σ_m p(ℓ, m)
+// (m1 + A(ℓ+m)), B(ℓ) ← Σ_m p(ℓ, m) (m2 + 2·m1·A(ℓ+m) + B(ℓ+m)). The
+// constant terms and the targets ℓ+m are worked out before the loop,
+// which is the bootstrap's inner loop (interval).
+func (w *work) iterate(n int) (a, b float64) {
+	levels := len(w.p)
+	A, B := w.v[:levels], w.v[levels:2*levels]
+	nextA, nextB := w.w[:levels], w.w[levels:2*levels]
+	clear(A)
+	clear(B)
+	for l := range levels {
+		t := term{}
+		for k, p := range w.p[l] {
+			t.c1 += p * w.m1[l][k]
+			t.c2 += p * w.m2[l][k]
+			t.p[k], t.twoPM[k] = p, 2*p*w.m1[l][k]
+			t.to[k] = min(max(l+k-1, 0), levels-1)
+		}
+		w.terms[l] = t
+	}
+	for range n {
+		for l, t := range w.terms {
+			a0, a1, a2 := A[t.to[0]], A[t.to[1]], A[t.to[2]]
+			nextA[l] = t.c1 + t.p[0]*a0 + t.p[1]*a1 + t.p[2]*a2
+			nextB[l] = t.c2 + t.twoPM[0]*a0 + t.twoPM[1]*a1 + t.twoPM[2]*a2 + t.p[0]*B[t.to[0]] + t.p[1]*B[t.to[1]] + t.p[2]*B[t.to[2]]
+		}
+		A, B, nextA, nextB = nextA, nextB, A, B
+	}
+	return A[0], B[0]
+}
+
+// term is a level's row of the affine map, for iterate.
+type term struct {
+	c1, c2   float64    // Σ p·m1, Σ p·m2
+	p, twoPM [3]float64 // p, 2·p·m1
+	to       [3]int     // the levels after each move
+}
+
+// power returns the same as iterate, from the first column of Mⁿ: Mⁿ
+// applied to (1, 0, …, 0), by squaring.
+func (w *work) power(n int) (a, b float64) {
+	levels, d := len(w.p), w.d
 	clear(w.m)
-	return matrixView{w.m, d}
-}
-
-// matrixView is a d × d matrix stored row by row.
-type matrixView struct {
-	a []float64
-	d int
-}
-
-func (m matrixView) set(i, j int, x float64) { m.a[i*m.d+j] = x }
-func (m matrixView) add(i, j int, x float64) { m.a[i*m.d+j] += x }
-
-// power is the first column of mⁿ, m the matrix last returned: mⁿ applied
-// to (1, 0, …, 0), by squaring.
-func (w *work) power(n int) []float64 {
-	d := w.d
+	m := func(i, j int, x float64) { w.m[i*d+j] += x }
+	m(0, 0, 1)
+	for l := range levels {
+		for k, p := range w.p[l] {
+			if p == 0 {
+				continue
+			}
+			to := min(max(l+k-1, 0), levels-1)
+			m1, m2 := w.m1[l][k], w.m2[l][k]
+			ra, rb := 1+l, 1+levels+l // the rows of A(l) and B(l)
+			m(ra, 0, p*m1)
+			m(ra, 1+to, p)
+			m(rb, 0, p*m2)
+			m(rb, 1+to, 2*p*m1)
+			m(rb, 1+levels+to, p)
+		}
+	}
 	clear(w.v)
 	w.v[0] = 1
 	copy(w.sq, w.m)
@@ -224,5 +279,80 @@ func (w *work) power(n int) []float64 {
 			w.sq, w.tmp = w.tmp, w.sq
 		}
 	}
-	return w.v
+	return w.v[1], w.v[1+levels] // from level 1
+}
+
+// resamples is the number of runs the bootstrap-t interval simulates.
+const resamples = 400
+
+// interval is the 95% bootstrap-t interval of the mean of the
+// environments in steps, which are those added to e, drawn with rng.
+// ±1.96 se is too short for the staircase: the se of a run is itself
+// uncertain, and smallest when the run stayed low, where its score is
+// furthest from the mean (docs/tests.md, "How sure the score is"). So
+// the fitted model is run resamples times from level 1 for as many
+// environments, each payoff the mean the model gives its level and move
+// plus a deviation drawn from those seen before the same move; each
+// simulated run's mean m* and standard error se*, refitted as the test
+// fits its own, give t* = (m* − μ)/se*, μ the model's mean; the interval
+// is [mean − t*₉₇.₅ se, mean − t*₂.₅ se], cut to [−1, 1].
+func (e *estimate) interval(steps []AdaptiveStep, move func(float64) int, rng stream) (lo, hi float64) {
+	mean, se := e.value()
+	if se == 0 {
+		return mean, mean
+	}
+	mu := e.modelMean()
+	levels := len(e.at)
+	p, means := make([][3]float64, levels), make([][3]float64, levels)
+	for l := range levels {
+		p[l], means[l], _ = e.model(l)
+	}
+	var deviations [3][]float64
+	for _, st := range steps {
+		k := move(st.Score) + 1
+		deviations[k] = append(deviations[k], st.Score-means[st.Level-1][k])
+	}
+	sim := newEstimate(levels)
+	t := make([]float64, resamples)
+	for b := range t {
+		sim.reset()
+		level := 1
+		for range e.n {
+			k, u, pl := 0, rng.Float64(), p[level-1]
+			if u >= pl[0] {
+				k = 1
+				if u >= pl[0]+pl[1] {
+					k = 2
+				}
+			}
+			score := means[level-1][k]
+			if d := deviations[k]; len(d) > 0 {
+				score += d[rng.IntN(len(d))]
+			}
+			sim.add(level, score, k-1)
+			level = min(max(level+k-1, 1), levels)
+		}
+		m, s := sim.value()
+		switch {
+		case s > 0:
+			t[b] = (m - mu) / s
+		case m != mu:
+			t[b] = math.Copysign(math.Inf(1), m-mu)
+		}
+	}
+	slices.Sort(t)
+	quantile := func(a float64) float64 { return t[int(a*float64(resamples-1)+0.5)] }
+	// within the scores' range, which also keeps a simulated run without
+	// spread (t* infinite) from making a bound infinite
+	return max(mean-quantile(0.975)*se, -1), min(mean-quantile(0.025)*se, 1)
+}
+
+// modelMean is the model's mean of the n weighted payoffs, as the last
+// variance found it.
+func (e *estimate) modelMean() float64 { return e.work.sum / float64(e.n) }
+
+// reset empties e, keeping its matrices.
+func (e *estimate) reset() {
+	e.n, e.mean, e.all = 0, 0, [3]moments{}
+	clear(e.at)
 }

@@ -40,6 +40,80 @@ func TestEstimateVarianceIsTheModels(t *testing.T) {
 	if got := e.variance(); math.Abs(got-want) > 1e-12*want {
 		t.Errorf("variance %v, want %v by walking the paths", got, want)
 	}
+	// the bootstrap's centre, μ
+	if got, want := e.modelMean(), mean/float64(e.n); math.Abs(got-want) > 1e-12 {
+		t.Errorf("the model's mean %v, want %v by walking the paths", got, want)
+	}
+}
+
+// With one level the payoffs are independent, and the bootstrap-t
+// interval is about the Student t's: the score ± 2.0 se for 40 payoffs,
+// within what 400 resamples can tell. The same stream gives the same
+// interval.
+func TestIntervalOfOneLevelIsStudents(t *testing.T) {
+	e := newEstimate(1)
+	var steps []AdaptiveStep
+	rng := newStream(7, 0)
+	for range 40 {
+		x := 2*rng.Float64() - 1
+		e.add(1, x, DefaultAdaptive.move(x))
+		steps = append(steps, AdaptiveStep{Level: 1, Score: x})
+	}
+	mean, se := e.value()
+	lo, hi := e.interval(steps, DefaultAdaptive.move, newStream(1, 2))
+	if below, above := (mean-lo)/se, (hi-mean)/se; below < 1.7 || below > 2.4 || above < 1.7 || above > 2.4 {
+		t.Errorf("the interval reaches %.2f se below the score and %.2f above, want about 2.02 (Student's t, 39 df)", below, above)
+	}
+	if lo2, hi2 := e.interval(steps, DefaultAdaptive.move, newStream(1, 2)); lo2 != lo || hi2 != hi {
+		t.Errorf("the same stream gave [%v, %v], then [%v, %v]", lo, hi, lo2, hi2)
+	}
+}
+
+// A long test raises the map to the n-th power by squaring, a short one
+// applies it n times: on the same model both give the same moments.
+func TestEstimatePowerIsIteration(t *testing.T) {
+	e := newEstimate(MaxLevel)
+	rng := newStream(3, 0)
+	level := 1
+	for range 300 {
+		x := 2*rng.Float64() - 1
+		e.add(level, x, DefaultAdaptive.move(x))
+		level = nextLevel(level, MaxLevel, x, DefaultAdaptive)
+	}
+	e.variance() // fills the model
+	for _, n := range []int{1, 2, 7, 61, 300} {
+		a, b := e.work.iterate(n)
+		pa, pb := e.work.power(n)
+		if math.Abs(a-pa) > 1e-12*math.Abs(a) || math.Abs(b-pb) > 1e-12*math.Abs(b) {
+			t.Errorf("n = %d: iterating gives (%v, %v), the power (%v, %v)", n, a, b, pa, pb)
+		}
+	}
+}
+
+// FuzzEstimatePowerIsIteration checks the short tests' way to the
+// moments against the long tests' on any history the staircase can make:
+// each byte is a payoff in [−1, 1], the levels follow from the payoffs.
+func FuzzEstimatePowerIsIteration(f *testing.F) {
+	f.Add([]byte{200, 10, 255, 128, 0, 90}, uint8(3), uint16(61))
+	f.Add([]byte{255, 255, 255, 255, 255, 255, 255, 0}, uint8(7), uint16(500))
+	f.Fuzz(func(t *testing.T, payoffs []byte, levels uint8, n uint16) {
+		if len(payoffs) == 0 || levels == 0 || levels > 20 || n == 0 {
+			return
+		}
+		e := newEstimate(int(levels))
+		level := 1
+		for _, c := range payoffs {
+			x := float64(c)/127.5 - 1
+			e.add(level, x, DefaultAdaptive.move(x))
+			level = nextLevel(level, int(levels), x, DefaultAdaptive)
+		}
+		e.variance()
+		a, b := e.work.iterate(int(n))
+		pa, pb := e.work.power(int(n))
+		if math.Abs(a-pa) > 1e-9*(1+math.Abs(a)) || math.Abs(b-pb) > 1e-9*(1+math.Abs(b)) {
+			t.Errorf("n = %d: iterating gives (%v, %v), the power (%v, %v)", n, a, b, pa, pb)
+		}
+	})
 }
 
 // With one level the staircase cannot move, the payoffs are independent

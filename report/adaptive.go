@@ -29,11 +29,11 @@ func (r *Adaptive) WriteHTML(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	summary := Table{Title: "score per agent (the mean of level/levels × payoff, ± its standard error)",
-		Head: []string{"agent", "score", "standard error", "environments", "mean level", "time used (s)"}}
+	summary := Table{Title: "score per agent (the mean of level/levels × payoff, ± its standard error, and its 95% interval, which is not ± 1.96 standard errors)",
+		Head: []string{"agent", "score", "standard error", "95% interval", "environments", "mean level", "time used (s)"}}
 	steps := Table{Head: []string{"agent", "step", "level", "environment", "cells", "K_approx", "bits", "start", "time", "interactions", "score", "estimate", "se"}}
 	for a, res := range r.Results {
-		summary.Rows = append(summary.Rows, []string{agentText(r.Agents[a]), signed(res.Score), seOf(res.SE, len(res.Steps)),
+		summary.Rows = append(summary.Rows, []string{agentText(r.Agents[a]), signed(res.Score), seOf(res.SE, len(res.Steps)), intervalOf(res),
 			fmt.Sprint(len(res.Steps)), fmt.Sprintf("%.2f", res.MeanLevel), g(endOf(res))})
 		for _, st := range res.Steps {
 			steps.Rows = append(steps.Rows, []string{res.Agent, fmt.Sprint(st.Number), fmt.Sprint(st.Level), st.Name, fmt.Sprint(st.Cells),
@@ -109,6 +109,14 @@ func endOf(r exam.AdaptiveResult) float64 {
 }
 
 // seOf prints a standard error, n/a below two environments.
+// intervalOf is the score's 95% interval, n/a below two environments.
+func intervalOf(r exam.AdaptiveResult) string {
+	if len(r.Steps) < 2 {
+		return "n/a"
+	}
+	return "[" + signed(r.Low) + ", " + signed(r.High) + "]"
+}
+
 func seOf(se float64, n int) string {
 	if n < 2 {
 		return "n/a"

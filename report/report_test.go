@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"math"
 	"slices"
@@ -605,6 +606,12 @@ func TestAdaptiveHTMLCarriesEverySeries(t *testing.T) {
 	page := parsePage(t, b.Bytes())
 	if !strings.Contains(b.String(), "anynt 9.9.9-test), seed 4") || !strings.Contains(b.String(), "adaptive:4/1/1") {
 		t.Errorf("the page lacks its header or its steps")
+	}
+	text := html.UnescapeString(b.String())
+	for _, r := range results {
+		if want := fmt.Sprintf("[%+.4f, %+.4f]", r.Low, r.High); !strings.Contains(text, want) {
+			t.Errorf("the page lacks %s's 95%% interval %s", r.Agent, want)
+		}
 	}
 	got := seriesOf(page, names)
 	for _, id := range []string{"estimate", "level"} {

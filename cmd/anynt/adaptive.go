@@ -101,8 +101,12 @@ type adaptiveStep struct {
 // steps.
 type adaptiveResult struct {
 	adaptiveHead
-	Score        float64  `json:"score"`
-	SE           *float64 `json:"se"`
+	Score float64  `json:"score"`
+	SE    *float64 `json:"se"`
+	// Low and High bound the score's 95% interval (exam.AdaptiveResult),
+	// null as se is.
+	Low          *float64 `json:"low"`
+	High         *float64 `json:"high"`
 	Environments int      `json:"environments"`
 	MeanLevel    float64  `json:"mean_level"`
 	TimeUsed     float64  `json:"time_used"`
@@ -201,8 +205,8 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 			return &exitError{code: exitIO, err: err}
 		}
 		used := s.Tau - r.Unused
-		fmt.Fprintf(io.out, "%s: score %+.4f ± %s (standard error) over %s in %g s of %g; mean level %.2f\n",
-			r.Agent, r.Score, seText(r.SE, len(r.Steps)), count(len(r.Steps), "environment"), used, s.Tau, r.MeanLevel)
+		fmt.Fprintf(io.out, "%s: score %+.4f ± %s (standard error), 95%% interval %s, over %s in %g s of %g; mean level %.2f\n",
+			r.Agent, r.Score, seText(r.SE, len(r.Steps)), intervalText(r), count(len(r.Steps), "environment"), used, s.Tau, r.MeanLevel)
 	}
 	fmt.Fprintf(io.out, "\nscore: the mean over the environments of level/%d × the environment's payoff, from -1 to 1; a random agent scores 0 in expectation; the estimate at a step is the score had the test stopped there\n", levels)
 	return nil
@@ -235,6 +239,15 @@ func maxTime(longest float64) *float64 {
 		return nil
 	}
 	return &longest
+}
+
+// intervalText is the score's 95% interval, which is not score ± 1.96 se
+// (docs/tests.md, "How sure the score is").
+func intervalText(r exam.AdaptiveResult) string {
+	if len(r.Steps) < 2 {
+		return "n/a"
+	}
+	return fmt.Sprintf("[%+.4f, %+.4f]", r.Low, r.High)
 }
 
 func seText(v float64, n int) string {
@@ -307,7 +320,7 @@ func writeAdaptiveJSON(io *stdio, results []exam.AdaptiveResult, set adaptiveSet
 			}
 		}
 		if err := writeJSON(io.out, adaptiveResult{adaptiveHead: adaptiveHead{versionString(), "adaptive-result", r.Agent, r.Seed, set},
-			Score: r.Score, SE: se(r.SE, len(r.Steps)), Environments: len(r.Steps), MeanLevel: r.MeanLevel,
+			Score: r.Score, SE: se(r.SE, len(r.Steps)), Low: se(r.Low, len(r.Steps)), High: se(r.High, len(r.Steps)), Environments: len(r.Steps), MeanLevel: r.MeanLevel,
 			TimeUsed: set.TestTime - r.Unused, Unused: r.Unused}); err != nil {
 			return &exitError{code: exitIO, err: err}
 		}

@@ -70,7 +70,7 @@ func TestAdaptiveText(t *testing.T) {
 		"adaptive anytime test (anynt " + versionString() + "), seed 5: test time 400 s, environments of 20 s + 2 s each up to 150 s, up at 0.5, down below 0.25, ladder Λ_one's cells: levels 1-7, 3-9 cells, pace constant:1, payoff diminishing, lambda 0.9\n",
 		"\nrandom\n", "\noracle\n",
 		"step  level  cells  actions  K_approx  bits  start  time  interactions    score  estimate      se",
-		"adaptive:5/1/1", "random: score ", "oracle: score ", " over 12 environments in 372 s of 400; mean level ",
+		"adaptive:5/1/1", "random: score ", "oracle: score ", " (standard error), 95% interval [", "], over 12 environments in 372 s of 400; mean level ",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the text lacks %q:\n%s", want, out)
@@ -84,7 +84,8 @@ func TestAdaptiveText(t *testing.T) {
 
 // Every JSON line carries the version, the seed, the agent and the
 // settings; an examinee's steps come first, then its result, whose score is
-// its last step's estimate; the first step's standard error is null.
+// its last step's estimate, inside its 95% interval; the first step's
+// standard error is null.
 func TestAdaptiveJSON(t *testing.T) {
 	fl := adaptiveFlagsOf(t, "--test-time", "300")
 	out, err := runAdaptiveTo(t, fl, 2, true, "follower", "qlearning")
@@ -125,7 +126,8 @@ func TestAdaptiveJSON(t *testing.T) {
 		case "adaptive-result":
 			var r adaptiveResult
 			json.Unmarshal([]byte(line), &r)
-			if r.Agent != last.Agent || r.Environments != last.Step || r.Score != last.Estimate || r.TimeUsed != last.Start+last.Time {
+			if r.Agent != last.Agent || r.Environments != last.Step || r.Score != last.Estimate || r.TimeUsed != last.Start+last.Time ||
+				r.Low == nil || r.High == nil || !(*r.Low < r.Score && r.Score < *r.High) {
 				t.Errorf("line %d: result %+v does not close its steps (last %+v)", i+1, r, last)
 			}
 			results = append(results, r)

@@ -8,25 +8,27 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/exam"
 )
 
 func main() {
-	seeds := flag.Int("seeds", 500, "seeds 1…N")
+	seeds := flag.Int("seeds", 500, "how many seeds")
+	first := flag.Int("first", 1, "the first seed: seeds first…first+N−1 (a different range checks the se's smoothing on seeds it was not chosen on)")
 	taus := flag.String("taus", "1000,2000,5000,8000,16000", "test times to read the score at")
 	agents := flag.String("agents", "random,follower,qlearning,oracle", "agents, weakest first")
 	ladder := flag.String("ladder", "cells", "Λ_one's ladder: cells or k-approx")
 	longest := flag.Float64("max-time", exam.DefaultAdaptive.Longest, "the longest an environment is given (inf: no cap)")
 	flag.Parse()
-	if err := run(*seeds, *taus, *agents, *ladder, *longest); err != nil {
+	if err := run(*first, *seeds, *taus, *agents, *ladder, *longest); err != nil {
 		fmt.Fprintln(os.Stderr, "adaptive-study:", err)
 		os.Exit(1)
 	}
 }
 
-func run(seeds int, tauList, agentList, ladder string, longest float64) error {
+func run(first, seeds int, tauList, agentList, ladder string, longest float64) error {
 	var ts []float64
 	for _, f := range strings.Split(tauList, ",") {
 		t, err := strconv.ParseFloat(f, 64)
@@ -51,35 +53,49 @@ func run(seeds int, tauList, agentList, ladder string, longest float64) error {
 	default:
 		return fmt.Errorf("no ladder %q", ladder)
 	}
-	// score[a][t][k], se likewise, move[a][t][k] = |score(τ) − score(τ/2)|
+	// score[a][t][k], se, the interval's bounds lo and hi likewise,
+	// move[a][t][k] = |score(τ) − score(τ/2)|
 	score, se, move := cube(len(xs), len(ts), seeds), cube(len(xs), len(ts), seeds), cube(len(xs), len(ts), seeds)
+	lo, hi := cube(len(xs), len(ts), seeds), cube(len(xs), len(ts), seeds)
 	for k := range seeds {
-		rs, err := exam.TakeAdaptive(xs, s, uint64(k+1))
+		rs, err := exam.TakeAdaptive(xs, s, uint64(first+k))
 		if err != nil {
 			return err
 		}
+		var wg sync.WaitGroup
 		for a, r := range rs {
-			for j, t := range ts {
-				now, e, _ := r.At(t)
-				half, _, _ := r.At(t / 2)
-				score[a][j][k], se[a][j][k], move[a][j][k] = now, e, math.Abs(now-half)
-			}
+			wg.Go(func() {
+				for j, t := range ts {
+					now, e, _ := r.At(t)
+					half, _, _ := r.At(t / 2)
+					score[a][j][k], se[a][j][k], move[a][j][k] = now, e, math.Abs(now-half)
+					lo[a][j][k], hi[a][j][k] = exam.AdaptiveInterval(r, s, t)
+				}
+			})
 		}
+		wg.Wait()
 	}
-	fmt.Printf("adaptive test, ladder %s, max time %g s, seeds 1-%d\n", s.Ladder, longest, seeds)
-	fmt.Println("agent      tau     mean    spread  mean se  spread/se  coverage  |s(t)-s(t/2)|")
+	fmt.Printf("adaptive test, ladder %s, max time %g s, seeds %d-%d\n", s.Ladder, longest, first, first+seeds-1)
+	fmt.Println("coverage: the share of seeds whose 95% interval holds the mean over the seeds; ±1.96 se: the same for score ± 1.96 se")
+	fmt.Println("agent      tau     mean    spread  mean se  spread/se  coverage  ±1.96 se  half-width/se  |s(t)-s(t/2)|")
 	for a, x := range xs {
 		for j, t := range ts {
 			m, sd := meanSD(score[a][j])
 			ms, _ := meanSD(se[a][j])
 			mv, _ := meanSD(move[a][j])
-			covered := 0
+			covered, within, width := 0, 0, 0.0
 			for k, v := range score[a][j] {
 				if math.Abs(v-m) <= 1.96*se[a][j][k] {
+					within++
+				}
+				if lo[a][j][k] <= m && m <= hi[a][j][k] {
 					covered++
 				}
+				width += (hi[a][j][k] - lo[a][j][k]) / 2
 			}
-			fmt.Printf("%-9s %6g  %+.4f  %.4f  %.4f   %.2f      %5.1f%%   %.4f\n", x.Name, t, m, sd, ms, sd/ms, 100*float64(covered)/float64(seeds), mv)
+			pc := func(c int) float64 { return 100 * float64(c) / float64(seeds) }
+			fmt.Printf("%-9s %6g  %+.4f  %.4f  %.4f   %.2f      %5.1f%%    %5.1f%%     %.2f         %.4f\n",
+				x.Name, t, m, sd, ms, sd/ms, pc(covered), pc(within), width/float64(seeds)/ms, mv)
 		}
 	}
 	fmt.Println("\nseparation of each agent from the one before: (mean difference)/(spread of the difference), and the seeds in order")
