@@ -9,6 +9,7 @@ import (
 	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/internal/bigsource"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/vm"
 )
 
 // BenchmarkCheckLarge parses and checks a generated rule file of 400 KB and
@@ -86,5 +87,39 @@ func TestLargeFileGolden(t *testing.T) {
 	text := parseErr.Error() + "\n--\n" + checkErr.Error()
 	if got := fmt.Sprintf("%x", sha256.Sum256([]byte(text))); got != errorsHash {
 		t.Errorf("the errors hash to %s, want %s; they are (%d lines):\n%s", got, errorsHash, strings.Count(text, "\n"), text)
+	}
+}
+
+// BenchmarkMachineLarge makes the machine of the 5 MB file of rules of the
+// form ab -> ca and runs it on a short input, as `anynt markov` does after
+// compiling the file: on "a", where no rule applies, and on "a b", which
+// rewrites until the step limit, 10,000 steps here.
+func BenchmarkMachineLarge(b *testing.B) {
+	f, err := lang.Parse("big.anynt", bigsource.Dense(5_000_000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	p, err := compiler.Compile(f, compiler.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	opt := vm.DefaultOptions()
+	opt.MaxSteps = 10_000
+	for _, bench := range []struct {
+		name, input string
+	}{{"new", ""}, {"run-a", "a"}, {"run-ab", "a b"}} {
+		input, err := p.Encode(strings.Fields(bench.input))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bench.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				m := vm.New(p)
+				if bench.input != "" {
+					m.Run(input, opt)
+				}
+			}
+		})
 	}
 }

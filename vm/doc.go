@@ -72,6 +72,14 @@
 //     carries its whole step, including its right-hand side, which the
 //     literal and its captures decide unless the writer reads the memory
 //     register, and the splice moves a short string's tail in 8-byte words.
+//     The automaton is built during a run, not by New: once the machine's
+//     searches without it have cost about what building it would (a rule
+//     tested or a symbol of the string against a transition of its table
+//     or a literal ranked), so that a machine that runs little, such as
+//     that of a file of half a million rules run once on a short input,
+//     never builds it, and one that runs long pays at most about twice the
+//     cheaper of the two, as one who rents skis until the rent reaches
+//     their price (scan.go).
 //   - A rule that needs a symbol the string lacks is skipped: the machine
 //     counts the string's symbols (lazily, and only when a search reads the
 //     counts; RunPieces counts them from the pieces its input comes in, a

@@ -84,7 +84,11 @@ type Machine struct {
 	prog    *Program
 	plans   []plan   // how to search for each rule
 	scanner *scanner // finds the first expanded rule in one pass, on short strings
-	scanned bool     // the last find used the scanner
+	// scanDue is the search work the machine does without the scanner
+	// before it builds it (scan.go, Building the scanner): positive while
+	// the scanner is not built, 0 once it is, or the program has none.
+	scanDue int
+	scanned bool // the last find used the scanner
 	scan    scanState
 	// needs holds, for each rule, up to seven symbols every match contains,
 	// packed so that the test that skips most rules stays in a cache line.
@@ -178,18 +182,31 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 			m.plans[i].factBase = m.numFacts
 			m.numFacts += len(m.plans[i].literals)
 		}
-		n := &m.needs[i]
-		n.count = uint8(copy(n.syms[:], m.plans[i].needsList))
+		m.needs[i] = m.plans[i].needs
 	}
-	m.scanner = newScanner(p, m.plans, scanTableMax)
+	m.scanDue = scanCost(len(p.Symbols), m.plans)
 	return m
 }
 
 // ruleNeeds is a rule's needs, or the first seven of them: testing fewer
-// symbols than a rule needs only skips fewer rules, never a wrong one.
+// symbols than a rule needs only skips fewer rules, never a wrong one. A
+// plan holds it too, in these eight bytes rather than a set and a list of
+// its own: New of the densest 5 MB rule file allocated 31 MB more so.
 type ruleNeeds struct {
 	count uint8
 	syms  [7]byte
+}
+
+// firstNeeds returns the first seven symbols of s, in order.
+func firstNeeds(s *SymSet) ruleNeeds {
+	var n ruleNeeds
+	for c := 0; c < 256 && int(n.count) < len(n.syms); c++ {
+		if s.Has(byte(c)) {
+			n.syms[n.count] = byte(c)
+			n.count++
+		}
+	}
+	return n
 }
 
 // Memory returns the memory register. The slice is the machine's own and is
@@ -417,8 +434,27 @@ func (m *Machine) hasAll(syms []byte) bool {
 // find returns the first rule that applies, the rank of the literal found
 // if the scanner ranks it (or -1), the span it replaces, the symbols there
 // and its captures, or rule -1: none applies or, if m.workLeft < 0, the
-// matcher ran out of work before it knew.
+// matcher ran out of work before it knew. Until the scanner is built, it
+// counts the work of the searches, and builds the scanner when they have
+// cost what building it does.
 func (m *Machine) find(leftmost bool) (rule int, rank int32, start, end int, slots []int, text []byte) {
+	if m.scanDue == 0 {
+		return m.search(leftmost)
+	}
+	rule, rank, start, end, slots, text = m.search(leftmost)
+	tested := rule + 1
+	if rule < 0 {
+		tested = len(m.needs)
+	}
+	m.scanDue -= tested + m.length()
+	if m.scanDue <= 0 {
+		m.scanner, m.scanDue = newScanner(m.prog, m.plans, scanTableMax), 0
+	}
+	return rule, rank, start, end, slots, text
+}
+
+// search is find with the scanner as it is.
+func (m *Machine) search(leftmost bool) (rule int, rank int32, start, end int, slots []int, text []byte) {
 	first := 0
 	m.scanned = m.scanner != nil && m.scannable(false)
 	if m.scanned {

@@ -537,6 +537,9 @@ func TestNoAllocationPerRun(t *testing.T) {
 				if res.Steps < 10 {
 					t.Fatalf("only %d steps", res.Steps)
 				}
+				if m.scanDue != 0 {
+					t.Fatalf("a run of %d steps did not build the scanner", res.Steps)
+				}
 				if allocs := testing.AllocsPerRun(20, func() { m.Run(input, tt.opt) }); allocs != 0 {
 					t.Errorf("%v allocations per run of %d steps", allocs, res.Steps)
 				}
@@ -565,8 +568,7 @@ func TestLongStringsAgree(t *testing.T) {
 			a := newAsm(t, tt.alphabet, "")
 			tt.rules(a)
 			p := a.build()
-			scanning, searching := New(p), New(p)
-			searching.scanner = nil
+			scanning, searching := withScanner(New(p)), withoutScanner(New(p))
 			if scanning.scanner == nil {
 				t.Fatal("the program has no scanner")
 			}

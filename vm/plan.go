@@ -34,14 +34,13 @@ type plan struct {
 	// The matcher of a rule that is not expanded is only started where its
 	// anchor occurs at the right distance.
 	anchor anchor
-	// needs holds the symbols every match contains: a rule needing a
-	// symbol the string lacks is skipped without a search. literalKeys
-	// holds, for each literal, one of its symbols beyond needs (or -1): a
-	// literal whose key is absent is skipped too. One symbol is a weaker
-	// test than all, but it costs one load, and it is the symbol that tells
-	// the literals of a χ apart.
-	needs       SymSet
-	needsList   []byte // the symbols of needs, which find checks one by one
+	// needs holds symbols every match contains (Machine.needs): a rule
+	// needing a symbol the string lacks is skipped without a search.
+	// literalKeys holds, for each literal, one of its symbols beyond all
+	// that every match contains (or -1): a literal whose key is absent is
+	// skipped too. One symbol is a weaker test than all, but it costs one
+	// load, and it is the symbol that tells the literals of a χ apart.
+	needs       ruleNeeds
 	literalKeys []int
 	// byFirst lists the literals by their first symbol, in order:
 	// byFirst[firstStart[c]:firstStart[c+1]] are those that start with c.
@@ -75,8 +74,8 @@ func (p *Program) searchPlan(r *Rule, limit int) plan {
 		return withNeeds(plan{expanded: true, literals: literals, literalSlots: slots})
 	}
 	pl := plan{anchor: p.findAnchor(r.Match)}
-	pl.needs = symbolsOf(pl.anchor.run)
-	pl.needsList = pl.needs.list()
+	needs := symbolsOf(pl.anchor.run)
+	pl.needs = firstNeeds(&needs)
 	return pl
 }
 
@@ -127,25 +126,26 @@ func (p *Program) literalRHS(pc int, lit []byte, slots []int) ([]byte, bool) {
 
 // withNeeds fills in the symbols an expanded plan's literals need.
 func withNeeds(pl plan) plan {
+	var needs SymSet
 	for i, lit := range pl.literals {
 		set := symbolsOf(lit)
 		if i == 0 {
-			pl.needs = set
+			needs = set
 		} else {
-			pl.needs.intersect(&set)
+			needs.intersect(&set)
 		}
 	}
 	for _, lit := range pl.literals {
 		key := -1
 		for _, c := range lit {
-			if !pl.needs.Has(c) {
+			if !needs.Has(c) {
 				key = int(c)
 				break
 			}
 		}
 		pl.literalKeys = append(pl.literalKeys, key)
 	}
-	pl.needsList = pl.needs.list()
+	pl.needs = firstNeeds(&needs)
 	indexByFirst(&pl)
 	return pl
 }

@@ -118,7 +118,7 @@ func TestScannerTableBound(t *testing.T) {
 	a.plain("b b b b b b", "b")
 	a.plain("c", "a")
 	p := a.build()
-	m := New(p)
+	m := withScanner(New(p))
 	if got := m.scanner.firstUncovered; got != 3 {
 		t.Fatalf("unbounded: the scanner covers %d rules, want 3", got)
 	}

@@ -63,17 +63,6 @@ func (s *SymSet) Has(c byte) bool { return s[c>>6]&(1<<(c&63)) != 0 }
 // Add puts c in the set.
 func (s *SymSet) Add(c byte) { s[c>>6] |= 1 << (c & 63) }
 
-// list returns the symbols of the set in order.
-func (s *SymSet) list() []byte {
-	var out []byte
-	for c := range 256 {
-		if s.Has(byte(c)) {
-			out = append(out, byte(c))
-		}
-	}
-	return out
-}
-
 func (s *SymSet) intersect(t *SymSet) {
 	for i := range s {
 		s[i] &= t[i]

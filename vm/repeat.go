@@ -30,8 +30,10 @@ package vm
 // facts and the splice log see one splice.
 //
 // The ranks and b need every rule up to r expanded and covered by the
-// scanner, which is so in programs whose leading rules are expanded. It
-// is not done while a trace watches each step, or past the step limit.
+// scanner, which is so in programs whose leading rules are expanded, once
+// the machine has built its scanner (scan.go: a program of a few rules
+// builds it in its first steps). It is not done while a trace watches
+// each step, or past the step limit.
 // In the gap buffer, the step that erased the first occurrence left the
 // gap at the join, and the run lies at the end of the head (rightmost) or
 // the start of the tail (leftmost), which shrinks without moving a

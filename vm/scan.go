@@ -22,6 +22,36 @@ const (
 	scanResumeMax = 16
 )
 
+// Building the scanner. A machine does not build its scanner when it is
+// made but during a run, once its searches without it have cost about what
+// building it would: until then it finds the rules one by one, as it does
+// on long strings. A machine that runs little, such as that of a rule file
+// of half a million rules run once on a short input, never pays for it
+// (issue 20: 313 MB of the 901 MB that running a 5 MB file allocated, and
+// still 65 MB of New's 248 MB once the scanner was made cheaper); one that runs long pays at most about twice the cost of the
+// searches or of the scanner, whichever is smaller, as one who rents skis
+// until the rent reaches their price. The costs are counted in loose units
+// of a few nanoseconds each: for the scanner, a transition of its table or
+// a literal ranked (scanCost); for a search, a rule tested and a symbol of
+// the string (Machine.find). The scanner changes how a step is found, not
+// which: a run finds the same steps whether it was built before, during or
+// never (TestLazyScannerAgrees), and the repeats it allows (repeat.go) do
+// at once what the steps would one by one.
+
+// scanCost is the work of building the scanner of plans, over an alphabet
+// of symbols, in find's units; at least 1, as Machine.scanDue needs.
+func scanCost(symbols int, plans []plan) int {
+	states, literals := 1, 0
+	for _, pl := range plans {
+		if !pl.expanded || states*symbols > scanTableMax {
+			break
+		}
+		states += symbolsIn(pl.literals)
+		literals += len(pl.literals)
+	}
+	return min(states*symbols, scanTableMax) + literals + 1
+}
+
 // noLiteral ranks below every literal.
 const noLiteral = int32(1<<31 - 1)
 

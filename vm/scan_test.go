@@ -1,11 +1,26 @@
 package vm
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"testing"
 	"unsafe"
 )
+
+// withScanner builds m's scanner now, as a run that needs it would.
+func withScanner(m *Machine) *Machine {
+	m.scanner, m.scanDue = newScanner(m.prog, m.plans, scanTableMax), 0
+	return m
+}
+
+// withoutScanner keeps m from building its scanner: it finds every step
+// by searching for the rules one by one.
+func withoutScanner(m *Machine) *Machine {
+	m.scanner, m.scanDue = nil, 0
+	return m
+}
 
 // A scanner allocates about its own size: at most twice the table (8
 // bytes a transition) and the ranks (a record a literal), and the trie
@@ -44,8 +59,105 @@ func TestScannerAllocatesAboutItsSize(t *testing.T) {
 	}
 }
 
-// BenchmarkNewScanner builds the scanner of a machine, as vm.New does for
-// every program: a small one (ten rules of two or three symbols, as the
+// New does not build the scanner: a program of 200 rules of 1,000 symbols
+// each, whose scanner is a table of a million transitions (8 MB), makes a
+// machine of a few kilobytes, and one run on a short input, which tests
+// the 200 rules a step, does not build it. Runs that have searched as
+// much as building it costs do, and every run gives what a machine
+// without a scanner gives, before and after. New once built the scanner
+// of every program it was given (issue 20: a third of what running a
+// 5 MB rule file allocated, for a run of a few steps).
+func TestNewDefersTheScanner(t *testing.T) {
+	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z")
+	a := newAsm(t, strings.Join(letters, " "), "")
+	rng := rand.New(rand.NewPCG(20, 14))
+	for range 200 {
+		lhs := make([]string, 1000)
+		for i := range lhs {
+			lhs[i] = letters[rng.IntN(len(letters))]
+		}
+		a.plain(strings.Join(lhs, " "), "")
+	}
+	a.plain("a", "b")
+	p := a.build()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	m := New(p)
+	runtime.ReadMemStats(&after)
+	made := after.TotalAlloc - before.TotalAlloc
+	runtime.ReadMemStats(&before)
+	newScanner(p, m.plans, scanTableMax)
+	runtime.ReadMemStats(&after)
+	if scanner := after.TotalAlloc - before.TotalAlloc; made > scanner/10 {
+		t.Errorf("New allocates %d bytes, its scanner %d: it builds the scanner", made, scanner)
+	}
+	searching := withoutScanner(New(p))
+	input := a.str(strings.Repeat("a ", 50))
+	opt := DefaultOptions()
+	for run := 1; ; run++ {
+		want, wantRes := searching.Run(input, opt)
+		got, res := m.Run(input, opt)
+		if !bytes.Equal(got, want) || res != wantRes {
+			t.Fatalf("run %d: %s %+v, without a scanner %s %+v", run, a.text(got), res, a.text(want), wantRes)
+		}
+		switch {
+		case run == 1 && m.scanner != nil:
+			t.Fatalf("a run of %d steps built the scanner", res.Steps)
+		case m.scanner != nil:
+			return
+		case run == 1000:
+			t.Fatalf("%d runs of %d steps, each testing %d rules, did not build the scanner", run, res.Steps, len(p.Rules))
+		}
+	}
+}
+
+// TestLazyScannerAgrees runs random programs, as checkLong makes them,
+// three times in a row on random inputs, short and long, on a machine
+// that has its scanner from the start, one that never builds it, and
+// New's, which builds it during some run: all three must give the same
+// string, result and memory after every run.
+func TestLazyScannerAgrees(t *testing.T) { agreeRandomly(t, 23, checkLazyScanner) }
+
+// FuzzLazyScanner is TestLazyScannerAgrees with the fuzzer's bytes for
+// the random choices:
+//
+//	go test ./vm -run '^$' -fuzz FuzzLazyScanner -fuzztime 10m
+func FuzzLazyScanner(f *testing.F) { fuzzAgreement(f, 23, checkLazyScanner) }
+
+func checkLazyScanner(t *testing.T, rng *rand.Rand) {
+	symbols := []string{"a", "b", "c"}
+	a := newAsm(t, strings.Join(symbols, " "), "")
+	if rng.IntN(2) == 0 {
+		randomSugaredRules(rng, a, symbols)
+	}
+	randomPlainRules(rng, a, symbols, 1+rng.IntN(12))
+	p := a.build()
+	built, searching, lazy := withScanner(New(p)), withoutScanner(New(p)), New(p)
+	for range 3 {
+		input := make([]byte, rng.IntN(80))
+		if rng.IntN(4) == 0 {
+			input = make([]byte, rng.IntN(1500))
+		}
+		for i := range input {
+			input[i] = byte(rng.IntN(len(symbols)))
+		}
+		opt := Options{
+			Leftmost: rng.IntN(2) == 0, MaxSteps: rng.IntN(3*len(input) + 20), MaxLen: len(input) + rng.IntN(len(input)+9),
+			MaxWork: rng.IntN(1_000_000),
+		}
+		want, wantRes := built.Run(input, opt)
+		for _, m := range []*Machine{searching, lazy} {
+			out, res := m.Run(input, opt)
+			if !bytes.Equal(out, want) || res != wantRes || !bytes.Equal(m.Memory(), built.Memory()) {
+				t.Fatalf("%s\non %d symbols %+v (scanner %t): %+v, with the scanner built %+v; strings %s; memories %q, %q",
+					p.Disasm(), len(input), opt, m.scanner != nil, res, wantRes, firstDiff(out, want), a.text(m.Memory()), a.text(built.Memory()))
+			}
+		}
+	}
+}
+
+// BenchmarkNewScanner builds the scanner of a machine, as a machine does
+// once its runs have searched enough: a small one (ten rules of two or three symbols, as the
 // generated behaviours are) and one of 30,000 rules of two symbols.
 func BenchmarkNewScanner(b *testing.B) {
 	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z")

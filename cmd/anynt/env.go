@@ -171,10 +171,11 @@ func checkFile(name string, classic bool) (isEnv bool, warns lang.ErrorList, err
 	if err != nil {
 		// The statements that parsed still decide the kind, so that a
 		// rule file's syntax error is reported with its meaning errors.
+		// The file is not read again: a pipe would be empty by then.
 		if f == nil || env.IsEnvironment(f) {
 			return f != nil, nil, err
 		}
-		_, err = loadFile(name, false, compiler.Options{})
+		_, err = withMeaningErrors(f, err, compiler.Options{})
 		return false, nil, err
 	}
 	if !env.IsEnvironment(f) {

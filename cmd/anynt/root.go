@@ -345,6 +345,12 @@ func writeSource(name string, data []byte) error {
 // checked, so that one run reports every error of the file.
 func loadFile(name string, classic bool, opts compiler.Options) (*lang.File, error) {
 	f, err := parseFile(name, classic)
+	return withMeaningErrors(f, err, opts)
+}
+
+// withMeaningErrors is loadFile on a file already parsed: f and err are
+// parseFile's.
+func withMeaningErrors(f *lang.File, err error, opts compiler.Options) (*lang.File, error) {
 	var ee *exitError
 	if !errors.As(err, &ee) || ee.code != exitFile {
 		return f, err
