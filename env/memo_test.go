@@ -25,19 +25,8 @@ func ringCopy(e *env.Env, n int) *env.Env {
 // cells (and of 10,000 cells, whose keys do not fit in 64 bits), over episodes long enough for the memo to answer most runs and
 // with a Player that keeps its memos from episode to episode.
 func TestMemoPlaysAsPlainRuns(t *testing.T) {
+	cases := corpusAndRings(t, 3000, 2000, 7, 50, 400)
 	blocker := loadCorpus(t, "thesis/omega1-blocker.anynt")
-	type envCase struct {
-		name string
-		e    *env.Env
-		n    int
-	}
-	var cases []envCase
-	for _, file := range corpusEnvs {
-		cases = append(cases, envCase{file, loadCorpus(t, file), 3000})
-	}
-	for _, n := range []int{7, 50, 400} {
-		cases = append(cases, envCase{fmt.Sprintf("omega1-blocker ring %d", n), ringCopy(blocker, n), 2000})
-	}
 	// Too many cells for a key in 64 bits: the memo keys by bytes.
 	cases = append(cases, envCase{"omega1-blocker ring 10000", ringCopy(blocker, 10_000), 150})
 	for _, c := range cases {
@@ -119,4 +108,29 @@ func FuzzForgetfulMemo(f *testing.F) {
 			t.Fatalf("steps %d, bounds %v with the memo; %d, %v without", memo.MaxSteps, memo.Bounds, alone.MaxSteps, alone.Bounds)
 		}
 	})
+}
+
+// envCase is an environment a test plays, and for how many interactions.
+type envCase struct {
+	name string
+	e    *env.Env
+	n    int
+}
+
+// corpusAndRings gives every environment of the corpus, to be played n
+// interactions, and ring copies of the ω1-blocker of the given cells, to
+// be played ringN, each able to hold its observation (max-len at least
+// twice the cells).
+func corpusAndRings(t *testing.T, n, ringN int, cells ...int) []envCase {
+	var cases []envCase
+	for _, file := range corpusEnvs {
+		cases = append(cases, envCase{file, loadCorpus(t, file), n})
+	}
+	blocker := loadCorpus(t, "thesis/omega1-blocker.anynt")
+	for _, c := range cells {
+		r := ringCopy(blocker, c)
+		r.Settings.MaxLen = max(r.Settings.MaxLen, 2*c)
+		cases = append(cases, envCase{fmt.Sprintf("omega1-blocker ring %d", c), r, ringN})
+	}
+	return cases
 }

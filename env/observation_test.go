@@ -1,7 +1,6 @@
 package env_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -48,21 +47,7 @@ func definedObservation(e *env.Env, pos []int, i int) string {
 // actions, however many the cells: what the machine writes for a run that
 // misses its memo does not grow with the space.
 func TestObservationIsItsDefinitionInFewPieces(t *testing.T) {
-	blocker := loadCorpus(t, "thesis/omega1-blocker.anynt")
-	type envCase struct {
-		name string
-		e    *env.Env
-		n    int
-	}
-	var cases []envCase
-	for _, file := range corpusEnvs {
-		cases = append(cases, envCase{file, loadCorpus(t, file), 200})
-	}
-	for _, n := range []int{7, 400, 10_000} {
-		r := ringCopy(blocker, n)
-		r.Settings.MaxLen = 2 * n
-		cases = append(cases, envCase{fmt.Sprintf("omega1-blocker ring %d", n), r, 60})
-	}
+	cases := corpusAndRings(t, 200, 60, 7, 400, 10_000)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			k := 3 + len(c.e.Objects) + len(c.e.Actions)
