@@ -14,5 +14,7 @@
 // The price of the rename: the folder must be writable, not only the
 // file, and a hard link to the old file keeps the old contents. A
 // symbolic link is followed, so that the file it points at is replaced
-// and the link stays a link.
+// (or, for a dangling link, created) and the link stays a link. A new file
+// is created asking for 0644, so that the umask applies as it does to
+// os.WriteFile; an existing one keeps its bits.
 package atomicfile
