@@ -168,10 +168,10 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 		return &exitError{code: exitIO, err: fmt.Errorf("--addr: %w", err)}
 	}
 	srv := newHTTPServer(web.New(s, web.Options{Title: fl.title, Logger: slog.New(slog.NewTextHandler(io.err, nil))}))
-	// Signals are caught until the process ends: the first stops the
-	// server, a second cuts the requests still under way short, and the
-	// database is always closed before serve says it stopped (SIGKILL
-	// ends at once, losing nothing answered either).
+	// Signals are caught: the first stops the server, a second cuts the
+	// requests still under way short, and the database is closed before
+	// serve says it stopped; a third (or SIGKILL) ends the process at
+	// once, losing nothing answered either.
 	signals := make(chan os.Signal, 2)
 	signal.Notify(signals, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(signals)
@@ -190,6 +190,10 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 		select {
 		case <-signals:
 			cancel()
+			// A third signal is the default's again: it ends the
+			// process at once, should closing the database wait on a
+			// busy reader (what was answered is committed already).
+			signal.Stop(signals)
 		case <-shutdown.Done():
 		}
 	}()

@@ -112,8 +112,8 @@ Exit status: 0 success; 1 errors in an input file (results: no
 participant has finished); 2 usage errors;
 3 a run stopped at a limit (steps, length, matcher work; an input longer
 than the length limit is not run); 4 a file could not be read
-or written, standard output included (this status wins over 1, 3 and 5,
-whose message is printed too: the output is lost); 5 an agent outside
+or written, standard output included (this status wins over 1, 3, 5
+and 128+n, whose message is printed too: the output is lost); 5 an agent outside
 anynt (--agent-cmd) failed: it crashed, hung, wrote a malformed line or
 an illegal action, gave up, or speaks another protocol version
 (docs/protocol.md); 128+n anynt was interrupted by signal n while an
