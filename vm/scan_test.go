@@ -111,6 +111,44 @@ func TestNewDefersTheScanner(t *testing.T) {
 	}
 }
 
+// A machine that only runs strings longer than scanFarLen symbols, which
+// the scanner never serves, never builds it, however much it searches: the
+// program of TestNewDefersTheScanner run on 5,000-symbol strings once
+// built its 8 MB scanner in the first run (issue 20), as searches the
+// scanner could not have made counted towards its price.
+func TestLongRunsNeverBuildTheScanner(t *testing.T) {
+	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z")
+	a := newAsm(t, strings.Join(letters, " "), "")
+	rng := rand.New(rand.NewPCG(20, 14))
+	for range 200 {
+		lhs := make([]string, 1000)
+		for i := range lhs {
+			lhs[i] = letters[rng.IntN(len(letters))]
+		}
+		a.plain(strings.Join(lhs, " "), "")
+	}
+	a.plain("a", "b")
+	p := a.build()
+	m, searching := New(p), withoutScanner(New(p))
+	input := a.str(strings.Repeat("a ", 5000))
+	opt := DefaultOptions()
+	due := m.scanDue
+	work := 0
+	for run := 1; work < 4*due; run++ {
+		want, wantRes := searching.Run(input, opt)
+		got, res := m.Run(input, opt)
+		if !bytes.Equal(got, want) || res != wantRes {
+			t.Fatalf("run %d: %+v, without a scanner %+v", run, res, wantRes)
+		}
+		if m.scanner != nil {
+			t.Fatalf("run %d of %d steps on %d symbols built the scanner", run, res.Steps, len(input))
+		}
+		// What the searches cost in find's units: a rule tested and a
+		// symbol of the string, a step.
+		work += res.Steps * (len(p.Rules) + len(input))
+	}
+}
+
 // TestLazyScannerAgrees runs random programs, as checkLong makes them,
 // three times in a row on random inputs, short and long, on a machine
 // that has its scanner from the start, one that never builds it, and
