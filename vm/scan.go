@@ -35,8 +35,9 @@ const (
 // a literal ranked (scanCost); for a search, a rule tested and a symbol of
 // the string (Machine.find). Only the searches the scanner would have made
 // count: those on a string it would serve (Machine.scannable: up to
-// scanMaxLen symbols, or up to scanFarLen while the scan would resume near
-// the end, as the machine tracks without the scanner too). A machine that
+// scanMaxLen symbols; up to scanFarLen at a run's first step if it would
+// cover every rule, and while the scan would resume near the end, which
+// the machine tracks without the scanner too). A machine that
 // only ever runs long strings, which the scanner never serves, never
 // builds it (issue 20: 200 rules of 1,000 symbols run on 5,000-symbol
 // strings built an 8 MB scanner in their first run, and the 5 MB file its
