@@ -88,8 +88,11 @@ type Machine struct {
 	// before it builds it (scan.go, Building the scanner): positive while
 	// the scanner is not built, 0 once it is, or the program has none.
 	scanDue int
-	scanned bool // the last find used the scanner
-	scan    scanState
+	// scanWhole: the scanner, once built, covers every rule, so runShort
+	// would find a run's first step with it (scanCost).
+	scanWhole bool
+	scanned   bool // the last find used the scanner
+	scan      scanState
 	// needs holds, for each rule, up to seven symbols every match contains,
 	// packed so that the test that skips most rules stays in a cache line.
 	needs []ruleNeeds
@@ -184,7 +187,7 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 		}
 		m.needs[i] = m.plans[i].needs
 	}
-	m.scanDue = scanCost(len(p.Symbols), m.plans)
+	m.scanDue, m.scanWhole = scanCost(len(p.Symbols), m.plans)
 	return m
 }
 
@@ -435,20 +438,26 @@ func (m *Machine) hasAll(syms []byte) bool {
 // if the scanner ranks it (or -1), the span it replaces, the symbols there
 // and its captures, or rule -1: none applies or, if m.workLeft < 0, the
 // matcher ran out of work before it knew. Until the scanner is built, it
-// counts the work of the searches, and builds the scanner when they have
-// cost what building it does.
+// counts the work of the searches the scanner would have served, and
+// builds it when they have cost what building it does; meanwhile it keeps
+// m.scan.valid as a scan would, so that scannable knows whether the scan
+// would resume near the end.
 func (m *Machine) find(leftmost bool) (rule int, rank int32, start, end int, slots []int, text []byte) {
 	if m.scanDue == 0 {
 		return m.search(leftmost)
 	}
 	rule, rank, start, end, slots, text = m.search(leftmost)
+	if !m.scannable(m.scanWhole && m.res.Steps == 0) {
+		return rule, rank, start, end, slots, text
+	}
 	tested := rule + 1
 	if rule < 0 {
 		tested = len(m.needs)
 	}
 	m.scanDue -= tested + m.length()
+	m.scan.valid = m.length()
 	if m.scanDue <= 0 {
-		m.scanner, m.scanDue = newScanner(m.prog, m.plans, scanTableMax), 0
+		m.scanner, m.scanDue, m.scan.valid = newScanner(m.prog, m.plans, scanTableMax), 0, 0
 	}
 	return rule, rank, start, end, slots, text
 }

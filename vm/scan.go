@@ -33,23 +33,37 @@ const (
 // until the rent reaches their price. The costs are counted in loose units
 // of a few nanoseconds each: for the scanner, a transition of its table or
 // a literal ranked (scanCost); for a search, a rule tested and a symbol of
-// the string (Machine.find). The scanner changes how a step is found, not
+// the string (Machine.find). Only the searches the scanner would have made
+// count: those on a string it would serve (Machine.scannable: up to
+// scanMaxLen symbols; up to scanFarLen at a run's first step if it would
+// cover every rule, and while the scan would resume near the end, which
+// the machine tracks without the scanner too). A machine that
+// only ever runs long strings, which the scanner never serves, never
+// builds it (issue 20: 200 rules of 1,000 symbols run on 5,000-symbol
+// strings built an 8 MB scanner in their first run, and the 5 MB file its
+// 313 MB one in its first long search). The scanner changes how a step is found, not
 // which: a run finds the same steps whether it was built before, during or
 // never (TestLazyScannerAgrees), and the repeats it allows (repeat.go) do
 // at once what the steps would one by one.
 
 // scanCost is the work of building the scanner of plans, over an alphabet
-// of symbols, in find's units; at least 1, as Machine.scanDue needs.
-func scanCost(symbols int, plans []plan) int {
-	states, literals := 1, 0
+// of symbols, in find's units, at least 1, as Machine.scanDue needs; and
+// whether the scanner would surely cover every rule, so that a run's first
+// step on a string of up to scanFarLen symbols would be its (runShort). It
+// counts a state for each symbol of a literal, as if no two shared a
+// prefix: newScanner may fit more, never fewer.
+func scanCost(symbols int, plans []plan) (cost int, whole bool) {
+	states, literals, covered := 1, 0, 0
 	for _, pl := range plans {
 		if !pl.expanded || states*symbols > scanTableMax {
 			break
 		}
 		states += symbolsIn(pl.literals)
 		literals += len(pl.literals)
+		covered++
 	}
-	return min(states*symbols, scanTableMax) + literals + 1
+	whole = covered == len(plans) && symbols > 0 && states*symbols <= scanTableMax
+	return min(states*symbols, scanTableMax) + literals + 1, whole
 }
 
 // noLiteral ranks below every literal.

@@ -111,6 +111,77 @@ func TestNewDefersTheScanner(t *testing.T) {
 	}
 }
 
+// A machine builds its scanner only from the searches the scanner would
+// have made (Machine.scannable): one that only runs strings longer than
+// scanFarLen symbols never builds it, however much it searches, nor does
+// one on strings of up to scanFarLen when a scan would not resume near
+// their end; one whose rewrites are near the end of such strings, or
+// whose scanner would cover every rule and so find the first step of each
+// run, does. The program of TestNewDefersTheScanner run on 5,000-symbol
+// strings once built its 8 MB scanner in the first run (issue 20), as
+// every search counted.
+func TestOnlyServableSearchesBuildTheScanner(t *testing.T) {
+	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z")
+	program := func(rules, length int) (*asm, *Program) {
+		a := newAsm(t, strings.Join(letters, " "), "")
+		rng := rand.New(rand.NewPCG(20, 14))
+		for range rules {
+			lhs := make([]string, length)
+			for i := range lhs {
+				lhs[i] = letters[rng.IntN(len(letters))]
+			}
+			a.plain(strings.Join(lhs, " "), "")
+		}
+		a.plain("a", "b")
+		return a, a.build()
+	}
+	partA, part := program(200, 1000) // the scanner covers some rules
+	wholeA, whole := program(20, 100) // it covers them all
+	for _, tt := range []struct {
+		name     string
+		a        *asm
+		p        *Program
+		symbols  int
+		leftmost bool
+		builds   bool
+	}{
+		{"long, rightmost", partA, part, 5000, false, false},
+		{"long, leftmost", partA, part, 5000, true, false},
+		{"far from the end", partA, part, 300, true, false},
+		{"near the end, but not from the first step", partA, part, 300, false, false},
+		{"whole, long", wholeA, whole, 5000, false, false},
+		{"whole, near the end", wholeA, whole, 300, false, true},
+		{"whole, first steps", wholeA, whole, 300, true, true},
+		{"short", partA, part, 50, true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			m, searching := New(tt.p), withoutScanner(New(tt.p))
+			due := m.scanDue
+			input := tt.a.str(strings.Repeat("a ", tt.symbols))
+			opt := DefaultOptions()
+			opt.Leftmost = tt.leftmost
+			work := 0 // what the searches cost in find's units
+			for run := 1; run <= 1000; run++ {
+				want, wantRes := searching.Run(input, opt)
+				got, res := m.Run(input, opt)
+				if !bytes.Equal(got, want) || res != wantRes {
+					t.Fatalf("run %d: %+v, without a scanner %+v", run, res, wantRes)
+				}
+				work += res.Steps * (len(tt.p.Rules) + len(input))
+				switch {
+				case m.scanner != nil && !tt.builds:
+					t.Fatalf("run %d of %d steps on %d symbols built the scanner", run, res.Steps, len(input))
+				case m.scanner != nil:
+					return
+				case !tt.builds && work > 4*due:
+					return // searched four times what the scanner costs
+				}
+			}
+			t.Fatalf("1,000 runs did not build the scanner")
+		})
+	}
+}
+
 // TestLazyScannerAgrees runs random programs, as checkLong makes them,
 // three times in a row on random inputs, short and long, on a machine
 // that has its scanner from the start, one that never builds it, and
