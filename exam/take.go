@@ -484,6 +484,15 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 			o.Cut++
 		}
 		if keep {
+			if how == faulted {
+				// The run ended at its last interaction, not at the
+				// pace's time, which would become τ and read the other
+				// episodes after their real ends.
+				end = 0
+				if len(run) > 0 {
+					end = run[len(run)-1].T
+				}
+			}
 			kept, ends = append(kept, slices.Clone(run)), append(ends, end)
 		} else {
 			o.Scores[e] = t.add(run, end, tau)
@@ -498,6 +507,9 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 	}
 	if keep {
 		o.Tau = slices.Max(ends)
+		if o.Tau == 0 { // a fault before the first interaction: nothing was played
+			o.Tau = tau
+		}
 		for e, r := range kept {
 			o.Scores[e] = t.add(r, ends[e], o.Tau)
 		}
