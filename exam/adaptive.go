@@ -249,10 +249,12 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		if err != nil {
 			return r, err
 		}
-		var end float64
 		var how ending
-		run, end, how = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
-		score := s.Score.Of(values(run, end, s.Lambda))
+		run, _, how = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
+		// Read at the environment's time, which the step is labelled
+		// with, as Take reads an item at τ: an agent that used up
+		// MaxAdaptiveInteractions before it has its idle time counted.
+		score := s.Score.Of(values(run, seconds(d), s.Lambda))
 		est.add(level, score, s.move(score))
 		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
 			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: how == stoppedItself, Score: score}
