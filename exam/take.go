@@ -485,13 +485,11 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 		}
 		if keep {
 			if how == faulted {
-				// The run ended at its last interaction, not at the
-				// pace's time, which would become τ and read the other
-				// episodes after their real ends.
-				end = 0
-				if len(run) > 0 {
-					end = run[len(run)-1].T
-				}
+				// Its end is the pace's time, which would become τ and
+				// read the other episodes after their real ends: it is
+				// read at their τ instead, its idle time counted, as an
+				// agent's that stopped acting.
+				end = -1
 			}
 			kept, ends = append(kept, slices.Clone(run)), append(ends, end)
 		} else {
@@ -507,8 +505,13 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 	}
 	if keep {
 		o.Tau = slices.Max(ends)
-		if o.Tau == 0 { // a fault before the first interaction: nothing was played
+		if o.Tau < 0 { // every episode faulted: read at the pace's time
 			o.Tau = tau
+		}
+		for e := range ends {
+			if ends[e] < 0 {
+				ends[e] = o.Tau
+			}
 		}
 		for e, r := range kept {
 			o.Scores[e] = t.add(r, ends[e], o.Tau)
