@@ -26,3 +26,21 @@ func queued(fd uintptr) int {
 	}
 	return int(n)
 }
+
+// awaitExit blocks until the child pid has exited, without reaping it
+// (waitid with WNOWAIT): while it is a zombie its pid, which is its
+// group's id, cannot be given to another process, so that endGroup after
+// it ends the agent's group and no other.
+func awaitExit(pid int) {
+	var info [128]byte // a siginfo_t, unread
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid), uintptr(unsafe.Pointer(&info[0])),
+			syscall.WEXITED|syscall.WNOWAIT, 0, 0)
+		if errno != syscall.EINTR {
+			return
+		}
+	}
+}
+
+// pPID is waitid's idtype P_PID: wait for the one process named.
+const pPID = 1

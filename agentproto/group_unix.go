@@ -14,3 +14,8 @@ func endGroup(group int) { syscall.Kill(-group, syscall.SIGKILL) }
 
 // queued is 0: the pipes are not counted here (pipeQueue).
 func queued(uintptr) int { return 0 }
+
+// awaitExit returns at once: here the child is reaped before its group is
+// ended, so that its pid could in principle be reused, with its group's
+// id, in between (see Process.run).
+func awaitExit(int) {}

@@ -202,7 +202,13 @@ func (p *Process) launch() *Fault {
 // goroutine, which may be locked and return, could kill the agent
 // mid-test. This goroutine keeps its thread until the child has exited.
 // When the child exits, its process group is ended: the children it left
-// would otherwise outlive it, holding its output open.
+// would otherwise outlive it, holding its output open. The group is ended
+// before the child is reaped (awaitExit, on Linux): the group's id is the
+// child's pid, which the kernel may give to a new process once the child
+// is reaped, and a kill of the group after that could hit a stranger's
+// processes. Elsewhere the child is reaped first; the window is the few
+// instructions between Wait and the kill, and a pid is reused only after
+// the kernel has cycled through the others.
 func (p *Process) run(c *exec.Cmd, started chan<- error, exited chan<- struct{}) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
@@ -219,11 +225,12 @@ func (p *Process) run(c *exec.Cmd, started chan<- error, exited chan<- struct{})
 	if err != nil {
 		return
 	}
-	c.Wait()
+	awaitExit(c.Process.Pid)
 	p.mu.Lock()
 	endGroup(p.group)
-	p.group = 0
+	p.group = 0 // no kill from now on: the group is gone, its id free once reaped
 	p.mu.Unlock()
+	c.Wait()
 	close(exited)
 }
 

@@ -172,8 +172,9 @@ type AdaptiveResult struct {
 	Score, SE, MeanLevel float64
 	// Low and High bound the score's 95% interval, a bootstrap-t interval
 	// from the staircase's model (docs/tests.md, "How sure the score is"),
-	// which is wider than Score ± 1.96 SE and not centred on Score. Both
-	// are Score with fewer than two environments.
+	// usually wider than Score ± 1.96 SE (it comes from the bootstrap's
+	// quantiles and is cut to [−1, 1]) and not centred on Score. Both are
+	// Score when SE is 0, as with fewer than two environments.
 	Low, High float64
 	// Unused is the test time left over once the next environment no
 	// longer fitted.
@@ -249,10 +250,12 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		if err != nil {
 			return r, err
 		}
-		var end float64
 		var how ending
-		run, end, how = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
-		score := s.Score.Of(values(run, end, s.Lambda))
+		run, _, how = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
+		// Read at the environment's time, which the step is labelled
+		// with, as Take reads an item at τ: an agent that used up
+		// MaxAdaptiveInteractions before it has its idle time counted.
+		score := s.Score.Of(values(run, seconds(d), s.Lambda))
 		est.add(level, score, s.move(score))
 		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
 			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: how == stoppedItself, Score: score}
@@ -272,8 +275,10 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 // AdaptiveInterval is the 95% interval of r's score had the test of
 // settings s been stopped at test time tau, as At gives the score: the
 // interval the test reports (AdaptiveResult.Low and High) when tau is
-// its whole time. It simulates the staircase's model hundreds of times,
-// so the test computes it once, at the end, not at every step.
+// its whole time. Like At, it is (0, 0) when no environment was done by
+// tau, and (score, score) when the score's standard error is 0. It
+// simulates the staircase's model hundreds of times, so the test computes
+// it once, at the end, not at every step.
 func AdaptiveInterval(r AdaptiveResult, s AdaptiveSettings, tau float64) (lo, hi float64) {
 	_, _, done := r.At(tau)
 	if done == 0 {

@@ -98,8 +98,10 @@ func KApproxExercise(seed uint64, number, level int) Exercise {
 // drawExerciseOfK draws Λ_one exercises of 3…9 cells until one's K_approx
 // is in [lo, hi). The pattern is drawn before the space, so that a
 // refused draw costs no space (the space does not depend on the pattern):
-// the exercise kept is one drawExercise would give, conditioned on its
-// K_approx.
+// the exercise kept is distributed as drawExercise's exercises are,
+// conditioned on its K_approx. It is so in distribution only: the draws
+// take another order from the stream, so the exercise is not the one
+// drawExercise would give from the same stream.
 func drawExerciseOfK(rng stream, number, lo, hi int) Exercise {
 	for {
 		cells := lambdaOneCells[rng.IntN(len(lambdaOneCells))]

@@ -97,3 +97,29 @@ func TestAFaultStopsOrGoesOn(t *testing.T) {
 		}
 	}
 }
+
+// Given no test time, an agent outside anynt is read at the latest end of
+// its episodes: an episode cut short by a fault does not count in it, so a
+// fault in the last of 3 episodes leaves τ, and so the first two
+// episodes' payoffs, where their real ends put them, far below the pace's
+// time (steps × 1 s); the faulted episode is read at that τ too.
+func TestAFaultedEpisodeDoesNotMoveTau(t *testing.T) {
+	items := lambdaOneItems(t, 1, 1)[:1]
+	s := exam.DefaultSettings
+	s.Episodes = 3
+	s.ContinueAfterFault = true
+	out, err := exam.Take(items, []exam.Examinee{outside(t, "faulty.py crash 3 5")}, s, nil)
+	if !errors.Is(err, agentproto.ErrCrash) || len(out) != 1 {
+		t.Fatalf("%d outcomes, %v; want the crash", len(out), err)
+	}
+	o := out[0]
+	if len(o.Scores) != 3 || o.Times.Actions != 2*items[0].Steps+4 {
+		t.Fatalf("%d episodes, %d answers; want 3, the last faulted at step 5", len(o.Scores), o.Times.Actions)
+	}
+	if !(o.Tau > 0 && o.Tau < float64(items[0].Steps)/10 && o.Values.Tau == o.Tau) {
+		t.Errorf("τ is %v (its values' %v); want the later of the first two episodes' ends, well below the pace's %d s", o.Tau, o.Values.Tau, items[0].Steps)
+	}
+	if !(o.AtEnd.Tau > 0 && o.AtEnd.Tau <= o.Tau) {
+		t.Errorf("the episodes' mean end is %v; want at most τ %v, the faulted one's end being τ", o.AtEnd.Tau, o.Tau)
+	}
+}

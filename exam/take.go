@@ -119,6 +119,15 @@ type Settings struct {
 	// the fault of an agent outside anynt; false stops the test at the
 	// faulted item.
 	ContinueAfterFault bool
+	// Stop, when not nil, stops the test once it is closed (anynt closes
+	// it on a signal): the built-in agents play no further episode, and
+	// Take gives the items every examinee took whole. An item is given up
+	// whole or kept whole, so what is measured of it does not depend on
+	// when Stop came. An agent outside anynt is stopped by its
+	// process instead (agentproto.Process.Interrupt); after that, the
+	// built-in agents still take the items it took, so that the report
+	// compares them on the same items.
+	Stop <-chan struct{}
 }
 
 // DefaultSettings give one episode an item at one action a second, scored
@@ -285,7 +294,8 @@ type Outcome struct {
 	Times agentproto.Times
 }
 
-// AgentError is Take's error when an agent outside anynt faulted: the
+// AgentError is Take's error when an agent outside anynt faulted, or
+// Settings.Stop stopped the test (then Faults ends with ErrStopped): the
 // outcomes are still given, for the items played (the first Items of the
 // test, for every examinee).
 type AgentError struct {
@@ -306,6 +316,10 @@ func (e *AgentError) Unwrap() []error { return e.Faults }
 
 // ErrNoItems is Take's error for a test with nothing to take.
 var ErrNoItems = errors.New("the test has no items")
+
+// ErrStopped is among an AgentError's faults when Settings.Stop stopped
+// the built-in agents before the last item.
+var ErrStopped = errors.New("the test was stopped before its last item")
 
 // Take gives every item to every examinee, Settings.Episodes times each,
 // and returns the outcomes examinee by examinee, item by item. The result
@@ -354,10 +368,27 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 		n, fs = takeInOrder(items[:n], x, s, out[a*len(items):], report)
 		faults = append(faults, fs...)
 	}
+	// The built-in agents take the items item by item (every agent the
+	// first, then the second, ...), so that when Stop comes the items
+	// every agent took are a prefix of the test, as they are after an
+	// agent outside anynt is interrupted; which worker plays which item
+	// does not change its outcome. After an interruption, Stop is closed
+	// already and not heeded: the built-in agents take the items the
+	// agent outside anynt took.
+	stop := s.Stop
+	if slices.ContainsFunc(faults, func(f error) bool { return errors.Is(f, agentproto.ErrInterrupted) }) {
+		stop = nil
+	}
+	taken := make([]bool, len(inside)*n)
 	cores.Each(len(inside)*n, newScratch, func(w *scratch, k int) {
-		a := inside[k/n]
-		out[a*len(items)+k%n] = takeItem(items, k%n, examinees[a], s, w)
+		a := inside[k%len(inside)]
+		o, ok := takeItem(items, k/len(inside), examinees[a], s, stop, w)
+		out[a*len(items)+k/len(inside)], taken[k] = o, ok
 	}, func(int) { report() }) // one call at a time
+	if k := slices.Index(taken, false); k >= 0 {
+		n = k / len(inside)
+		faults = append(faults, ErrStopped)
+	}
 	if n < len(items) {
 		kept := make([]Outcome, 0, n*len(examinees))
 		for a := range examinees {
@@ -379,7 +410,7 @@ func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done fun
 	var faults []error
 	w := newScratch()
 	for i := range items {
-		slots[i] = takeItem(items, i, x, s, w)
+		slots[i], _ = takeItem(items, i, x, s, nil, w)
 		done()
 		f := slots[i].Fault
 		if f == nil {
@@ -408,8 +439,10 @@ type scratch struct {
 
 func newScratch() *scratch { return &scratch{} }
 
-// takeItem plays the episodes of one examinee on one item.
-func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
+// takeItem plays the episodes of one examinee on one item. It gives up
+// the item (false) when stop is closed before its last episode: a test
+// with many episodes an item stops within an episode, not an item.
+func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{}, w *scratch) (Outcome, bool) {
 	it := items[i]
 	tau := seconds(ticks(s.Tau)) // on the clock's grid
 	if tau == 0 {
@@ -427,6 +460,11 @@ func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
 	var ends []float64
 	keep := x.Process != nil && s.Tau == 0
 	for e := range s.Episodes {
+		select {
+		case <-stop:
+			return Outcome{}, false
+		default:
+		}
 		seed := env.EpisodeSeed(it.Seed, e)
 		var a env.Agent
 		var timed *agentproto.Episode
@@ -446,6 +484,13 @@ func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
 			o.Cut++
 		}
 		if keep {
+			if how == faulted {
+				// Its end is the pace's time, which would become τ and
+				// read the other episodes after their real ends: it is
+				// read at their τ instead, its idle time counted, as an
+				// agent's that stopped acting.
+				end = -1
+			}
 			kept, ends = append(kept, slices.Clone(run)), append(ends, end)
 		} else {
 			o.Scores[e] = t.add(run, end, tau)
@@ -460,12 +505,20 @@ func takeItem(items []Item, i int, x Examinee, s Settings, w *scratch) Outcome {
 	}
 	if keep {
 		o.Tau = slices.Max(ends)
+		if o.Tau < 0 { // every episode faulted: read at the pace's time
+			o.Tau = tau
+		}
+		for e := range ends {
+			if ends[e] < 0 {
+				ends[e] = o.Tau
+			}
+		}
 		for e, r := range kept {
 			o.Scores[e] = t.add(r, ends[e], o.Tau)
 		}
 	}
 	t.finish(&o)
-	return o
+	return o, true
 }
 
 // tally sums an item's episodes into its outcome: the payoffs at τ, when

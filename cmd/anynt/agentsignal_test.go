@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -86,5 +87,100 @@ func TestAgentCmdSignals(t *testing.T) {
 				t.Errorf("the report lacks the interrupted item or the summary:\n%s", out.String())
 			}
 		})
+	}
+}
+
+// builtinSignalChild names, in the environment, the marker file of the
+// anynt test that TestSignalStopsBuiltInAgents runs in a child process.
+const builtinSignalChild = "ANYNT_TEST_SIGNAL_BUILTIN"
+
+// quitter is an agent outside anynt that gives up at the first step of
+// every exercise (a fault), writing a line to its marker file first; under
+// --on-fault continue it is restarted for each of the 7 items, so that it
+// is done after 7 lines, and the built-in agents' part of the test begins.
+const quitter = `import sys
+for line in sys.stdin:
+    if line.startswith('{"type":"hello"'):
+        print('{"type":"hello","protocol":"anynt/1","name":"quitter"}', flush=True)
+    elif line.startswith('{"type":"observe"'):
+        with open(sys.argv[1], "a") as f:
+            f.write("gave up\n")
+        print('{"type":"error","message":"giving up"}', flush=True)
+    elif line.startswith('{"type":"bye"'):
+        break
+`
+
+// A signal that comes once the agents outside anynt are done stops the
+// built-in agents too: anynt does not play the rest of a long test (here
+// several seconds) but writes the report of the items every agent took and
+// exits with 128+15 at once.
+func TestSignalStopsBuiltInAgents(t *testing.T) {
+	if marker := os.Getenv(builtinSignalChild); marker != "" {
+		agent := filepath.Join(filepath.Dir(marker), "quitter.py")
+		out, errw, code := anynt(t, "", "test", "--agent-cmd", python(t)+agent+" "+marker, "--on-fault", "continue",
+			"--agent", "qlearning,random,stay,follower,oracle,modulator", "--episodes", "20000", "--tests", "1", "--json")
+		os.Stdout.WriteString(out)
+		os.Stderr.WriteString(errw)
+		os.Exit(code)
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, "marker")
+	if err := os.WriteFile(filepath.Join(dir, "quitter.py"), []byte(quitter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalStopsBuiltInAgents$")
+	cmd.Env = append(os.Environ(), builtinSignalChild+"="+marker)
+	var out, errw strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		b, _ := os.ReadFile(marker)
+		if strings.Count(string(b), "\n") == 7 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the agent outside anynt did not give up on the 7 items; stderr:\n%s", errw.String())
+		}
+	}
+	time.Sleep(2 * time.Second) // into the built-in agents' part: its first items are done
+	cmd.Process.Signal(syscall.SIGTERM)
+	ended := make(chan error, 1)
+	go func() { ended <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-ended:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-ended
+		t.Fatal("anynt went on with the built-in agents for 5 s after SIGTERM")
+	}
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 128+int(syscall.SIGTERM) {
+		t.Errorf("anynt ended with %v; want exit status %d; stderr:\n%s", err, 128+int(syscall.SIGTERM), errw.String())
+	}
+	rows := readRows(t, out.String())
+	if n := len(rows); n == 0 || rows[n-1].Kind != "summary" {
+		t.Fatalf("no report; stdout:\n%s\nstderr:\n%s", out.String(), errw.String())
+	}
+	items := map[string][]string{}
+	for _, r := range rows {
+		if r.Kind == "item" {
+			items[r.Agent] = append(items[r.Agent], r.Name)
+		}
+	}
+	if len(items) != 7 || len(items["quitter"]) == 0 || len(items["quitter"]) >= 7 {
+		t.Errorf("the report's items by agent: %v; want some, not all 7, for each of the 7 agents", items)
+	}
+	for a, names := range items {
+		if !slices.Equal(names, items["quitter"]) {
+			t.Errorf("%s took %v; the agent outside anynt %v: want the same items", a, names, items["quitter"])
+		}
+	}
+	if !strings.Contains(errw.String(), "the test was stopped before its last item") {
+		t.Errorf("stderr does not say the test was stopped:\n%s", errw.String())
 	}
 }

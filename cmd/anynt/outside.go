@@ -91,19 +91,22 @@ func (o *outsideFlags) start(io *stdio, g *guard, command string, taken []string
 // or SIGHUP: each agent's process group is ended at once (package
 // agentproto), the test stops where it was as at a fault, the report of
 // what was measured is written, and anynt exits with 128 + the signal's
-// number, as a shell reports a command ended by it. A second signal ends
+// number, as a shell reports a command ended by it. A signal that comes
+// while the built-in agents take the test closes stopped
+// (exam.Settings.Stop): they take no further item. A second signal ends
 // anynt at once (its default action), and the kernel then ends the agents
 // (agentproto's parent-death signal, on Linux).
 type guard struct {
 	signals chan os.Signal
 	done    chan struct{}
+	stopped chan struct{} // closed on a signal
 	mu      sync.Mutex
 	agents  []*agentproto.Process
 	sig     os.Signal
 }
 
 func newGuard() *guard {
-	g := &guard{signals: make(chan os.Signal, 1), done: make(chan struct{})}
+	g := &guard{signals: make(chan os.Signal, 1), done: make(chan struct{}), stopped: make(chan struct{})}
 	signal.Notify(g.signals, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	go func() {
 		select {
@@ -115,6 +118,7 @@ func newGuard() *guard {
 			for _, p := range g.agents {
 				p.Interrupt(sig)
 			}
+			close(g.stopped)
 		case <-g.done:
 		}
 	}()

@@ -395,6 +395,7 @@ func runTest(io *stdio, fl testFlags) (err error) {
 	if len(fl.outside.commands) > 0 {
 		g := newGuard()
 		defer func() { err = g.stop(err) }() // after the agents' Close
+		s.Stop = g.stopped
 		for _, command := range fl.outside.commands {
 			x, a, err := fl.outside.start(io, g, command, names)
 			if err != nil {
@@ -418,6 +419,9 @@ func runTest(io *stdio, fl testFlags) (err error) {
 	var failed *exam.AgentError
 	if errors.As(err, &failed) {
 		items = items[:failed.Items] // what every examinee took
+		if len(items) == 0 {         // stopped before any item: nothing to report
+			return &exitError{code: exitAgent, err: failed}
+		}
 	} else if err != nil {
 		return usage(err)
 	}
