@@ -118,11 +118,14 @@ Protocols:
 --adaptive gives the adaptive anytime test instead (docs/tests.md): a
 staircase over Λ_one's ladder of 3…9 cells (--ladder k-approx: by the
 pattern's K_approx; or, given FILEs and folders or --generate, over a pool
-of environments cut into up to 7 levels of description length), environment
-k given --first-time + k × --time-step seconds up to --max-time, the level raised after a payoff of at least --up and lowered below
---down, until --test-time seconds are used; it prints each agent's trajectory
-and its score (the mean of level/levels × payoff) with its standard error (--json, --csv: every step; --html FILE: a page with
-the plots of its score and its level over the test time).
+of environments cut into up to 7 levels of description length),
+environment k given --first-time + k × --time-step seconds up to
+--max-time, the level raised after a payoff of at least --up and lowered
+below --down, until --test-time seconds are used; it prints each agent's
+trajectory and its score (the mean of level/levels × payoff) with its
+standard error and its 95% interval, both from a model of the staircase
+(--json, --csv: every step; --html FILE: a page with the plots of its
+score and its level over the test time).
 
 Agents: ` + strings.Join(agent.Names(), ", ") + `.
 
