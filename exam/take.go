@@ -544,7 +544,11 @@ func newTally(s Settings, curve []aggregate.Average) *tally {
 func (t *tally) add(run aggregate.Run, end, tau float64) float64 {
 	v := values(run, tau, t.s.Lambda)
 	t.atTau.Add(v)
-	t.atEnd.Add(values(run, end, t.s.Lambda))
+	atEnd := v // an episode that ran to τ ends there: read it once
+	if end != tau {
+		atEnd = values(run, end, t.s.Lambda)
+	}
+	t.atEnd.Add(atEnd)
 	t.ends += end
 	for k := range t.curve {
 		t.curve[k].Add(values(run, curveTau(tau, k, t.s.CurvePoints), t.s.Lambda))
