@@ -22,7 +22,7 @@ import (
 // The protocol's version (docs/protocol.md): a peer of another major
 // version is refused at the handshake.
 const (
-	protocolVersion = "anynt/1"
+	protocolVersion = "anynt/1.1"
 	protocolMajor   = "1"
 )
 
@@ -84,7 +84,10 @@ type request struct {
 	LambdaOne *lambdaOneRef `json:"lambda_one"`
 	Steps     *int          `json:"steps"`
 	Seed      *uint64       `json:"seed"`
-	Episode   *int          `json:"episode"`
+	// EpisodeSeed picks the stream of episodes and keeps the exercise
+	// (its alphabet): what a Gymnasium reset(seed) wants.
+	EpisodeSeed *uint64 `json:"episode_seed"`
+	Episode     *int    `json:"episode"`
 	// Action is read as written, so that an error can quote a number
 	// that is not an integer (2.5, "2") as the client sent it.
 	Action *json.RawMessage `json:"action"`
@@ -103,9 +106,12 @@ type served struct {
 	player *env.Player
 	name   string
 	steps  int
-	// seed is the exercise's seed: it draws the alphabet, and episode i
-	// plays with the environment seed env.EpisodeSeed(seed, i).
-	seed     uint64
+	// seed is the exercise's seed: it draws the alphabet.
+	seed uint64
+	// stream is the seed of the episodes: episode i plays with the
+	// environment seed env.EpisodeSeed(stream, i). It is the exercise's
+	// seed until a reset gives an episode_seed.
+	stream   uint64
 	alphabet env.Alphabet
 	episode  int // the episode under way, or of the last reset; -1 before any
 	ep       *env.Episode
@@ -337,6 +343,7 @@ func (s *server) make(req *request) {
 	if req.Seed != nil {
 		sv.seed = *req.Seed
 	}
+	sv.stream = sv.seed
 	sv.player = env.NewPlayer(sv.env)
 	sv.alphabet = env.ObservationAlphabet(sv.env, sv.seed)
 	sv.episode = -1
@@ -413,15 +420,16 @@ func (externalAgent) Act(*env.View) int          { return 0 }
 func (externalAgent) End(float64)                {}
 
 // reset starts an episode: with a seed, episode 0 (or the one asked) of
-// the exercise of that seed; without, the next episode of the exercise's
-// seed (the first after make).
+// the exercise of that seed; with an episode seed, episode 0 (or the one
+// asked) of that stream of episodes, in the same exercise; without
+// either, the next episode of the stream (the first after make).
 func (s *server) reset(req *request) {
 	sv := s.lookup(req)
 	if sv == nil {
 		return
 	}
 	episode := sv.episode + 1
-	if req.Seed != nil {
+	if req.Seed != nil || req.EpisodeSeed != nil {
 		episode = 0
 	}
 	if req.Episode != nil {
@@ -431,12 +439,18 @@ func (s *server) reset(req *request) {
 		s.fail(req.Env, fmt.Sprintf("reset: episode %d; it must be from 0 to %d", episode, maxEpisodes-1))
 		return
 	}
-	if req.Seed != nil && *req.Seed != sv.seed {
-		sv.seed = *req.Seed
-		sv.alphabet = env.ObservationAlphabet(sv.env, sv.seed)
+	if req.Seed != nil {
+		if *req.Seed != sv.seed {
+			sv.seed = *req.Seed
+			sv.alphabet = env.ObservationAlphabet(sv.env, sv.seed)
+		}
+		sv.stream = sv.seed
+	}
+	if req.EpisodeSeed != nil {
+		sv.stream = *req.EpisodeSeed
 	}
 	sv.episode, sv.step, sv.over = episode, 0, false
-	sv.ep = sv.player.Episode(externalAgent{}, env.EpisodeSeed(sv.seed, episode))
+	sv.ep = sv.player.Episode(externalAgent{}, env.EpisodeSeed(sv.stream, episode))
 	sv.view, _ = sv.ep.Begin() // a new episode has no interaction under way
 	s.observation(*req.Env, sv, 0, true)
 }
@@ -497,6 +511,8 @@ func (s *server) observation(id int, sv *served, reward float64, reset bool) {
 	if reset {
 		b = append(b, `,"seed":`...)
 		b = strconv.AppendUint(b, sv.seed, 10)
+		b = append(b, `,"episode_seed":`...)
+		b = strconv.AppendUint(b, sv.stream, 10)
 		b = append(b, `,"episode":`...)
 		b = strconv.AppendInt(b, int64(sv.episode), 10)
 		var names bytes.Buffer

@@ -143,7 +143,7 @@ func TestServeEnvSession(t *testing.T) {
 		ep := env.NewEpisode(e, &script{}, env.EpisodeSeed(seed, episode))
 		v, _ := ep.Begin()
 		obs, _ := json.Marshal(alphabet.Encode(nil, v.Observation()))
-		lines := []string{fmt.Sprintf(`{"type":"observation","env":1,"step":0,"observation":%s,"reward":0,"truncated":false,"seed":%d,"episode":%d,"alphabet":%s}`, obs, seed, episode, names)}
+		lines := []string{fmt.Sprintf(`{"type":"observation","env":1,"step":0,"observation":%s,"reward":0,"truncated":false,"seed":%d,"episode_seed":%d,"episode":%d,"alphabet":%s}`, obs, seed, seed, episode, names)}
 		for k, a := range actions {
 			r, _ := ep.Finish(a)
 			v, _ = ep.Begin()
@@ -162,7 +162,7 @@ func TestServeEnvSession(t *testing.T) {
 	requests = append(requests, `{"type":"close","env":1}`, `{"type":"reset","env":1}`)
 
 	expected := []string{
-		`{"type":"hello","protocol":"anynt/1","tool":"anynt ` + versionString() + `"}`,
+		`{"type":"hello","protocol":"anynt/1.1","tool":"anynt ` + versionString() + `"}`,
 		`{"type":"made","env":1,"name":"` + blocker + `","actions":3,"action_names":["s","l","r"],"symbols":12,"cells":6,"steps":4,"seed":1}`}
 	expected = append(expected, want(0, actions)...)
 	expected = append(expected, `{"type":"error","line":8,"env":1,"message":"step: the episode of environment 1 is over (truncated after 4 steps): reset it"}`)
@@ -217,6 +217,14 @@ func TestServeEnvTrajectoryIsTheRunsTrajectory(t *testing.T) {
 			exercise5.Env, env.EpisodeSeed(exercise5.Seed, 1), exercise5.Steps, []int{1, 0, 1, 1}},
 		{"lambda-one, seed", `"lambda_one":{"seed":3,"exercise":5}`, []string{`"seed":12`},
 			exercise5.Env, env.EpisodeSeed(12, 0), exercise5.Steps, []int{0, 1}},
+		{"file, episode seed", `"file":"` + blocker + `","steps":60,"seed":5`, []string{`"episode_seed":7`},
+			loadFor(t, blocker), env.EpisodeSeed(7, 0), 60, []int{2, 1, 1, 0, 2}},
+		{"file, episode seed, next episode", `"file":"` + blocker + `","steps":60,"seed":5`, []string{`"episode_seed":7`, ``},
+			loadFor(t, blocker), env.EpisodeSeed(7, 1), 60, []int{1, 2}},
+		{"file, episode seed, episode asked", `"file":"` + blocker + `","steps":60`, []string{`"episode_seed":7,"episode":3`},
+			loadFor(t, blocker), env.EpisodeSeed(7, 3), 60, []int{2}},
+		{"lambda-one, episode seed", `"lambda_one":{"seed":3,"exercise":5}`, []string{`"episode_seed":12`},
+			exercise5.Env, env.EpisodeSeed(12, 0), exercise5.Steps, []int{0, 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,6 +247,44 @@ func TestServeEnvTrajectoryIsTheRunsTrajectory(t *testing.T) {
 				t.Errorf("the last step's answer is not truncated: %v", last)
 			}
 		})
+	}
+}
+
+// An episode seed picks the episodes and keeps the exercise: the alphabet
+// stays the one of make's seed (a Gymnasium reset(seed) must not change
+// what the observations mean), while a seed changes it; the answer names
+// both seeds.
+func TestServeEnvEpisodeSeedKeepsTheAlphabet(t *testing.T) {
+	e := loadFor(t, blocker)
+	answers, errw, code := serveEnv(t, hello, `{"type":"make","file":"`+blocker+`","seed":5}`,
+		`{"type":"reset","env":1,"episode_seed":7}`, `{"type":"reset","env":1,"episode_seed":8}`,
+		`{"type":"reset","env":1}`, `{"type":"reset","env":1,"seed":7}`)
+	if code != exitOK || len(answers) != 6 {
+		t.Fatalf("status %d, %d answers, stderr %q", code, len(answers), errw)
+	}
+	names := func(seed uint64) []any {
+		var out []any
+		for _, n := range env.ObservationAlphabet(e, seed).Names(e) {
+			out = append(out, n)
+		}
+		return out
+	}
+	if cmp.Equal(names(5), names(7)) {
+		t.Fatal("seeds 5 and 7 draw the same alphabet: the test cannot tell them apart")
+	}
+	for i, want := range []struct {
+		alphabet      uint64
+		seed, episode float64
+		stream        float64
+	}{{5, 5, 0, 7}, {5, 5, 0, 8}, {5, 5, 1, 8}, {7, 7, 0, 7}} {
+		a := answers[2+i]
+		if diff := cmp.Diff(names(want.alphabet), a["alphabet"]); diff != "" {
+			t.Errorf("reset %d: alphabet differs (-want +got):\n%s", i+1, diff)
+		}
+		if a["seed"] != want.seed || a["episode"] != want.episode || a["episode_seed"] != want.stream {
+			t.Errorf("reset %d: seed %v, episode %v, episode_seed %v; want %v, %v, %v", i+1,
+				a["seed"], a["episode"], a["episode_seed"], want.seed, want.episode, want.stream)
+		}
 	}
 }
 
@@ -466,7 +512,7 @@ func TestServeEnvVersionMismatch(t *testing.T) {
 			}
 			continue
 		}
-		want := fmt.Sprintf("protocol %q is not spoken here: serve-env speaks \"anynt/1\"", tt.protocol)
+		want := fmt.Sprintf("protocol %q is not spoken here: serve-env speaks \"anynt/1.1\"", tt.protocol)
 		if len(answers) != 1 || answers[0]["type"] != "error" || answers[0]["message"] != want || !strings.Contains(errw, want) {
 			t.Errorf("%s: answers %v, stderr %q; want one error %q", tt.protocol, answers, errw, want)
 		}
