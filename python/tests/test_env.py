@@ -1,4 +1,4 @@
-"""anynt.Env: Gymnasium's checks, the CLI's trajectories, reset/step/close, bad input."""
+"""anynt.AnyntEnv: Gymnasium's checks, the CLI's trajectories, reset/step/close, bad input."""
 
 from __future__ import annotations
 
@@ -35,8 +35,11 @@ def test_shipped_corpus_equals_the_repository(repo: Path) -> None:
 
 @pytest.mark.parametrize("env_id", anynt.ENV_IDS)
 @pytest.mark.parametrize("obs_type", ["array", "text"])
-def test_check_env_passes(binary: str, env_id: str, obs_type: str) -> None:
-    env = gym.make(env_id, obs_type=obs_type)
+@pytest.mark.parametrize("render_mode", [None, "rgb_array"])
+def test_check_env_passes(binary: str, env_id: str, obs_type: str, render_mode: str | None) -> None:
+    """Gymnasium's checks, its render check included: it also makes the id in
+    each of metadata["render_modes"] and renders."""
+    env = gym.make(env_id, obs_type=obs_type, render_mode=render_mode)
     try:
         check_env(env.unwrapped, skip_render_check=False)
     finally:
@@ -69,16 +72,21 @@ def cli_trace(binary: str, file: str, seed: int, steps: int) -> list[tuple[str, 
 
 @pytest.mark.parametrize("name", ["Omega1Blocker", "Fig3Torus", "LambdaOneFixtureB", "Example5"])
 @pytest.mark.parametrize("seed", [1, 7, 2**64 - 1])
-def test_same_seed_same_trajectory_as_the_cli(binary: str, name: str, seed: int) -> None:
-    """anynt run's trace (its random agent's actions) replayed through the Env gives
-    the trace's observations and rewards, interaction for interaction."""
+@pytest.mark.parametrize("own_exercise", [True, False])
+def test_same_seed_same_trajectory_as_the_cli(binary: str, name: str, seed: int, own_exercise: bool) -> None:
+    """anynt run's trace (its random agent's actions) replayed through the env gives
+    the trace's observations and rewards, interaction for interaction: reset(seed=S)
+    on an env made with exercise_seed=S, and (the text does not depend on the
+    alphabet) on an env of the default exercise seed, which plays the same
+    episodes in its own alphabet."""
     file = anynt.corpus_file(name)
     steps = 60
     trace = cli_trace(binary, file, seed, steps)
-    env = anynt.Env(file, steps=steps, obs_type="text")
+    env = anynt.AnyntEnv(file, steps=steps, obs_type="text", exercise_seed=seed if own_exercise else None)
     try:
         obs, info = env.reset(seed=seed)
-        assert info["seed"] == seed and info["episode"] == 0
+        assert info["seed"] == (seed if own_exercise else 1)
+        assert info["episode_seed"] == seed and info["episode"] == 0
         for i, (seen, action, reward) in enumerate(trace, start=1):
             assert obs == seen, f"interaction {i}"
             obs, r, terminated, truncated, info = env.step(env.action_names.index(action))
@@ -102,12 +110,12 @@ def test_lambda_one_is_deterministic_by_seed(binary: str) -> None:
 
     assert play(1, None) == play(1, None)
     assert play(1, 5) == play(1, 5)
-    assert play(1, 5) != play(1, 6)  # a new exercise seed: a new alphabet and episode
+    assert play(1, 5) != play(1, 6)  # another stream of episodes
     assert play(1, None) != play(2, None)  # another test's exercise 4
 
 
 def test_reset_seeds_and_episodes(binary: str) -> None:
-    env = anynt.Env(anynt.corpus_file("Omega1Blocker"), steps=5)
+    env = anynt.AnyntEnv(anynt.corpus_file("Omega1Blocker"), steps=5)
     try:
         first, info = env.reset()
         assert (info["seed"], info["episode"]) == (1, 0)  # the file's default seed, episode 0
@@ -122,12 +130,15 @@ def test_reset_seeds_and_episodes(binary: str) -> None:
         b, info_b = env.reset(seed=7)
         np.testing.assert_array_equal(a, b)
         assert info_a == info_b
+        assert (info_a["seed"], info_a["episode_seed"], info_a["episode"]) == (1, 7, 0)  # the exercise stays
+        _, info = env.reset()
+        assert (info["seed"], info["episode_seed"], info["episode"]) == (1, 7, 1)  # the stream's next
     finally:
         env.close()
 
 
 def test_array_observation_encoding(binary: str) -> None:
-    env = anynt.Env(anynt.corpus_file("Fig3Torus"), steps=20)
+    env = anynt.AnyntEnv(anynt.corpus_file("Fig3Torus"), steps=20)
     try:
         assert env.pad == env.n_symbols == len(env.alphabet)
         assert env.obs_length == env.cells + env.n_symbols - 1
@@ -147,7 +158,7 @@ def test_array_observation_encoding(binary: str) -> None:
 
 
 def test_step_truncates_and_then_needs_a_reset(binary: str) -> None:
-    env = anynt.Env(anynt.corpus_file("Example5"), steps=3, render_mode="ansi")
+    env = anynt.AnyntEnv(anynt.corpus_file("Example5"), steps=3, render_mode="ansi")
     try:
         with pytest.raises(ResetNeeded):
             env.step(0)
@@ -166,7 +177,7 @@ def test_step_truncates_and_then_needs_a_reset(binary: str) -> None:
 
 
 def test_close_ends_the_server(binary: str) -> None:
-    env = anynt.Env(anynt.corpus_file("Example5"))
+    env = anynt.AnyntEnv(anynt.corpus_file("Example5"))
     proc = env._server._proc
     assert proc is not None and proc.poll() is None
     env.close()
@@ -187,8 +198,8 @@ def test_close_ends_the_server(binary: str) -> None:
     ],
 )
 def test_bad_actions_are_refused_and_change_nothing(binary: str, action: object, error: type, message: str) -> None:
-    env = anynt.Env(anynt.corpus_file("Omega1Blocker"), steps=4, obs_type="text")
-    twin = anynt.Env(anynt.corpus_file("Omega1Blocker"), steps=4, obs_type="text")
+    env = anynt.AnyntEnv(anynt.corpus_file("Omega1Blocker"), steps=4, obs_type="text")
+    twin = anynt.AnyntEnv(anynt.corpus_file("Omega1Blocker"), steps=4, obs_type="text")
     try:
         env.reset(seed=4)
         twin.reset(seed=4)
@@ -204,7 +215,7 @@ def test_a_file_with_errors_is_quoted_positioned(binary: str, tmp_path: Path) ->
     bad = tmp_path / "bad.anynt"
     bad.write_text("actions l r\n\nspace generator paper {\n\tS -> +r\n\t-> SS\n}\n\ngoodevil {\n\t->. l\n\n", encoding="utf-8")
     with pytest.raises(anynt.AnyntError) as caught:
-        anynt.Env(bad)
+        anynt.AnyntEnv(bad)
     assert caught.value.errors, str(caught.value)
     assert all(e.startswith(str(bad) + ":") for e in caught.value.errors), caught.value.errors
 
@@ -217,19 +228,21 @@ def test_a_file_with_errors_is_quoted_positioned(binary: str, tmp_path: Path) ->
         ({"lambda_one": (1, 1), "steps": 0}, anynt.AnyntError, "steps"),
         ({"file": None}, ValueError, "exactly one of file and lambda_one"),
         ({"lambda_one": (1, 1), "obs_type": "image"}, ValueError, "obs_type"),
-        ({"lambda_one": (1, 1), "render_mode": "human"}, ValueError, "render_mode"),
+        ({"lambda_one": (1, 1), "render_mode": "video"}, ValueError, "render_mode"),
+        ({"lambda_one": (1, 1), "reseed_encoding": 1}, TypeError, "reseed_encoding"),
+        ({"file": "x.anynt", "exercise_seed": "1"}, TypeError, "exercise_seed must be an integer"),
         ({"lambda_one": (1.5, 1)}, TypeError, "seed must be an integer"),
     ],
 )
 def test_bad_construction(binary: str, kwargs: dict, error: type, message: str) -> None:
     with pytest.raises(error, match=message):
-        anynt.Env(**kwargs)
+        anynt.AnyntEnv(**kwargs)
 
 
 def test_a_missing_binary_is_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("ANYNT_BIN", str(tmp_path / "no-anynt"))
     with pytest.raises(FileNotFoundError, match="ANYNT_BIN"):
-        anynt.Env(anynt.corpus_file("Example5"))
+        anynt.AnyntEnv(anynt.corpus_file("Example5"))
     monkeypatch.delenv("ANYNT_BIN")
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(FileNotFoundError, match="not on PATH"):
@@ -247,7 +260,15 @@ def test_a_failed_handshake_leaves_no_process(tmp_path: Path, answer: str, then:
     fake.write_text(f"#!/bin/sh\necho $$ > {pidfile}\nprintf '%s\\n' '{answer}'\nexec {then}\n", encoding="utf-8")
     fake.chmod(0o755)
     with pytest.raises((anynt.AnyntError, ValueError)):
-        anynt.Env(anynt.corpus_file("Example5"), binary=str(fake))
+        anynt.AnyntEnv(anynt.corpus_file("Example5"), binary=str(fake))
     pid = int(pidfile.read_text(encoding="utf-8"))
     with pytest.raises(ProcessLookupError):  # gone, and waited for
         os.kill(pid, 0)
+
+
+def test_the_class_is_anyntenv_and_env_its_alias() -> None:
+    """`from anynt import *` beside `from gymnasium import Env` shadows nothing of
+    Gymnasium's by the class's own name; anynt.Env still works."""
+    assert anynt.AnyntEnv.__name__ == "AnyntEnv"
+    assert anynt.Env is anynt.AnyntEnv
+    assert "AnyntEnv" in anynt.__all__ and issubclass(anynt.AnyntEnv, gym.Env)

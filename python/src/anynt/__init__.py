@@ -20,11 +20,11 @@ from gymnasium.envs.registration import register, registry
 
 from ._server import PROTOCOL, AnyntError, find_binary
 from .agent import Start, policy_agent
-from .env import Env
+from .env import AnyntEnv, Env
 from .evaluate import Evaluation, evaluate
 
 __all__ = [
-    "PROTOCOL", "AnyntError", "Env", "ENV_IDS", "CORPUS", "corpus_file", "lambda_one", "find_binary",
+    "PROTOCOL", "AnyntError", "AnyntEnv", "Env", "ENV_IDS", "CORPUS", "corpus_file", "lambda_one", "find_binary",
     "Start", "policy_agent", "Evaluation", "evaluate",
 ]
 

@@ -158,7 +158,10 @@ def _shape(name: str, x: NDArray[np.float64], y: NDArray[np.float64]) -> NDArray
             _rect(-0.8, 0.62, 0.8, 0.95), _rect(-0.45, -0.35, 0.45, 0.65), _rect(-0.72, -0.62, 0.72, -0.32),
             _rect(-0.72, -0.95, -0.42, -0.6), _rect(-0.15, -0.95, 0.15, -0.6), _rect(0.42, -0.95, 0.72, -0.6),
         ]
-        return np.logical_or.reduce([poly(p) for p in parts])
+        out = poly(parts[0])
+        for p in parts[1:]:
+            out |= poly(p)
+        return out
     if name == "bowtie":
         return poly([(-0.95, -0.75), (0, 0), (-0.95, 0.75)]) | poly([(0.95, -0.75), (0, 0), (0.95, 0.75)])
     if name == "club":
@@ -187,7 +190,7 @@ def glyph_alpha(name: str, size: int) -> NDArray[np.float32]:
     t = (np.arange(size * k, dtype=np.float64) + 0.5) / (size * k) * 2 - 1
     x, y = np.meshgrid(t, t)
     inside = _shape(name, x, y).astype(np.float32)
-    alpha = inside.reshape(size, k, size, k).mean(axis=(1, 3))
+    alpha: NDArray[np.float32] = inside.reshape(size, k, size, k).mean(axis=(1, 3), dtype=np.float32)
     alpha.setflags(write=False)
     return alpha
 

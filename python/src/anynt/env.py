@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import os
+import sys
 import weakref
+from array import array
 from typing import Any, Literal, SupportsInt
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
-from gymnasium.error import ResetNeeded
+from gymnasium.error import DependencyNotInstalled, ResetNeeded
 from numpy.typing import NDArray
 
+from ._render import Renderer
 from ._server import AnyntError, Server
 
 ObsType = Literal["array", "text"]
@@ -19,12 +24,24 @@ ObsType = Literal["array", "text"]
 # The separator that ends each cell of an observation ([P] §4.3).
 CELL_END = ":"
 
+# The render modes of the class; an instance lists "human" only where it
+# can work (human_rendering_missing).
+RENDER_MODES = ["ansi", "rgb_array", "human"]
 
-class Env(gym.Env[Any, Any]):
+
+class AnyntEnv(gym.Env[Any, Any]):
     """An environment of anynt: an environment file, or an exercise of the Λ_one test.
 
-    Each Env runs its own `anynt serve-env` process (found from $ANYNT_BIN,
-    else `anynt` on PATH), ended by close().
+    The constructor fixes the environment's identity: the file or the
+    exercise, and the exercise's seed, which draws the alphabet (the
+    observation's encoding) and the glyphs of its frames. reset(seed=s)
+    varies only the episodes (docs/python.md, "Seeds"), unless
+    reseed_encoding=True.
+
+    Each AnyntEnv runs its own `anynt serve-env` process (found from
+    $ANYNT_BIN, else `anynt` on PATH), ended by close(). It pickles (and
+    deep-copies): the copy runs its own serve-env, made with the same
+    arguments, and resumes at the same step of the same episode.
 
     Args:
         file: an environment file (a path; relative to the current directory).
@@ -32,18 +49,26 @@ class Env(gym.Env[Any, Any]):
             `anynt test --seed seed` gives first.
         steps: interactions of an episode; the episode is truncated after them.
             Default: 1000 for a file, the exercise's own for Λ_one.
-        exercise_seed: the exercise's seed before any reset(seed=…); it draws
-            the alphabet. Default: 1 for a file, the test's for Λ_one.
+        exercise_seed: the exercise's seed: it draws the alphabet, and its
+            episodes are those of reset() without a seed. Default: 1 for a
+            file (anynt run's), the test's for Λ_one.
+        reseed_encoding: False (default): reset(seed=s) plays episode 0 of
+            the stream of episodes s in the exercise's own alphabet; True:
+            reset(seed=s) makes s the exercise's seed, a new alphabet (the
+            behaviour of anynt 0.1's Env).
         obs_type: "array" (default): the observation as a fixed-size int64
             array of indices into the alphabet, padded with `pad` (= the
             number of symbols) up to `obs_length`; "text": the observation
             as a string of symbols (a gymnasium Text space).
-        render_mode: None or "ansi" (render() returns the observation's text).
+        render_mode: None; "ansi": render() returns the observation's text;
+            "rgb_array": render() returns the frame, an H×W×3 uint8 image of
+            the state as the test page shows it (the same shape for every
+            frame of an environment); "human": the frame in a window (needs
+            pygame, `pip install 'anynt[human]'`, and a display).
         binary: the anynt program; default $ANYNT_BIN, else `anynt` on PATH.
     """
 
-    # render_fps: as Gymnasium's own text environments (ansi), for recorders.
-    metadata = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(
         self,
@@ -52,6 +77,7 @@ class Env(gym.Env[Any, Any]):
         lambda_one: tuple[int, int] | None = None,
         steps: int | None = None,
         exercise_seed: int | None = None,
+        reseed_encoding: bool = False,
         obs_type: ObsType = "array",
         render_mode: str | None = None,
         binary: str | None = None,
@@ -60,40 +86,47 @@ class Env(gym.Env[Any, Any]):
             raise ValueError("give exactly one of file and lambda_one")
         if obs_type not in ("array", "text"):
             raise ValueError(f'obs_type must be "array" or "text", not {obs_type!r}')
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f'render_mode must be None or "ansi", not {render_mode!r}')
+        if not isinstance(reseed_encoding, bool):
+            raise TypeError(f"reseed_encoding must be True or False, not {reseed_encoding!r}")
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, not {render_mode!r}")
+        if render_mode == "human":
+            missing = human_rendering_missing()
+            if missing:
+                raise DependencyNotInstalled(
+                    f'render_mode="human" needs {" and ".join(missing)}; '
+                    'render_mode="rgb_array" needs neither'
+                )
+        make: dict[str, Any] = {"type": "make"}
+        if file is not None:
+            make["file"] = os.path.abspath(os.fspath(file))
+        else:
+            assert lambda_one is not None
+            seed, exercise = lambda_one
+            make["lambda_one"] = {"seed": _int(seed, "seed"), "exercise": _int(exercise, "exercise")}
+        if steps is not None:
+            make["steps"] = _int(steps, "steps")
+        if exercise_seed is not None:
+            make["seed"] = _int(exercise_seed, "exercise_seed")
         self.obs_type: ObsType = obs_type
         self.render_mode = render_mode
-        self._server = Server(binary)
-        self._finalizer = weakref.finalize(self, self._server.close)
-        try:
-            make: dict[str, Any] = {"type": "make"}
-            if file is not None:
-                make["file"] = os.path.abspath(os.fspath(file))
-            else:
-                assert lambda_one is not None
-                seed, exercise = lambda_one
-                make["lambda_one"] = {"seed": _int(seed, "seed"), "exercise": _int(exercise, "exercise")}
-            if steps is not None:
-                make["steps"] = _int(steps, "steps")
-            if exercise_seed is not None:
-                make["seed"] = _int(exercise_seed, "exercise_seed")
-            made = self._server.ask(make)
-            self._id: int = made["env"]
-            self.name: str = made["name"]
-            self.action_names: list[str] = list(made["action_names"])
-            self.n_symbols: int = made["symbols"]
-            self.cells: int = made["cells"]
-            self.steps: int = made["steps"]
-            self.exercise_seed: int = made["seed"]
-            # The alphabet is a permutation of a fixed set of symbols: one reset
-            # of episode 0 learns the set, which the spaces need before any reset.
-            first = self._server.ask(
-                {"type": "reset", "env": self._id, "seed": self.exercise_seed, "episode": 0}
-            )
-        except BaseException:
-            self.close()
-            raise
+        self.reseed_encoding = reseed_encoding
+        self.metadata = {
+            **type(self).metadata,
+            "render_modes": [m for m in RENDER_MODES if m != "human" or not human_rendering_missing()],
+        }
+        self._make = make
+        self._binary = binary
+        self._renderer: Renderer | None = None
+        self._window: Any = None  # pygame's display and clock, in human mode
+        made, first = self._connect()
+        self.name: str = made["name"]
+        self.action_names: list[str] = list(made["action_names"])
+        self.n_symbols: int = made["symbols"]
+        self.cells: int = made["cells"]
+        self.steps: int = made["steps"]
+        self.exercise_seed: int = made["seed"]
+        self._made = made
         self.alphabet: list[str] = list(first["alphabet"])
         others = [s for s in self.alphabet if s != CELL_END]
         # Every cell ends with ":" and every other symbol appears at most once.
@@ -113,23 +146,56 @@ class Env(gym.Env[Any, Any]):
             )
         self._fresh = True  # no reset by the user yet: serve-env's next is episode 1
         self._started = False
+        # The episode under way, enough to play it again (pickling): its
+        # stream, number and actions; and what its frames show.
+        self._stream: int = first["episode_seed"]
+        self._episode: int = 0
+        self._actions = array("B" if len(self.action_names) <= 256 else "I")
+        self._indices: list[int] = list(first["observation"])
+        self._step = 0
+        self._reward: float | None = None
         self._text = ""
+
+    def _connect(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """Starts serve-env and makes the environment; returns made's answer
+        and that of a reset of episode 0 of the exercise's own stream (the
+        alphabet's symbols, which the spaces need before any reset)."""
+        self._server: Server | _Closed = Server(self._binary)
+        self._finalizer = weakref.finalize(self, self._server.close)
+        try:
+            made = self._server.ask(self._make)
+            self._id: int = made["env"]
+            first = self._server.ask(
+                {"type": "reset", "env": self._id, "episode_seed": made["seed"], "episode": 0}
+            )
+            if "episode_seed" not in first:  # anynt/1.0 ignores episode_seed
+                raise AnyntError(
+                    f"{self._server.binary} speaks protocol anynt/1.0: this package needs "
+                    "anynt/1.1 (reset's episode_seed); install a newer anynt"
+                )
+        except BaseException:
+            self._server.close()
+            raise
+        return made, first
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Any, dict[str, Any]]:
-        """Starts an episode (docs/protocol.md, "Seeds").
+        """Starts an episode (docs/python.md, "Seeds").
 
-        reset(seed=S) plays episode 0 of the exercise of seed S (S decides the
-        alphabet and, through the episode's seed, every random choice of the
-        environment): what `anynt run FILE --seed S --trace` plays. reset()
-        plays the next episode of the current seed (the first reset() after
-        construction plays episode 0). options={"episode": i} plays episode i.
+        reset(seed=s) plays episode 0 of the stream of episodes s (s decides,
+        through each episode's seed, every random choice of the environment)
+        in the exercise's alphabet: with s = exercise_seed, what `anynt run
+        FILE --seed s --trace` plays. reset() plays the next episode of the
+        current stream (the first reset() after construction: episode 0 of
+        the exercise's own stream). options={"episode": i} plays episode i
+        of the current stream (of s with a seed). With reseed_encoding=True,
+        reset(seed=s) makes s the exercise's seed: a new alphabet too.
         """
         super().reset(seed=seed)
         request: dict[str, Any] = {"type": "reset", "env": self._id}
         if seed is not None:
-            request["seed"] = _int(seed, "seed")
+            request["seed" if self.reseed_encoding else "episode_seed"] = _int(seed, "seed")
         episode = (options or {}).get("episode")
         if episode is not None:
             request["episode"] = _int(episode, "episode")
@@ -140,11 +206,17 @@ class Env(gym.Env[Any, Any]):
         self._started = True
         self.alphabet = list(answer["alphabet"])
         self.exercise_seed = answer["seed"]
+        self._stream, self._episode = answer["episode_seed"], answer["episode"]
+        del self._actions[:]
+        self._reward = None
         obs = self._observation(answer)
         info = self._info(answer)
         info["seed"] = answer["seed"]
+        info["episode_seed"] = answer["episode_seed"]
         info["episode"] = answer["episode"]
         info["alphabet"] = list(self.alphabet)
+        if self.render_mode == "human":
+            self.render()
         return obs, info
 
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -154,23 +226,100 @@ class Env(gym.Env[Any, Any]):
             raise ResetNeeded("step before reset: call reset() first")
         a = _action(action, len(self.action_names))
         answer = self._server.ask({"type": "step", "env": self._id, "action": a})
-        return (
+        self._actions.append(a)
+        self._reward = float(answer["reward"])
+        result = (
             self._observation(answer),
-            float(answer["reward"]),
+            self._reward,
             False,
             bool(answer["truncated"]),
             self._info(answer),
         )
+        if self.render_mode == "human":
+            self.render()
+        return result
 
-    def render(self) -> str | None:
+    def render(self) -> Any:
+        """"ansi": the observation's text; "rgb_array": the frame (an H×W×3
+        uint8 array, see frame()); "human": shows the frame in a window and
+        returns None; no render_mode: None."""
         if self.render_mode == "ansi":
             return self._text
+        if self.render_mode == "rgb_array":
+            return self.frame()
+        if self.render_mode == "human":
+            self._show(self.frame())
         return None
 
+    def frame(self) -> NDArray[np.uint8]:
+        """The state as the test page shows it to a person (web/), whatever
+        the render_mode: the cells in their colours, numbered from 1, π as
+        ○, Good, Evil and the other objects as neutral glyphs drawn from the
+        exercise's seed (the page does not tell Good from Evil), a thick
+        border round each cell an action leads to and, under it, those
+        actions' indices; above, the steps done and the last reward (its
+        sign as the page draws it, and its value). The same state gives the
+        same bytes; every frame of an environment has the same shape."""
+        if self._renderer is None:
+            self._renderer = Renderer(self.cells, self.steps, self.action_names)
+        self._renderer.exercise(self.alphabet, self.exercise_seed)
+        return self._renderer.frame(self._indices, self._step, self._reward)
+
+    def _show(self, frame: NDArray[np.uint8]) -> None:
+        pygame = importlib.import_module("pygame")
+        if self._window is None:
+            pygame.display.init()
+            screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
+            pygame.display.set_caption(f"anynt: {self.name}")
+            self._window = (screen, pygame.time.Clock())
+        screen, clock = self._window
+        pygame.surfarray.blit_array(screen, frame.transpose(1, 0, 2))
+        pygame.event.pump()
+        pygame.display.flip()
+        clock.tick(self.metadata["render_fps"])
+
     def close(self) -> None:
-        """Ends the serve-env process; an Env cannot be used after it."""
+        """Ends the serve-env process (and closes the window of "human"); an
+        AnyntEnv cannot be used after it."""
         self._server.close()
+        if self._window is not None:
+            importlib.import_module("pygame").display.quit()
+            self._window = None
         super().close()
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a copy needs: the constructor's arguments, the spaces, the
+        episode under way (its stream, number and actions), the random
+        generator; not the process, nor the window."""
+        state = {k: v for k, v in self.__dict__.items() if k not in ("_server", "_finalizer", "_window", "_renderer")}
+        state["_closed"] = self._server.closed
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """A copy: a closed one stays closed; an open one starts its own
+        serve-env, makes the same environment and plays the episode under
+        way again, action for action, up to the same step."""
+        closed = state.pop("_closed")
+        self.__dict__.update(state)
+        self._renderer, self._window = None, None
+        if closed:
+            self._server = _Closed()
+            return
+        made, _ = self._connect()
+        if made != {**self._made, "env": made["env"]}:
+            self.close()
+            raise AnyntError(f"the copy's environment differs from the original's: {made} against {self._made}")
+        if not self._started:
+            return
+        answer = self._server.ask(
+            {"type": "reset", "env": self._id, "seed": self.exercise_seed,
+             "episode_seed": self._stream, "episode": self._episode}
+        )
+        for a in self._actions:
+            answer = self._server.ask({"type": "step", "env": self._id, "action": a})
+        if answer["observation"] != self._indices or answer["step"] != self._step:
+            self.close()
+            raise AnyntError(f"the copy's episode differs from the original's (another anynt at {self._server.binary}?)")
 
     def encode(self, text_indices: list[int]) -> NDArray[np.int64]:
         """The fixed-size array of a list of indices: padded with `pad` to `obs_length`."""
@@ -185,6 +334,8 @@ class Env(gym.Env[Any, Any]):
 
     def _observation(self, answer: dict[str, Any]) -> Any:
         indices: list[int] = answer["observation"]
+        self._indices = indices
+        self._step = answer["step"]
         self._text = "".join(self.alphabet[i] for i in indices)
         if self.obs_type == "text":
             return self._text
@@ -192,6 +343,41 @@ class Env(gym.Env[Any, Any]):
 
     def _info(self, answer: dict[str, Any]) -> dict[str, Any]:
         return {"text": self._text, "step": answer["step"]}
+
+
+# The name of anynt 0.1, kept: `anynt.Env` is AnyntEnv.
+Env = AnyntEnv
+
+
+class _Closed:
+    """The server of a copy of a closed environment: it refuses every
+    request, as a closed Server does."""
+
+    closed = True
+    binary = ""
+
+    def ask(self, request: dict[str, Any]) -> dict[str, Any]:
+        raise AnyntError("the environment is closed")
+
+    def close(self) -> None:
+        pass
+
+
+def human_rendering_missing() -> list[str]:
+    """What render_mode="human" lacks here: pygame (the extra `anynt[human]`)
+    and a display; empty when it can show frames. Looks, imports nothing."""
+    missing = []
+    try:
+        found = importlib.util.find_spec("pygame") is not None
+    except (ImportError, ValueError):  # ValueError: sys.modules["pygame"] is None
+        found = False
+    if not found:
+        missing.append("pygame (pip install 'anynt[human]')")
+    if sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")) and not any(
+        os.environ.get(v) for v in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")
+    ):
+        missing.append("a display (none of DISPLAY, WAYLAND_DISPLAY, SDL_VIDEODRIVER is set)")
+    return missing
 
 
 def _int(value: Any, what: str) -> int:
