@@ -299,12 +299,14 @@ class Renderer:
                 w = min(text_width(label, scale), L.cell - 2 * L.border - 2)
                 _text(img, label, y + L.cell - L.border - 2 - 5 * scale, x + (L.cell - w) // 2, scale, INK, x + L.cell - L.border)
             if objects[c]:
-                self._objects(img, objects[c], y, x)
+                self._objects(img, objects[c], y, x, PALETTE[c % len(PALETTE)])
         self._header(img, step, reward)
         return img
 
-    def _objects(self, img: NDArray[np.uint8], names: list[str], y: int, x: int) -> None:
-        """Draws a cell's objects centred in rows, as the page's flex box does."""
+    def _objects(self, img: NDArray[np.uint8], names: list[str], y: int, x: int, colour: Colour) -> None:
+        """Draws a cell's objects centred in rows, as the page's flex box does,
+        over the cell's colour (they stay clear of its border, number and
+        actions)."""
         L = self.layout
         top = L.border + 5 * L.scale + 4  # below the cell's number
         bottom = L.border + 5 * L.scale + 4  # above the actions
@@ -316,7 +318,7 @@ class Renderer:
             x0 = x + (L.cell - len(row) * size) // 2
             for k, name in enumerate(row):
                 base = name.rstrip("0123456789")
-                _blend(img, glyph_alpha(base, size), y0 + r * size, x0 + k * size, INK)
+                img[y0 + r * size : y0 + (r + 1) * size, x0 + k * size : x0 + (k + 1) * size] = _stamp(base, size, INK, colour)
                 if base != name:  # "diamond2": the number under the glyph's right
                     suffix = name[len(base):]
                     _text(img, suffix, y0 + (r + 1) * size - 5, x0 + (k + 1) * size - text_width(suffix, 1), 1, INK, img.shape[1])
@@ -329,10 +331,7 @@ class Renderer:
             return
         sign = (reward > 0) - (reward < 0)
         sy = L.margin + (L.header - L.sign_size) // 2 - 4
-        _blend(img, glyph_alpha("disc", L.sign_size), sy, L.sign_x, SIGN_COLOURS[sign])
-        icon = {1: "up", 0: "square", -1: "down"}[sign]
-        inner = L.sign_size * 2 // 3
-        _blend(img, glyph_alpha(icon, inner), sy + (L.sign_size - inner) // 2, L.sign_x + (L.sign_size - inner) // 2, WHITE)
+        img[sy : sy + L.sign_size, L.sign_x : L.sign_x + L.sign_size] = _sign(sign, L.sign_size)
         _text(img, f"{reward:+.3f}", y, L.value_x, 2, INK, img.shape[1])
 
     def _draw_background(self) -> NDArray[np.uint8]:
@@ -371,6 +370,28 @@ def _frame_rect(img: NDArray[np.uint8], y: int, x: int, h: int, w: int, t: int, 
     img[y : y + h, x + w - t : x + w] = colour
 
 
+@lru_cache(maxsize=512)
+def _stamp(name: str, size: int, colour: Colour, background: Colour) -> NDArray[np.uint8]:
+    """The glyph of name at size in colour over a background of one colour."""
+    patch = np.empty((size, size, 3), dtype=np.uint8)
+    patch[:] = background
+    _blend(patch, glyph_alpha(name, size), 0, 0, colour)
+    patch.setflags(write=False)
+    return patch
+
+
+@lru_cache(maxsize=8)
+def _sign(sign: int, size: int) -> NDArray[np.uint8]:
+    """A reward's sign as the page draws it: a white arrow up on a green disc,
+    a small white square on a grey one, an arrow down on a red one."""
+    patch = _stamp("disc", size, SIGN_COLOURS[sign], PAPER).copy()
+    inner = size * 2 // 3
+    icon = {1: "up", 0: "square", -1: "down"}[sign]
+    _blend(patch, glyph_alpha(icon, inner), (size - inner) // 2, (size - inner) // 2, WHITE)
+    patch.setflags(write=False)
+    return patch
+
+
 def _blend(img: NDArray[np.uint8], alpha: NDArray[np.float32], y: int, x: int, colour: Colour) -> None:
     """Paints colour over img at (y, x) with alpha's coverage (clipped to img)."""
     h, w = alpha.shape
@@ -383,18 +404,23 @@ def _blend(img: NDArray[np.uint8], alpha: NDArray[np.float32], y: int, x: int, c
     region[...] = np.rint(mixed).astype(np.uint8)
 
 
+@lru_cache(maxsize=1024)
+def _text_mask(text: str, scale: int) -> NDArray[np.bool_]:
+    """The pixels text covers in the font at scale (characters it lacks are blank)."""
+    blank = np.zeros((5, 3), dtype=bool)
+    gap = np.zeros((5, 1), dtype=bool)
+    parts = [p for ch in text for p in (FONT.get(ch, blank), gap)][:-1] or [np.zeros((5, 0), dtype=bool)]
+    mask = np.hstack(parts)
+    if scale > 1:
+        mask = np.repeat(np.repeat(mask, scale, axis=0), scale, axis=1)
+    mask.setflags(write=False)
+    return mask
+
+
 def _text(img: NDArray[np.uint8], text: str, y: int, x: int, scale: int, colour: Colour, right: int) -> None:
     """Writes text in the 3×5 font, its top-left at (y, x), clipped at column right."""
-    for ch in text:
-        bits = FONT.get(ch)
-        if bits is None:
-            continue
-        if scale > 1:
-            bits = np.repeat(np.repeat(bits, scale, axis=0), scale, axis=1)
-        h, w = bits.shape
-        w = min(w, right - x, img.shape[1] - x)
-        h = min(h, img.shape[0] - y)
-        if w <= 0 or h <= 0:
-            return
-        img[y : y + h, x : x + w][bits[:h, :w]] = colour
-        x += 4 * scale
+    mask = _text_mask(text, scale)
+    h = min(mask.shape[0], img.shape[0] - y)
+    w = min(mask.shape[1], right - x, img.shape[1] - x)
+    if h > 0 and w > 0:
+        img[y : y + h, x : x + w][mask[:h, :w]] = colour
