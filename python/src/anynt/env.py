@@ -55,7 +55,7 @@ class AnyntEnv(gym.Env[Any, Any]):
         reseed_encoding: False (default): reset(seed=s) plays episode 0 of
             the stream of episodes s in the exercise's own alphabet; True:
             reset(seed=s) makes s the exercise's seed, a new alphabet (the
-            behaviour of anynt 0.1's Env).
+            package's first behaviour).
         obs_type: "array" (default): the observation as a fixed-size int64
             array of indices into the alphabet, padded with `pad` (= the
             number of symbols) up to `obs_length`; "text": the observation
@@ -345,7 +345,7 @@ class AnyntEnv(gym.Env[Any, Any]):
         return {"text": self._text, "step": answer["step"]}
 
 
-# The name of anynt 0.1, kept: `anynt.Env` is AnyntEnv.
+# The class's first name, kept: `anynt.Env` is AnyntEnv.
 Env = AnyntEnv
 
 
