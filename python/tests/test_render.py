@@ -206,3 +206,32 @@ def test_ansi_stays_the_text(binary: str) -> None:
         assert env.render() == info["text"]
         _, _, _, _, info = env.step(1)
         assert env.render() == info["text"]
+
+
+def ring(path: Any, n: int) -> str:
+    """An environment file of n cells in a ring (actions stay, left, right)."""
+    rows = "".join(f"\t{i} {(i - 2) % n + 1} {i % n + 1}\n" for i in range(1, n + 1))
+    path.write_text(f"actions s l r\n\nspace table {{\n{rows}}}\n\ngoodevil pattern r r l\n", encoding="utf-8")
+    return str(path)
+
+
+@pytest.mark.parametrize("n", [65, 2000])
+def test_large_spaces_fit_a_bounded_frame(binary: str, tmp_path: Any, n: int) -> None:
+    """Beyond the page's 64 cells, smaller cells in a square of about 768
+    pixels: the frame stays under 1024 × 1024 and still shows every cell
+    that holds something, and only those."""
+    env = anynt.AnyntEnv(ring(tmp_path / "ring.anynt", n), render_mode="rgb_array", steps=20, obs_type="text")
+    try:
+        text, _ = env.reset(seed=2)
+        for k in range(20):
+            frame = env.render()
+            assert frame.shape[0] <= 1024 and frame.shape[1] <= 1024
+            assert env._renderer is not None
+            layout, background = env._renderer.layout, env._renderer._background
+            for c, shown in enumerate(cells_of(text)):
+                y, x = layout.origin(c)
+                region = (slice(y, y + layout.cell), slice(x, x + layout.cell))
+                assert (frame[region] != background[region]).any() == (shown != ""), (k, c)
+            text, _, _, _, _ = env.step(k % 3)
+    finally:
+        env.close()

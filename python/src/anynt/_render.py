@@ -196,20 +196,30 @@ def glyph_alpha(name: str, size: int) -> NDArray[np.float32]:
 
 
 class Layout:
-    """The fixed geometry of an environment's frames, from its cells and steps."""
+    """The fixed geometry of an environment's frames, from its cells and steps.
+
+    Up to 64 cells, as the page: cells of 72 pixels, eight to a row, each
+    with its number and its actions. More cells make a square of smaller
+    ones about as wide (768 pixels), down to 3 pixels a cell for anynt's
+    largest spaces (100,000 cells: about 1000 × 1000); cells under 24 pixels
+    have no number and no actions' indices, under 8 no edge.
+    """
 
     def __init__(self, cells: int, steps: int) -> None:
         self.cells = cells
         self.margin = 8
         if cells <= 64:
             self.cols, self.cell = min(cells, 8), 72
-        else:  # many cells: more columns of smaller cells, about as wide as 8 of 72
+        else:
             self.cols = math.ceil(math.sqrt(cells))
-            self.cell = max(20, 8 * 72 // self.cols)
+            self.cell = max(3, min(72, 768 // self.cols))
         self.rows = math.ceil(cells / self.cols)
-        self.gap = max(2, self.cell // 9)
-        self.scale = 2 if self.cell >= 48 else 1  # of the font, in cells
-        self.border = max(2, self.cell // 24)  # a reachable cell's
+        self.gap = max(2, self.cell // 9) if self.cell >= 16 else int(self.cell >= 6)
+        self.detail = self.cell >= 24  # the cells' numbers and actions
+        self.scale = 2 if self.cell >= 48 else 1  # of their font
+        self.border = max(1, self.cell // 24)  # a reachable cell's
+        # Objects keep clear of the number above them and the actions below.
+        self.band = self.border + 5 * self.scale + 4 if self.detail else self.border
         # The header: "step/steps", then the reward's sign and value.
         self.header = 32
         self.step_width = text_width(f"{steps}/{steps}", 2)
@@ -247,8 +257,8 @@ class Renderer:
         self._background = self._draw_background()
         self._alphabet: list[str] = []
         self._seed: int | None = None
-        self._kind: list[int] = []
-        self._what: list[int | str] = []  # a glyph name, or an action's index
+        self._kind = np.zeros(0, dtype=np.int8)  # of each index of the alphabet
+        self._what: list[int | str] = []  # a glyph's name, or an action's index
 
     def exercise(self, alphabet: list[str], exercise_seed: int) -> None:
         """Sets the alphabet the observations are written in and the seed
@@ -257,21 +267,26 @@ class Renderer:
             return
         self._alphabet, self._seed = list(alphabet), exercise_seed
         special = {":", "π", "⊕", "⊖", "⊙", *self.markers, *self.action_names}
-        others = sorted((s for s in alphabet if s not in special), key=lambda s: (bool(re.fullmatch(r"ρ\d+", s)), _natural(s)))
+        others = sorted(
+            (s for s in alphabet if s not in special),
+            key=lambda s: (re.fullmatch(r"ρ\d+", s) is not None, _natural(s)),  # the reward levels last
+        )
         names = glyph_names(exercise_seed, 2 + len(others))
         glyph = {"⊕": names[0], "⊖": names[1], **{s: names[2 + k] for k, s in enumerate(others)}}
-        self._kind, self._what = [], []
+        kinds: list[tuple[int, int | str]] = []
         for s in alphabet:
             if s == ":":
-                self._kind.append(_CELL_END); self._what.append("")
+                kinds.append((_CELL_END, ""))
             elif s == "π":
-                self._kind.append(_PI); self._what.append("you")
+                kinds.append((_PI, "you"))
             elif s in self.markers:
-                self._kind.append(_MARKER); self._what.append(self.markers[s])
+                kinds.append((_MARKER, self.markers[s]))
             elif s in glyph:
-                self._kind.append(_OBJECT); self._what.append(glyph[s])
+                kinds.append((_OBJECT, glyph[s]))
             else:  # ⊙ and the actions: never in π's observation
-                self._kind.append(_NONE); self._what.append("")
+                kinds.append((_NONE, ""))
+        self._kind = np.array([k for k, _ in kinds], dtype=np.int8)
+        self._what = [w for _, w in kinds]
 
     def frame(self, observation: list[int], step: int, reward: float | None) -> NDArray[np.uint8]:
         """The frame of an observation (indices into the alphabet), the
@@ -279,27 +294,31 @@ class Renderer:
         the episode's first step: the page shows no sign then)."""
         L = self.layout
         img = self._background.copy()
-        cell = 0
-        objects: list[list[str]] = [[] for _ in range(L.cells)]
-        actions: list[list[int]] = [[] for _ in range(L.cells)]
-        for i in observation:
-            kind = self._kind[i]
-            if kind == _CELL_END:
-                cell += 1
-            elif kind == _MARKER:
-                actions[cell].append(int(self._what[i]))
-            elif kind != _NONE:
-                objects[cell].append(str(self._what[i]))
-        for c in range(L.cells):
+        # Each symbol's cell: the number of ':' before it. Only the few
+        # symbols that are not ':' are looked at one by one.
+        indices = np.asarray(observation, dtype=np.intp)
+        kinds = self._kind[indices]
+        ends = kinds == _CELL_END
+        cell_of = np.cumsum(ends) - ends
+        objects: dict[int, list[str]] = {}
+        actions: dict[int, list[int]] = {}
+        for k in np.flatnonzero(~ends & (kinds != _NONE)).tolist():
+            what, c = self._what[int(indices[k])], int(cell_of[k])
+            if kinds[k] == _MARKER:
+                actions.setdefault(c, []).append(int(what))
+            else:
+                objects.setdefault(c, []).append(str(what))
+        for c, acts in actions.items():
             y, x = L.origin(c)
-            if actions[c]:
-                _frame_rect(img, y, x, L.cell, L.cell, L.border, INK)
-                label = " ".join(str(a) for a in sorted(actions[c]))
+            _frame_rect(img, y, x, L.cell, L.cell, L.border, INK)
+            if L.detail:
+                label = " ".join(str(a) for a in sorted(acts))
                 scale = L.scale if text_width(label, L.scale) <= L.cell - 2 * L.border - 4 else 1
                 w = min(text_width(label, scale), L.cell - 2 * L.border - 2)
                 _text(img, label, y + L.cell - L.border - 2 - 5 * scale, x + (L.cell - w) // 2, scale, INK, x + L.cell - L.border)
-            if objects[c]:
-                self._objects(img, objects[c], y, x, PALETTE[c % len(PALETTE)])
+        for c, names in objects.items():
+            y, x = L.origin(c)
+            self._objects(img, names, y, x, PALETTE[c % len(PALETTE)])
         self._header(img, step, reward)
         return img
 
@@ -308,18 +327,18 @@ class Renderer:
         over the cell's colour (they stay clear of its border, number and
         actions)."""
         L = self.layout
-        top = L.border + 5 * L.scale + 4  # below the cell's number
-        bottom = L.border + 5 * L.scale + 4  # above the actions
-        width, height = L.cell - 2 * L.border - 2, L.cell - top - bottom
-        size, per_row = _fit(len(names), width, height, max(6, L.cell * 3 // 10))
-        rows = [names[k : k + per_row] for k in range(0, len(names), per_row)]
-        y0 = y + top + (height - len(rows) * size) // 2
+        width, height = L.cell - 2 * L.border, L.cell - 2 * L.band
+        size, per_row = _fit(len(names), width, height, max(1, L.cell * 3 // 10))
+        # In a cell too small for them all, those that fit (π first).
+        shown = names[: per_row * max(1, height // size)]
+        rows = [shown[k : k + per_row] for k in range(0, len(shown), per_row)]
+        y0 = y + L.band + (height - len(rows) * size) // 2
         for r, row in enumerate(rows):
             x0 = x + (L.cell - len(row) * size) // 2
             for k, name in enumerate(row):
                 base = name.rstrip("0123456789")
                 img[y0 + r * size : y0 + (r + 1) * size, x0 + k * size : x0 + (k + 1) * size] = _stamp(base, size, INK, colour)
-                if base != name:  # "diamond2": the number under the glyph's right
+                if base != name and size >= 12:  # "diamond2": the number under the glyph's right
                     suffix = name[len(base):]
                     _text(img, suffix, y0 + (r + 1) * size - 5, x0 + (k + 1) * size - text_width(suffix, 1), 1, INK, img.shape[1])
 
@@ -342,8 +361,10 @@ class Renderer:
         for c in range(L.cells):
             y, x = L.origin(c)
             img[y : y + L.cell, x : x + L.cell] = PALETTE[c % len(PALETTE)]
-            _frame_rect(img, y, x, L.cell, L.cell, 1, EDGE)
-            _text(img, str(c + 1), y + L.border + 2, x + L.border + 2, L.scale, INK, x + L.cell - L.border)
+            if L.cell >= 8:
+                _frame_rect(img, y, x, L.cell, L.cell, 1, EDGE)
+            if L.detail:
+                _text(img, str(c + 1), y + L.border + 2, x + L.border + 2, L.scale, INK, x + L.cell - L.border)
         img.setflags(write=False)
         return img
 
@@ -355,12 +376,12 @@ def _marker(action: str) -> str:
 
 def _fit(n: int, width: int, height: int, largest: int) -> tuple[int, int]:
     """The largest glyph size (up to largest) at which n glyphs fit in rows
-    within width × height, and how many go in a row."""
-    for size in range(largest, 3, -1):
+    within width × height, and how many go in a row (at worst, one pixel)."""
+    for size in range(largest, 0, -1):
         per_row = max(1, width // size)
         if math.ceil(n / per_row) * size <= height:
             return size, per_row
-    return 4, max(1, width // 4)
+    return 1, max(1, width)
 
 
 def _frame_rect(img: NDArray[np.uint8], y: int, x: int, h: int, w: int, t: int, colour: Colour) -> None:
