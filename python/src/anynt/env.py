@@ -118,7 +118,7 @@ class AnyntEnv(gym.Env[Any, Any]):
         self._make = make
         self._binary = binary
         self._renderer: Renderer | None = None
-        self._window: Any = None  # pygame's display and clock, in human mode
+        self._window: Any = None  # pygame's clock once this env showed a frame ("human")
         made, first = self._connect()
         self.name: str = made["name"]
         self.action_names: list[str] = list(made["action_names"])
@@ -266,17 +266,20 @@ class AnyntEnv(gym.Env[Any, Any]):
         return self._renderer.frame(self._indices, self._step, self._reward)
 
     def _show(self, frame: NDArray[np.uint8]) -> None:
+        """Shows frame in pygame's window (one a process: opened again if
+        another environment closed it or set another size)."""
         pygame = importlib.import_module("pygame")
-        if self._window is None:
+        screen = pygame.display.get_surface() if pygame.display.get_init() else None
+        if screen is None or screen.get_size() != (frame.shape[1], frame.shape[0]):
             pygame.display.init()
             screen = pygame.display.set_mode((frame.shape[1], frame.shape[0]))
             pygame.display.set_caption(f"anynt: {self.name}")
-            self._window = (screen, pygame.time.Clock())
-        screen, clock = self._window
+        if self._window is None:
+            self._window = pygame.time.Clock()
         pygame.surfarray.blit_array(screen, frame.transpose(1, 0, 2))
         pygame.event.pump()
         pygame.display.flip()
-        clock.tick(self.metadata["render_fps"])
+        self._window.tick(self.metadata["render_fps"])
 
     def close(self) -> None:
         """Ends the serve-env process (and closes the window of "human"); an
