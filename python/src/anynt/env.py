@@ -12,7 +12,7 @@ from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 from numpy.typing import NDArray
 
-from ._server import AnyntError, Server
+from ._server import DEFAULT_TIMEOUT, AnyntError, Server
 
 ObsType = Literal["array", "text"]
 
@@ -39,7 +39,11 @@ class Env(gym.Env[Any, Any]):
             number of symbols) up to `obs_length`; "text": the observation
             as a string of symbols (a gymnasium Text space).
         render_mode: None or "ansi" (render() returns the observation's text).
-        binary: the anynt program; default $ANYNT_BIN, else `anynt` on PATH.
+        binary: the anynt program; default $ANYNT_BIN, else the package's
+            own (a platform wheel's), else `anynt` on PATH.
+        timeout: seconds to wait for each answer of serve-env (default 60),
+            or None to wait for ever; on expiry serve-env is killed and
+            anynt.AnyntTimeout raised.
     """
 
     # render_fps: as Gymnasium's own text environments (ansi), for recorders.
@@ -55,6 +59,7 @@ class Env(gym.Env[Any, Any]):
         obs_type: ObsType = "array",
         render_mode: str | None = None,
         binary: str | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
     ) -> None:
         if (file is None) == (lambda_one is None):
             raise ValueError("give exactly one of file and lambda_one")
@@ -64,7 +69,7 @@ class Env(gym.Env[Any, Any]):
             raise ValueError(f'render_mode must be None or "ansi", not {render_mode!r}')
         self.obs_type: ObsType = obs_type
         self.render_mode = render_mode
-        self._server = Server(binary)
+        self._server = Server(binary, timeout)
         self._finalizer = weakref.finalize(self, self._server.close)
         try:
             make: dict[str, Any] = {"type": "make"}
