@@ -263,6 +263,7 @@ class Server:
                 assert self.timeout is not None
                 self._kill()
                 self._drain_stderr()
+                self._shut()
                 raise AnyntTimeout(
                     f"anynt serve-env ({self.binary}) did not answer {kind!r} within "
                     f"{self.timeout:g} s (timeout=): it was killed{self._tail_text()}"
