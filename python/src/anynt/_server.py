@@ -38,6 +38,8 @@ STDERR_TAIL = 4096
 # answers are a few KiB): the client stops reading rather than grow without end.
 MAX_ANSWER = 64 << 20
 
+CRLF = b"\r\n"
+
 # The name of the program carried by a platform wheel, inside the package.
 _BUNDLED = Path(__file__).resolve().parent / "_bin" / ("anynt.exe" if os.name == "nt" else "anynt")
 
@@ -173,6 +175,7 @@ class Server:
         self._buf = bytearray()  # what stdout gave after the last answer's line end
         self._tail = bytearray()  # the last STDERR_TAIL bytes of stderr
         self._poll: Any = None
+        self._timeout_ms = -1 if self.timeout is None else math.ceil(self.timeout * 1000)
         if posix:
             # Read only when poll says there is something, never blocking.
             assert self._err is not None
@@ -210,38 +213,53 @@ class Server:
         try:
             answer = json.loads(line)
         except ValueError:
-            self._fail(kind, f"answered {kind!r} with a line that is not JSON, {_quote(line)}: "
+            self._fail(kind, f"answered {kind!r} with a line that is not JSON, {_quote(line.rstrip(CRLF))}: "
                        f"is {self.binary} anynt's program?")
         if not isinstance(answer, dict):
-            self._fail(kind, f"answered {kind!r} with {_quote(line)}, not a JSON object: "
+            self._fail(kind, f"answered {kind!r} with {_quote(line.rstrip(CRLF))}, not a JSON object: "
                        f"is {self.binary} anynt's program?")
         if answer.get("type") == "error":
-            raise AnyntError(str(answer.get("message", line)), answer.get("errors"))
+            raise AnyntError(str(answer.get("message", _quote(line.rstrip(CRLF)))), answer.get("errors"))
         return answer
 
     def _line(self, kind: str) -> bytes:
-        """The next line of stdout, without its end, awaited until the timeout."""
+        """The next line of stdout (its end may be kept: JSON ignores it),
+        awaited until the timeout."""
         buf = self._buf
-        end = buf.find(b"\n")
-        if end < 0:
-            deadline = None if self.timeout is None else time.monotonic() + self.timeout
-            while end < 0:
-                for fd in self._wait(kind, deadline):
-                    if fd == self._err:
-                        self._read_stderr()
-                        continue
-                    try:
-                        chunk = os.read(self._out, 1 << 16)
-                    except BlockingIOError:
-                        continue
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        if not buf and self._poll is not None:
+            # The usual case, kept short (it is every step's): nothing
+            # buffered, and the answer comes as one read of one whole line.
+            events = self._poll.poll(self._timeout_ms)
+            if len(events) == 1 and events[0][0] == self._out:
+                try:
+                    chunk = os.read(self._out, 1 << 16)
+                except BlockingIOError:
+                    chunk = None
+                if chunk is not None:
                     if not chunk:
                         self._died(kind)
-                    start = len(buf)
+                    if chunk.find(b"\n") == len(chunk) - 1:
+                        return chunk
                     buf += chunk
-                    end = buf.find(b"\n", start)
-                if end < 0 and len(buf) > MAX_ANSWER:
-                    self._fail(kind, f"wrote more than {MAX_ANSWER} bytes without a line end, "
-                               f"beginning {_quote(bytes(buf[:200]))}: is {self.binary} anynt's program?")
+        end = buf.find(b"\n")
+        while end < 0:
+            if len(buf) > MAX_ANSWER:
+                self._fail(kind, f"wrote more than {MAX_ANSWER} bytes without a line end, "
+                           f"beginning {_quote(bytes(buf[:200]))}: is {self.binary} anynt's program?")
+            for fd in self._wait(kind, deadline):
+                if fd == self._err:
+                    self._read_stderr()
+                    continue
+                try:
+                    chunk = os.read(self._out, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    self._died(kind)
+                start = len(buf)
+                buf += chunk
+                end = buf.find(b"\n", start)
         line = bytes(buf[:end])
         del buf[: end + 1]
         return line
