@@ -146,6 +146,32 @@ def test_a_slow_answer_within_the_timeout_is_read_whole(tmp_path: Path) -> None:
         server.close()
 
 
+def test_an_interrupted_request_ends_the_server(tmp_path: Path) -> None:
+    # A Ctrl-C while an answer is awaited: that answer would otherwise be
+    # read as the next request's, so the server is ended, not reused.
+    binary = hello_then(tmp_path, "time.sleep(600)\n")
+    server = Server(binary, timeout=BOUND)
+
+    class Interrupt(Exception):
+        pass
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise Interrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.3)
+        with pytest.raises(Interrupt):
+            server.ask({"type": "step", "env": 1, "action": 0})
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert server.closed
+    assert_gone(tmp_path)
+    with pytest.raises(anynt.AnyntError, match="closed"):
+        server.ask({"type": "step", "env": 1, "action": 0})
+
+
 @pytest.mark.parametrize("at_hello", [True, False])
 def test_a_server_that_exits_names_its_status_and_quotes_its_stderr(tmp_path: Path, at_hello: bool) -> None:
     body = 'sys.stderr.write("serve-env: something broke\\nat line 7\\n"); sys.stderr.flush()\nsys.exit(3)\n'

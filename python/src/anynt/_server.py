@@ -202,14 +202,23 @@ class Server:
         kind = str(request.get("type"))
         data = json.dumps(request, ensure_ascii=False).encode("utf-8") + b"\n"
         try:
-            # One request is in flight at a time, so the pipe holds it whole
-            # and the write does not wait (a request is far below the pipe's
-            # 64 KiB), whatever the process does.
-            while data:
-                data = data[os.write(self._in, data):]
-        except OSError:  # BrokenPipeError, mostly: the process is gone
-            self._died(kind)
-        line = self._line(kind)
+            try:
+                # One request is in flight at a time, so the pipe holds it
+                # whole and the write does not wait (a request is far below
+                # the pipe's 64 KiB), whatever the process does.
+                while data:
+                    data = data[os.write(self._in, data):]
+            except OSError:  # BrokenPipeError, mostly: the process is gone
+                self._died(kind)
+            line = self._line(kind)
+        except AnyntError:
+            raise  # the process is already ended
+        except BaseException:
+            # Interrupted (a Ctrl-C) between the request and its answer,
+            # which would then be read as the next request's: end serve-env.
+            self._kill()
+            self._shut()
+            raise
         try:
             answer = json.loads(line)
         except ValueError:
