@@ -54,6 +54,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--version", required=True, help="the release anynt --version must name")
     args = parser.parse_args()
+    if not args.version.strip():
+        fail("--version is empty: the Makefile could not read internal/version's Release")
 
     # Nothing but the wheel provides anynt here.
     if shutil.which("go") is not None:
