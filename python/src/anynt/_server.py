@@ -206,8 +206,10 @@ class Server:
                 # One request is in flight at a time, so the pipe holds it
                 # whole and the write does not wait (a request is far below
                 # the pipe's 64 KiB), whatever the process does.
-                while data:
-                    data = data[os.write(self._in, data):]
+                written = os.write(self._in, data)
+                while written < len(data):
+                    data = data[written:]
+                    written = os.write(self._in, data)
             except OSError:  # BrokenPipeError, mostly: the process is gone
                 self._died(kind)
             line = self._line(kind)
@@ -220,8 +222,8 @@ class Server:
             self._shut()
             raise
         try:
-            answer = json.loads(line)
-        except ValueError:
+            answer = json.loads(line.decode("utf-8"))  # not json's own guess of the encoding
+        except ValueError:  # UnicodeDecodeError too
             self._fail(kind, f"answered {kind!r} with a line that is not JSON, {_quote(line.rstrip(CRLF))}: "
                        f"is {self.binary} anynt's program?")
         if not isinstance(answer, dict):
