@@ -295,7 +295,8 @@ class Server:
                 self._shut()
                 raise AnyntTimeout(
                     f"anynt serve-env ({self.binary}) did not answer {kind!r} within "
-                    f"{self.timeout:g} s (timeout=): it was killed{self._tail_text()}"
+                    f"{self.timeout:g} s (the environment's timeout=, default {DEFAULT_TIMEOUT:g} s): "
+                    f"it was killed{self._tail_text()}"
                 )
 
     def _read_stderr(self) -> None:
