@@ -325,18 +325,17 @@ def test_the_console_script_becomes_the_program(binary: str) -> None:
     assert version.stdout.startswith("anynt version "), version.stdout
     assert subprocess.run([*run, "check", "/nonexistent.anynt"], capture_output=True).returncode == \
         subprocess.run([binary, "check", "/nonexistent.anynt"], capture_output=True).returncode != 0
-    proc = subprocess.Popen([*run, "serve-env"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    try:
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(b'{"type":"hello","protocol":"anynt/1"}\n')
-        proc.stdin.flush()
-        assert b'"hello"' in proc.stdout.readline()
-        assert os.path.samefile(f"/proc/{proc.pid}/exe", binary)
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=BOUND) == -signal.SIGTERM
-    finally:
-        proc.kill()
-        proc.wait()
+    with subprocess.Popen([*run, "serve-env"], stdin=subprocess.PIPE, stdout=subprocess.PIPE) as proc:
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write(b'{"type":"hello","protocol":"anynt/1"}\n')
+            proc.stdin.flush()
+            assert b'"hello"' in proc.stdout.readline()
+            assert os.path.samefile(f"/proc/{proc.pid}/exe", binary)
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=BOUND) == -signal.SIGTERM
+        finally:
+            proc.kill()
 
 
 def test_the_console_script_without_a_program_says_so(tmp_path: Path) -> None:
