@@ -6,6 +6,9 @@
 #            python/pyproject.toml from the package registry, the package
 #            python/ installed in it, mypy --strict on it, anynt built into
 #            bin/ (ANYNT_BIN), pytest
+#   wheel    the platform wheel that carries anynt (make wheel), installed
+#            alone in a fresh virtual environment .venv-wheel/ without go,
+#            anynt or ANYNT_BIN, where every registered id passes check_env
 # Needs go, python3 with its venv module (Debian: python3-venv) and the
 # network to reach the package registry the first time.
 
@@ -13,9 +16,20 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := bin/anynt
 
-.PHONY: test test-go test-python venv clean
+# The platform wheel (make wheel): anynt built static for WHEEL_GOOS/
+# WHEEL_GOARCH (default: this machine's; any pair of python/setup.py's
+# PLATFORMS cross-compiles), in dist/. Release is the version the binary
+# reports (internal/version), which make test-wheel expects from it.
+WHEEL_GOOS   ?= $(shell go env GOOS)
+WHEEL_GOARCH ?= $(shell go env GOARCH)
+WHEEL_BIN    := bin/wheel/$(WHEEL_GOOS)_$(WHEEL_GOARCH)/anynt$(if $(filter windows,$(WHEEL_GOOS)),.exe)
+WHEEL_VENV   := .venv-wheel
+DIST         := dist
+RELEASE       = $(shell sed -n 's/^const Release = "\(.*\)"/\1/p' internal/version/version.go)
 
-test: test-go test-python
+.PHONY: test test-go test-python test-wheel wheel venv clean
+
+test: test-go test-python test-wheel
 
 test-go:
 	go test ./...
@@ -34,7 +48,32 @@ test-python: $(BIN) venv
 	$(VENV)/bin/python -m mypy --strict python/src/anynt
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(VENV)/bin/python -m pytest -q tests
 
+# CGO_ENABLED=0: a static program, which runs on any Linux of the wheel's
+# tags whatever its C library; -trimpath: no paths of this machine in it;
+# -buildvcs=auto: the version names the commit where git can tell it (as
+# `go build` does by default), whatever GOFLAGS says; -ldflags=-s -w: no
+# symbol table or DWARF (a third of the size; a panic's trace keeps its
+# function names and lines).
+wheel: $(VENV)/bin/python
+	CGO_ENABLED=0 GOOS=$(WHEEL_GOOS) GOARCH=$(WHEEL_GOARCH) go build -trimpath -buildvcs=auto -ldflags='-s -w' -o $(WHEEL_BIN) ./cmd/anynt
+	rm -rf python/build
+	ANYNT_WHEEL_BINARY=$(CURDIR)/$(WHEEL_BIN) ANYNT_WHEEL_GOOS=$(WHEEL_GOOS) ANYNT_WHEEL_GOARCH=$(WHEEL_GOARCH) \
+		$(VENV)/bin/python -m pip wheel -q --no-deps -w python/build/dist ./python
+	mkdir -p $(DIST)
+	mv python/build/dist/*.whl $(DIST)/
+	rm -rf python/build
+	@ls -t $(DIST)/anynt-*.whl | head -n 1
+
+# The wheel alone, in a virtual environment made anew, with a PATH of the
+# environment's bin/ only (no go, no anynt but the wheel's console script;
+# /usr/bin may hold Debian's go) and no ANYNT_BIN: python/tests/wheel_check.py.
+test-wheel: wheel
+	rm -rf $(WHEEL_VENV)
+	$(PYTHON) -m venv $(WHEEL_VENV)
+	$(WHEEL_VENV)/bin/python -m pip install -q "$$(ls -t $(DIST)/anynt-*.whl | head -n 1)"
+	env -u ANYNT_BIN PATH=$(CURDIR)/$(WHEEL_VENV)/bin $(WHEEL_VENV)/bin/python python/tests/wheel_check.py --version "$(RELEASE)"
+
 clean:
-	rm -rf $(VENV) bin .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
+	rm -rf $(VENV) $(WHEEL_VENV) bin $(DIST) .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
 
 FORCE:

@@ -13,20 +13,41 @@ from the environment variable ANYNT_BIN, else as `anynt` on PATH.
 
 from __future__ import annotations
 
+import importlib
 from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gymnasium.envs.registration import register, registry
 
-from ._server import PROTOCOL, AnyntError, find_binary
-from .agent import Start, policy_agent
+from ._server import DEFAULT_TIMEOUT, PROTOCOL, AnyntError, AnyntTimeout, find_binary
 from .env import AnyntEnv, Env
 from .evaluate import Evaluation, evaluate
 
+if TYPE_CHECKING:
+    from .agent import Start, policy_agent
+
 __all__ = [
-    "PROTOCOL", "AnyntError", "AnyntEnv", "Env", "ENV_IDS", "CORPUS", "corpus_file", "lambda_one", "find_binary",
-    "Start", "policy_agent", "Evaluation", "evaluate",
+    "PROTOCOL", "AnyntError", "AnyntTimeout", "DEFAULT_TIMEOUT", "AnyntEnv", "Env", "ENV_IDS", "CORPUS",
+    "corpus_file", "lambda_one", "find_binary", "Start", "policy_agent", "Evaluation", "evaluate",
 ]
+
+# Names of anynt.agent, imported on first use (PEP 562): importing the package
+# must not import anynt.agent, or `python -m anynt.agent` would run a module
+# already imported, which runpy warns about on every run.
+_LAZY = {"Start": "agent", "policy_agent": "agent"}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))
 
 # The corpus environments shipped as package data (copies of the repository's
 # corpus/, checked equal by the tests), by registered name.

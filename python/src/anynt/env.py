@@ -17,7 +17,7 @@ from gymnasium.error import DependencyNotInstalled, ResetNeeded
 from numpy.typing import NDArray
 
 from ._render import Renderer
-from ._server import AnyntError, Server
+from ._server import DEFAULT_TIMEOUT, AnyntError, Server
 
 ObsType = Literal["array", "text"]
 
@@ -39,7 +39,8 @@ class AnyntEnv(gym.Env[Any, Any]):
     reseed_encoding=True.
 
     Each AnyntEnv runs its own `anynt serve-env` process (found from
-    $ANYNT_BIN, else `anynt` on PATH), ended by close(). It pickles (and
+    $ANYNT_BIN, else the package's own, else `anynt` on PATH), ended by
+    close(). It pickles (and
     deep-copies): the copy runs its own serve-env, made with the same
     arguments, and resumes at the same step of the same episode.
 
@@ -65,7 +66,11 @@ class AnyntEnv(gym.Env[Any, Any]):
             the state as the test page shows it (the same shape for every
             frame of an environment); "human": the frame in a window (needs
             pygame, `pip install 'anynt[human]'`, and a display).
-        binary: the anynt program; default $ANYNT_BIN, else `anynt` on PATH.
+        binary: the anynt program; default $ANYNT_BIN, else the package's
+            own (a platform wheel's), else `anynt` on PATH.
+        timeout: seconds to wait for each answer of serve-env (default 60),
+            or None to wait for ever; on expiry serve-env is killed and
+            anynt.AnyntTimeout raised.
     """
 
     metadata = {"render_modes": RENDER_MODES, "render_fps": 4}
@@ -81,6 +86,7 @@ class AnyntEnv(gym.Env[Any, Any]):
         obs_type: ObsType = "array",
         render_mode: str | None = None,
         binary: str | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
     ) -> None:
         if (file is None) == (lambda_one is None):
             raise ValueError("give exactly one of file and lambda_one")
@@ -117,6 +123,7 @@ class AnyntEnv(gym.Env[Any, Any]):
         }
         self._make = make
         self._binary = binary
+        self._timeout = timeout
         self._renderer: Renderer | None = None
         self._window: Any = None  # pygame's clock once this env showed a frame ("human")
         made, first = self._connect()
@@ -160,7 +167,7 @@ class AnyntEnv(gym.Env[Any, Any]):
         """Starts serve-env and makes the environment; returns made's answer
         and that of a reset of episode 0 of the exercise's own stream (the
         alphabet's symbols, which the spaces need before any reset)."""
-        self._server: Server | _Closed = Server(self._binary)
+        self._server: Server | _Closed = Server(self._binary, self._timeout)
         self._finalizer = weakref.finalize(self, self._server.close)
         try:
             made = self._server.ask(self._make)

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._server import AnyntError, find_binary
-from .agent import policy_agent
 
 
 @dataclass
@@ -62,6 +61,10 @@ def evaluate(
     policy or a failure of anynt raises AnyntError with anynt's message; its
     `lines` attribute keeps what anynt measured before it.
     """
+    # Imported here: `import anynt` must not import anynt.agent, which
+    # `python -m anynt.agent` then runs as __main__ (runpy warns otherwise).
+    from .agent import policy_agent
+
     exe = binary or find_binary()
     with tempfile.TemporaryDirectory(prefix="anynt-") as tmp:
         path = os.path.join(tmp, "agent.sock")
