@@ -200,6 +200,22 @@ def test_render_collection_records_an_episode(binary: str) -> None:
         env.close()
 
 
+@pytest.mark.parametrize("env_id", anynt.ENV_IDS)
+def test_make_serves_rgb_array_list(binary: str, env_id: str) -> None:
+    """gym.make(id, render_mode="rgb_array_list") collects the episode's
+    frames, as Gymnasium does for any environment that renders rgb_array."""
+    env = gym.make(env_id, render_mode="rgb_array_list")
+    try:
+        env.reset(seed=0)
+        for _ in range(3):
+            env.step(0)
+        frames = env.render()
+        assert isinstance(frames, list) and len(frames) == 4
+        assert all(f.dtype == np.uint8 and f.ndim == 3 for f in frames)
+    finally:
+        env.close()
+
+
 def test_ansi_stays_the_text(binary: str) -> None:
     with anynt.AnyntEnv(anynt.corpus_file("Example6"), render_mode="ansi") as env:
         _, info = env.reset(seed=2)

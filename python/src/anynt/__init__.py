@@ -77,6 +77,11 @@ def lambda_one(seed: int = 1, exercise: int = 1, **kwargs: Any) -> Env:
     return Env(lambda_one=(seed, exercise), **kwargs)
 
 
+# gym.make reads the render modes from the entry point: with the class's,
+# it serves "rgb_array_list" by wrapping "rgb_array" in RenderCollection.
+setattr(_corpus_env, "metadata", AnyntEnv.metadata)
+setattr(lambda_one, "metadata", AnyntEnv.metadata)
+
 ENV_IDS: list[str] = [f"anynt/{name}-v0" for name in CORPUS] + ["anynt/LambdaOne-v0"]
 
 
