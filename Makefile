@@ -11,9 +11,10 @@
 
 PYTHON ?= python3
 VENV   := .venv
+EXAMPLES_VENV := .venv-examples
 BIN    := bin/anynt
 
-.PHONY: test test-go test-python venv clean
+.PHONY: test test-go test-python test-examples venv clean
 
 test: test-go test-python
 
@@ -31,10 +32,23 @@ venv: $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q './python[test]'
 
 test-python: $(BIN) venv
-	$(VENV)/bin/python -m mypy --strict python/src/anynt
+	$(VENV)/bin/python -m mypy --strict python/src/anynt python/examples
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(VENV)/bin/python -m pytest -q tests
 
+# Not part of test (nor of CI): the examples of python/examples/ in a venv of
+# their own with stable-baselines3 and torch (python/pyproject.toml's extra
+# "examples"; about 5 GB), every test of them, the slow ones included (a
+# small budget: seconds). make test checks the same examples' arguments only.
+$(EXAMPLES_VENV)/bin/python:
+	$(PYTHON) -m venv $(EXAMPLES_VENV)
+	$(EXAMPLES_VENV)/bin/python -m pip install -q --upgrade pip
+
+test-examples: $(BIN) $(EXAMPLES_VENV)/bin/python
+	$(EXAMPLES_VENV)/bin/python -m pip install -q './python[test,examples]'
+	$(EXAMPLES_VENV)/bin/python -m mypy --strict python/examples
+	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(EXAMPLES_VENV)/bin/python -m pytest -q -m 'slow or not slow' tests/test_examples.py
+
 clean:
-	rm -rf $(VENV) bin .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
+	rm -rf $(VENV) $(EXAMPLES_VENV) bin .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
 
 FORCE:

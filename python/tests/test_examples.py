@@ -234,3 +234,72 @@ def test_aiq_agent_bad_input(aiq: Path, args: list[str], env_aiq: str | None, me
         return
     assert run.returncode == 2, run.stderr
     assert message in run.stderr and "Traceback" not in run.stderr
+
+
+def run_sb3_ppo(*args: str, block_sb3: bool = False) -> subprocess.CompletedProcess[str]:
+    """sb3_ppo.py in this interpreter; block_sb3: as if stable-baselines3 were
+    not installed (CI's venv has not got it; the venv of make test-examples has),
+    and saying whether torch or SB3 was imported by the time it exited."""
+    code = (
+        "import sys, runpy, atexit\n"
+        "atexit.register(lambda: print('heavy imported:', any(m in sys.modules for m in ('torch', 'stable_baselines3')), file=sys.stderr))\n"
+        "if BLOCK:\n"
+        "    class Block:\n"
+        "        def find_spec(self, name, path=None, target=None):\n"
+        "            if name.split('.')[0] == 'stable_baselines3': raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "    sys.meta_path.insert(0, Block())\n"
+        "sys.argv = [SCRIPT] + ARGS\n"
+        "runpy.run_path(SCRIPT, run_name='__main__')\n"
+    ).replace("BLOCK", repr(block_sb3)).replace("SCRIPT", repr(str(SB3_PPO))).replace("ARGS", repr(list(args)))
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8", timeout=600)
+
+
+def test_sb3_ppo_help_needs_no_torch() -> None:
+    """--help answers without importing torch or stable-baselines3."""
+    run = run_sb3_ppo("--help")
+    assert run.returncode == 0, run.stderr
+    assert "--timesteps" in run.stdout and "heavy imported: False" in run.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--env-id", "anynt/Nope-v0"], "no environment 'anynt/Nope-v0': one of anynt/Omega1Blocker-v0"),
+        (["--n-envs", "0"], "--n-envs must be at least 1"),
+        (["--timesteps", "0"], "--timesteps must be at least 1"),
+        (["--n-steps", "1", "--n-envs", "1"], "at least 2"),
+        (["--steps", "0"], "--steps must be at least 1"),
+        (["--eval-episodes", "x"], "invalid int value"),
+    ],
+)
+def test_sb3_ppo_bad_arguments_before_torch(args: list[str], message: str) -> None:
+    """A bad argument exits with status 2 and says why, before torch is imported."""
+    run = run_sb3_ppo(*args)
+    assert run.returncode == 2, run.stderr
+    assert message in run.stderr and "heavy imported: False" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_sb3_ppo_without_stable_baselines3_says_what_to_install() -> None:
+    """Without stable-baselines3 the example says how to install it (status 2)."""
+    run = run_sb3_ppo("--timesteps", "64", block_sb3=True)
+    assert run.returncode == 2, run.stderr
+    assert "pip install './python[examples]'" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.slow
+def test_sb3_ppo_trains_and_evaluates_on_other_seeds(tmp_path: Path) -> None:
+    """The SB3 example for real, with a small budget: make_vec_env of a
+    registered id (render_mode="rgb_array", seeds 1–2), PPO's learn, and
+    evaluate_policy on another seed for PPO and the random baseline, both on
+    the same episodes of the same length; the model is saved. Needs
+    stable-baselines3 and torch (make test-examples installs them)."""
+    model = tmp_path / "ppo.zip"
+    run = run_sb3_ppo("--timesteps", "256", "--n-steps", "64", "--n-envs", "2", "--steps", "50",
+                      "--eval-seed", "77", "--eval-episodes", "2", "--save", str(model), "--json")
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout.splitlines()[-1])
+    assert result["timesteps"] >= 256 and result["n_envs"] == 2
+    for name in ("ppo", "random"):
+        assert result[name]["episode_lengths"] == [50, 50]
+        assert -1 <= result[name]["reward_per_step"] <= 1
+    assert model.stat().st_size > 0
