@@ -6,6 +6,8 @@
 #            python/pyproject.toml from the package registry, the package
 #            python/ installed in it, mypy --strict on it, anynt built into
 #            bin/ (ANYNT_BIN), pytest
+#   make test-examples (not part of test): python/examples/ for real in
+#            .venv-examples/ with stable-baselines3 and torch (about 5 GB)
 # Needs go, python3 with its venv module (Debian: python3-venv) and the
 # network to reach the package registry the first time.
 
