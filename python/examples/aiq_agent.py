@@ -121,7 +121,7 @@ class AIQAgent:
     ) -> None:
         self.cls, self.params, self.disc_rate = cls, params, disc_rate
         self.observation, self.states, self.reward_scale = observation, states, reward_scale
-        self.start_: anynt.Start | None = None
+        self.episode: anynt.Start | None = None
         self.agent: Any = None
         self.numbering: dict[tuple[int, ...], int] = {}
         self.overflow = 0
@@ -129,7 +129,7 @@ class AIQAgent:
     def start(self, start: anynt.Start) -> None:
         """A new episode: the agent is made at its first observation."""
         self.warn_overflow()
-        self.start_, self.agent, self.numbering, self.overflow = start, None, {}, 0
+        self.episode, self.agent, self.numbering, self.overflow = start, None, {}, 0
         random.seed(start.seed)
         _seed_numpy(start.seed)
 
@@ -153,16 +153,16 @@ class AIQAgent:
     def end(self, reward: float, score: float) -> None:
         self.warn_overflow()
         if self.agent is not None and getattr(self.agent, "has_failed", lambda: False)():
-            assert self.start_ is not None
-            print(f"aiq_agent: {self.agent} reports a failure in {self.start_.exercise}", file=sys.stderr)
+            assert self.episode is not None
+            print(f"aiq_agent: {self.agent} reports a failure in {self.episode.exercise}", file=sys.stderr)
 
     def make(self, length: int) -> Any:
         """A new agent for the episode, reset as AIQ resets it before a run."""
-        assert self.start_ is not None
+        assert self.episode is not None
         if self.observation == "cells":
-            refm = ReferenceMachine(self.start_.actions, self.start_.symbols, length, self.reward_scale)
+            refm = ReferenceMachine(self.episode.actions, self.episode.symbols, length, self.reward_scale)
         else:
-            refm = ReferenceMachine(self.start_.actions, self.states, 1, self.reward_scale)
+            refm = ReferenceMachine(self.episode.actions, self.states, 1, self.reward_scale)
         try:
             agent = self.cls(refm, self.disc_rate, *self.params)
             agent.reset()
@@ -171,9 +171,9 @@ class AIQAgent:
         return agent
 
     def warn_overflow(self) -> None:
-        if self.overflow and self.start_ is not None:
+        if self.overflow and self.episode is not None:
             print(
-                f"aiq_agent: {self.start_.exercise} showed more than {self.states} distinct observations; "
+                f"aiq_agent: {self.episode.exercise} showed more than {self.states} distinct observations; "
                 f"{self.overflow} were given state {self.states - 1}: raise --states",
                 file=sys.stderr,
             )
