@@ -9,11 +9,14 @@
 #   wheel    the platform wheel that carries anynt (make wheel), installed
 #            alone in a fresh virtual environment .venv-wheel/ without go,
 #            anynt or ANYNT_BIN, where every registered id passes check_env
+#   make test-examples (not part of test): python/examples/ for real in
+#            .venv-examples/ with stable-baselines3 and torch (about 5 GB)
 # Needs go, python3 with its venv module (Debian: python3-venv) and the
 # network to reach the package registry the first time.
 
 PYTHON ?= python3
 VENV   := .venv
+EXAMPLES_VENV := .venv-examples
 BIN    := bin/anynt
 
 # The platform wheel (make wheel): anynt built static for WHEEL_GOOS/
@@ -27,7 +30,7 @@ WHEEL_VENV   := .venv-wheel
 DIST         := dist
 RELEASE       = $(shell sed -n 's/^const Release = "\(.*\)"/\1/p' internal/version/version.go)
 
-.PHONY: test test-go test-python test-wheel wheel venv clean
+.PHONY: test test-go test-python test-wheel wheel test-examples venv clean
 
 test: test-go test-python test-wheel
 
@@ -45,7 +48,7 @@ venv: $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q './python[test]'
 
 test-python: $(BIN) venv
-	$(VENV)/bin/python -m mypy --strict python/src/anynt
+	$(VENV)/bin/python -m mypy --strict python/src/anynt python/examples
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(VENV)/bin/python -m pytest -q tests
 
 # CGO_ENABLED=0: a static program, which runs on any Linux of the wheel's
@@ -73,7 +76,20 @@ test-wheel: wheel
 	$(WHEEL_VENV)/bin/python -m pip install -q "$$(ls -t $(DIST)/anynt-*.whl | head -n 1)"
 	env -u ANYNT_BIN PATH=$(CURDIR)/$(WHEEL_VENV)/bin $(WHEEL_VENV)/bin/python python/tests/wheel_check.py --version "$(RELEASE)"
 
+# Not part of test (nor of CI): the examples of python/examples/ in a venv of
+# their own with stable-baselines3 and torch (python/pyproject.toml's extra
+# "examples"; about 5 GB), every test of them, the slow ones included (a
+# small budget: seconds). make test checks the same examples' arguments only.
+$(EXAMPLES_VENV)/bin/python:
+	$(PYTHON) -m venv $(EXAMPLES_VENV)
+	$(EXAMPLES_VENV)/bin/python -m pip install -q --upgrade pip
+
+test-examples: $(BIN) $(EXAMPLES_VENV)/bin/python
+	$(EXAMPLES_VENV)/bin/python -m pip install -q './python[test,examples]'
+	$(EXAMPLES_VENV)/bin/python -m mypy --strict python/examples
+	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(EXAMPLES_VENV)/bin/python -m pytest -q -m 'slow or not slow' tests/test_examples.py
+
 clean:
-	rm -rf $(VENV) $(WHEEL_VENV) bin $(DIST) .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
+	rm -rf $(VENV) $(WHEEL_VENV) $(EXAMPLES_VENV) bin $(DIST) .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
 
 FORCE:
