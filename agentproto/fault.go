@@ -34,6 +34,10 @@ type Fault struct {
 	Detail   string // what exactly
 	Line     string // the offending line, empty when there is none
 	Stderr   []string
+	// Slot and Batch, in batches (docs/protocol.md, Batches): the slot of
+	// the item, and the items of the round the fault ended, each given
+	// it; Batch is 0 outside batches.
+	Slot, Batch int
 }
 
 // maxQuoted bounds a line quoted in an error.
@@ -55,6 +59,9 @@ func (f *Fault) Short() string {
 		b.WriteString(" at the handshake")
 	} else {
 		fmt.Fprintf(&b, " in %s, episode %d, step %d", f.Exercise, f.Episode, f.Step)
+		if f.Batch > 0 {
+			fmt.Fprintf(&b, " (slot %d of a round of %d items, all faulted)", f.Slot, f.Batch)
+		}
 	}
 	fmt.Fprintf(&b, ": %v", f.Kind)
 	if f.Detail != "" {

@@ -186,6 +186,7 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 	fl.registerProtocol(f)
 	fl.registerExam(f, []string{"random", "qlearning"})
 	fl.outside.register(f)
+	fl.outside.registerBatch(f)
 	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
 	fl.adaptiveTest = newAdaptiveFlags()
 	fl.adaptiveTest.register(f)
