@@ -220,7 +220,7 @@ func (b *batch) parseActs(line []byte) *problem {
 		return &problem{ErrMalformed, `"actions" is not a list: ` + err.Error()}
 	}
 	if len(raws) != len(b.waiting) {
-		return &problem{ErrMalformed, fmt.Sprintf(`%d actions for the observe's %d slots: "actions" gives one for each slot, in the observe's order`, len(raws), len(b.waiting))}
+		return &problem{ErrMalformed, fmt.Sprintf(`"actions" has %d elements, the observe %d slots: "actions" gives one for each slot, in the observe's order`, len(raws), len(b.waiting))}
 	}
 	b.actions = b.actions[:0]
 	for i, raw := range raws {

@@ -59,8 +59,11 @@ func (f *Fault) Short() string {
 		b.WriteString(" at the handshake")
 	} else {
 		fmt.Fprintf(&b, " in %s, episode %d, step %d", f.Exercise, f.Episode, f.Step)
-		if f.Batch > 0 {
-			fmt.Fprintf(&b, " (slot %d of a round of %d items, all faulted)", f.Slot, f.Batch)
+		switch {
+		case f.Batch == 1:
+			fmt.Fprintf(&b, " (slot %d, the only item of its round)", f.Slot)
+		case f.Batch > 1:
+			fmt.Fprintf(&b, " (slot %d; the fault ended the %d items of its round)", f.Slot, f.Batch)
 		}
 	}
 	fmt.Fprintf(&b, ": %v", f.Kind)

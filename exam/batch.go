@@ -2,7 +2,6 @@ package exam
 
 import (
 	"errors"
-	"slices"
 
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
@@ -31,6 +30,7 @@ import (
 func takeInBatches(items []Item, x Examinee, s Settings, out []Outcome, done func()) (int, []error) {
 	p := x.Process
 	var slots []*slotPlay // kept with their buffers; empty between items
+	var order []*slotPlay // the slots playing, in their items' order
 	var faults []error
 	var faulted []Outcome
 	next := 0
@@ -38,26 +38,30 @@ func takeInBatches(items []Item, x Examinee, s Settings, out []Outcome, done fun
 		for len(slots) < p.Batch() {
 			slots = append(slots, &slotPlay{p: p, slot: len(slots), w: newScratch()})
 		}
-		live := 0
 		for _, sl := range slots[:p.Batch()] {
 			if sl.item == nil && next < len(items) {
 				sl.item = newItemPlay(items, next, x, s, sl.w)
 				sl.begin(0)
+				order = append(order, sl)
 				next++
 			}
-			if sl.item != nil {
-				live++
-				v, _ := sl.ep.Begin() // every slot's interaction is finished before
-				sl.agent.Observe(v)
-			}
 		}
-		if live == 0 {
+		if len(order) == 0 {
 			return len(items), faults
+		}
+		// The observe lists the slots in their items' order, so that the
+		// first slot of a round, which quotes the agent's standard error
+		// at a fault, is its first item.
+		for _, sl := range order {
+			v, _ := sl.ep.Begin() // every slot's interaction is finished before
+			sl.agent.Observe(v)
 		}
 		p.Round()
 		faulted = faulted[:0]
-		for _, sl := range slots {
-			if sl.item == nil || !sl.step() {
+		playing := order[:0]
+		for _, sl := range order {
+			if !sl.step() {
+				playing = append(playing, sl)
 				continue
 			}
 			o := sl.item.finish()
@@ -68,10 +72,11 @@ func takeInBatches(items []Item, x Examinee, s Settings, out []Outcome, done fun
 			}
 			sl.item = nil
 		}
+		clear(order[len(playing):])
+		order = playing
 		if len(faulted) == 0 {
 			continue
 		}
-		slices.SortFunc(faulted, func(a, b Outcome) int { return a.Item - b.Item })
 		for _, o := range faulted {
 			faults = append(faults, o.Fault)
 		}
