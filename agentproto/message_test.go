@@ -109,7 +109,7 @@ func TestQuickActsAgreesWithTheDecoder(t *testing.T) {
 		{`{"type":"act","actions":[]}`, []int{}},
 		{`{"type": "act", "actions": [1,  2]}`, nil},
 		{`{"type": "act", "actions": [01]}`, nil}, // not JSON
-		{`{"type": "act", "actions": [1,]}`, nil},  // not JSON
+		{`{"type": "act", "actions": [1,]}`, nil}, // not JSON
 		{`{"type": "act", "actions": [-1]}`, nil},
 		{`{"type": "act", "actions": [1.5]}`, nil},
 		{`{"type": "act", "actions": [1234567]}`, nil}, // left to the decoder's range check
