@@ -40,7 +40,8 @@ func takeInBatches(items []Item, x Examinee, s Settings, out []Outcome, done fun
 		}
 		for _, sl := range slots[:p.Batch()] {
 			if sl.item == nil && next < len(items) {
-				sl.item = newItemPlay(items, next, x, s, sl.w)
+				ip := newItemPlay(items, next, x, s, sl.w)
+				sl.item, sl.player = &ip, env.NewPlayer(ip.it.Env)
 				sl.begin(0)
 				order = append(order, sl)
 				next++
@@ -95,17 +96,18 @@ func takeInBatches(items []Item, x Examinee, s Settings, out []Outcome, done fun
 // slotPlay is a slot of a batch: the item it plays, its episode under
 // way, and that episode's clock and run, as play keeps them.
 type slotPlay struct {
-	p     *agentproto.Process
-	slot  int
-	w     *scratch
-	item  *itemPlay
-	e     int // the episode, from 0
-	ep    *env.Episode
-	agent *agentproto.SlotEpisode
-	i     int   // the interactions played
-	t     int64 // the clock, in ticks
-	limit int64
-	end   float64
+	p      *agentproto.Process
+	slot   int
+	w      *scratch
+	item   *itemPlay
+	player *env.Player // the item's
+	e      int         // the episode, from 0
+	ep     *env.Episode
+	agent  *agentproto.SlotEpisode
+	i      int   // the interactions played
+	t      int64 // the clock, in ticks
+	limit  int64
+	end    float64
 }
 
 // begin starts episode e of the slot's item: its start is queued.
@@ -115,7 +117,7 @@ func (sl *slotPlay) begin(e int) {
 	sl.end = seconds(sl.limit)
 	sl.w.run = sl.w.run[:0]
 	sl.agent = sl.p.SlotEpisode(sl.slot, it.exercise(e))
-	sl.ep = it.player.Episode(sl.agent, it.seed(e))
+	sl.ep = sl.player.Episode(sl.agent, it.seed(e))
 }
 
 // step finishes the slot's interaction with the round's action and

@@ -448,6 +448,7 @@ func newScratch() *scratch { return &scratch{} }
 // with many episodes an item stops within an episode, not an item.
 func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{}, w *scratch) (Outcome, bool) {
 	ip := newItemPlay(items, i, x, s, w)
+	player := env.NewPlayer(ip.it.Env) // not in ip, whose contents escape: it stays on the stack
 	for e := range s.Episodes {
 		select {
 		case <-stop:
@@ -465,7 +466,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 		}
 		var end float64
 		var how ending
-		w.run, end, how = play(ip.player, a, ip.seed(e), ip.it.Steps, ip.tau, s.Pace, w.run[:0])
+		w.run, end, how = play(player, a, ip.seed(e), ip.it.Steps, ip.tau, s.Pace, w.run[:0])
 		var times agentproto.Times
 		var fault error
 		if timed != nil {
@@ -482,13 +483,12 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 // takeItem plays its episodes through play, takeInBatches steps them in a
 // slot of a batch; both record each episode here, which scores them.
 type itemPlay struct {
-	it     Item
-	s      Settings
-	w      *scratch
-	tau    float64
-	o      Outcome
-	player *env.Player
-	t      *tally
+	it  Item
+	s   Settings
+	w   *scratch
+	tau float64
+	o   Outcome
+	t   tally
 	// An agent outside anynt given no test time is given the steps, as a
 	// person is (Played): τ is when its last episode ended, known only
 	// once it has played them all, so its runs are kept until then.
@@ -498,13 +498,13 @@ type itemPlay struct {
 }
 
 // newItemPlay readies item i for x, with w's buffers.
-func newItemPlay(items []Item, i int, x Examinee, s Settings, w *scratch) *itemPlay {
+func newItemPlay(items []Item, i int, x Examinee, s Settings, w *scratch) itemPlay {
 	it := items[i]
 	tau := seconds(ticks(s.Tau)) // on the clock's grid
 	if tau == 0 {
 		tau = seconds(int64(it.Steps) * ticks(s.Pace.Mean()))
 	}
-	return &itemPlay{it: it, s: s, w: w, tau: tau, player: env.NewPlayer(it.Env), t: newTally(s, w.curve),
+	return itemPlay{it: it, s: s, w: w, tau: tau, t: newTally(s, w.curve),
 		o:    Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)},
 		keep: x.Process != nil && s.Tau == 0}
 }
@@ -583,10 +583,10 @@ type tally struct {
 
 // newTally starts a tally in curve, whose array it reuses when it is long
 // enough.
-func newTally(s Settings, curve []aggregate.Average) *tally {
+func newTally(s Settings, curve []aggregate.Average) tally {
 	curve = slices.Grow(curve[:0], s.CurvePoints)[:s.CurvePoints]
 	clear(curve)
-	return &tally{s: s, curve: curve}
+	return tally{s: s, curve: curve}
 }
 
 // add counts one episode's run, which ended at end, in a test of time tau,
