@@ -47,8 +47,9 @@ type Examinee struct {
 	New  agent.Factory
 	// Process, when not nil, is an agent outside anynt (package
 	// agentproto), which takes the items one after another on its one
-	// process and is timed for real: its measured response times replace
-	// the pace. New is then unused.
+	// process (a batch of them at once when it speaks batches) and is
+	// timed for real: its measured response times replace the pace. New
+	// is then unused.
 	Process *agentproto.Process
 }
 
@@ -330,7 +331,7 @@ var ErrStopped = errors.New("the test was stopped before its last item")
 //
 // Agents outside anynt go first, each alone on the machine (so that the
 // test's own load does not slow their answers), taking the items in order
-// on their process; then the built-in agents take the items on all cores.
+// on their process (in batches, several at once: takeInBatches); then the built-in agents take the items on all cores.
 // When an agent outside anynt faults, the error is an *AgentError and the
 // outcomes are still given: under ContinueAfterFault for every item, else
 // for the items up to the faulted one, which every examinee then takes.
