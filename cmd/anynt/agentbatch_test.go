@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 type batchRow struct {
 	Kind   string    `json:"kind"`
 	Agent  string    `json:"agent"`
+	Batch  int       `json:"agent_batch"`
 	Name   string    `json:"name"`
 	Steps  int       `json:"interactions"`
 	Score  float64   `json:"score"`
@@ -51,14 +53,18 @@ func batchItems(t *testing.T, out string) []batchRow {
 // does), also with several episodes an item, which a slot plays one
 // after another (their v‖τ compared, which their times do not change).
 func TestAgentBatchScoresAsOneAtATime(t *testing.T) {
-	take := func(agent string, args ...string) []batchRow {
-		out, errw, code := anynt(t, "", append([]string{"test", "--agent-cmd", python(t) + agents + agent, "--json"}, args...)...)
+	take := func(agent string, batch int, args ...string) []batchRow {
+		args = append([]string{"test", "--agent-cmd", python(t) + agents + agent, "--json", "--agent-batch", fmt.Sprint(batch)}, args...)
+		out, errw, code := anynt(t, "", args...)
 		if code != exitOK {
-			t.Fatalf("%s %v: status %d: %s", agent, args, code, errw)
+			t.Fatalf("%v: status %d: %s", args, code, errw)
 		}
 		items := batchItems(t, out)
 		for i := range items {
-			items[i].Agent = "" // random.py, random-batch.py
+			if want := map[bool]int{true: batch}[batch > 1]; items[i].Batch != want { // the report says it, above 1
+				t.Errorf("%v: agent_batch %d; want %d", args, items[i].Batch, want)
+			}
+			items[i].Agent, items[i].Batch = "", 0 // random.py, random-batch.py
 			if len(items[i].Scores) > 1 {
 				// v̌‖τ of the item is read at its slowest episode's end, a
 				// measured time (docs/protocol.md, Timing); its episodes'
@@ -72,11 +78,11 @@ func TestAgentBatchScoresAsOneAtATime(t *testing.T) {
 		{"--tests", "3", "--seed", "5"},
 		{"--tests", "2", "--seed", "9", "--episodes", "3", "--score", "per-cycle"},
 	} {
-		one := take("random_agent.py", args...)
-		for _, k := range []string{"1", "5", "16"} {
-			batched := take("random_batch_agent.py", append(args, "--agent-batch", k)...)
+		one := take("random_agent.py", 1, args...)
+		for _, k := range []int{1, 5, 16} {
+			batched := take("random_batch_agent.py", k, args...)
 			if !reflect.DeepEqual(one, batched) {
-				t.Errorf("%v --agent-batch %s: the items differ from one at a time:\n%+v\n%+v", args, k, one, batched)
+				t.Errorf("%v --agent-batch %d: the items differ from one at a time:\n%+v\n%+v", args, k, one, batched)
 			}
 		}
 		if len(one) == 0 || one[0].Values.Count == 0 {

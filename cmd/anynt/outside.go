@@ -93,7 +93,7 @@ func (o *outsideFlags) start(io *stdio, g *guard, command string, taken []string
 	for k := 2; slices.Contains(taken, name); k++ {
 		name = fmt.Sprintf("agent-cmd%d:%s", k, p.Name)
 	}
-	return exam.Examinee{Name: name, Process: p}, report.Agent{Name: name, Command: command}, nil
+	return exam.Examinee{Name: name, Process: p}, report.Agent{Name: name, Command: command, Batch: p.Batch()}, nil
 }
 
 // guard ends the agents outside anynt when anynt receives SIGINT, SIGTERM
