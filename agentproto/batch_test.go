@@ -209,3 +209,25 @@ func BenchmarkBatchRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// The test's time bounds a batch's rounds as it bounds answers one at a
+// time: a round unanswered when it runs out faults every slot of it.
+func TestBatchTestTimeout(t *testing.T) {
+	items, err := exam.LambdaOneItems(1, 1, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := agentproto.Start(python(t)+" testdata/faulty_batch.py hang 2", agentproto.Options{Timeout: time.Minute, TestTimeout: time.Second, Batch: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := startSlots(p, items[:2])
+	round(p, s)
+	round(p, s)
+	for k, sl := range s {
+		if !errors.Is(sl.agent.Fault(), agentproto.ErrTestTimeout) || sl.agent.Times.Actions != 1 {
+			t.Errorf("slot %d: fault %v, %d answers; want the test's time over at the second round", k, sl.agent.Fault(), sl.agent.Times.Actions)
+		}
+	}
+	p.Close()
+}
