@@ -48,6 +48,19 @@
 // safe for concurrent use, and it need not be: a test gives it its exercises
 // one after another, in order.
 //
+// In batches (Options.Batch above 1, docs/protocol.md, Batches) the
+// hello offers the batch, and the agent must accept a batch
+// of 1 to Options.Batch items. The process then plays slots: a
+// SlotEpisode is the env.Agent of an episode in a slot, whose Start and
+// End queue their lines (with the slot) to go out with the next observe;
+// the driver begins an interaction in every slot (env.Episode.Begin),
+// gives each view to its SlotEpisode (Observe, which writes its
+// observation into the round's columns), calls Round once (one write,
+// one read, the same checks of stray lines as one at a time), and
+// finishes each slot with its Action. Every slot of a round is charged
+// the round's time, and a fault of the round is every slot's, each with
+// its own exercise, episode and step. Package exam drives the slots.
+//
 // Everything an agent can do wrong is a *Fault, never a panic: no answer
 // within the per-message timeout or the test's timeout (read and write
 // deadlines on the pipes, so nothing waits forever), an exit or a closed
@@ -68,5 +81,8 @@
 // reads act with one bufio.Reader.ReadSlice, plus the two FIONREAD system
 // calls of the checks above; the rest of the cost of an interaction is the
 // two pipe transfers and the agent's own JSON, about 20 µs with a trivial
-// Python agent (docs/protocol.md, Throughput).
+// Python agent (docs/protocol.md, Throughput). A round of a batch is
+// written and read the same way, by hand and into reused buffers, with
+// no allocation a round: the pipe transfers and the agent's JSON are then
+// shared by the round's slots.
 package agentproto

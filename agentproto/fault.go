@@ -34,6 +34,10 @@ type Fault struct {
 	Detail   string // what exactly
 	Line     string // the offending line, empty when there is none
 	Stderr   []string
+	// Slot and Batch, in batches (docs/protocol.md, Batches): the slot of
+	// the item, and the items of the round the fault ended, each given
+	// it; Batch is 0 outside batches.
+	Slot, Batch int
 }
 
 // maxQuoted bounds a line quoted in an error.
@@ -55,6 +59,12 @@ func (f *Fault) Short() string {
 		b.WriteString(" at the handshake")
 	} else {
 		fmt.Fprintf(&b, " in %s, episode %d, step %d", f.Exercise, f.Episode, f.Step)
+		switch {
+		case f.Batch == 1:
+			fmt.Fprintf(&b, " (slot %d, the only item of its round)", f.Slot)
+		case f.Batch > 1:
+			fmt.Fprintf(&b, " (slot %d; the fault ended the %d items of its round)", f.Slot, f.Batch)
+		}
 	}
 	fmt.Fprintf(&b, ": %v", f.Kind)
 	if f.Detail != "" {

@@ -28,10 +28,14 @@ type hello struct {
 	Type     string `json:"type"`
 	Protocol string `json:"protocol"`
 	Tool     string `json:"tool"`
+	Batch    int    `json:"batch,omitempty"` // the most items offered at once; absent unbatched
 }
 
+// start and end carry a slot in batches only: the pointer is nil, and the
+// field absent, unbatched.
 type start struct {
 	Type     string `json:"type"`
+	Slot     *int   `json:"slot,omitempty"`
 	Exercise string `json:"exercise"`
 	Episode  int    `json:"episode"`
 	Actions  int    `json:"actions"`
@@ -43,6 +47,7 @@ type start struct {
 
 type end struct {
 	Type   string  `json:"type"`
+	Slot   *int    `json:"slot,omitempty"`
 	Reward float64 `json:"reward"`
 	Score  float64 `json:"score"`
 }
@@ -53,7 +58,9 @@ type reply struct {
 	Type     string          `json:"type"`
 	Protocol string          `json:"protocol"`
 	Name     string          `json:"name"`
-	Action   json.RawMessage `json:"action"`
+	Batch    json.RawMessage `json:"batch"`   // hello's, in answer to batches
+	Action   json.RawMessage `json:"action"`  // act's, unbatched
+	Actions  json.RawMessage `json:"actions"` // act's, in a batch
 	Message  string          `json:"message"`
 }
 
@@ -240,4 +247,68 @@ func duplicateKeyDecoded(line []byte) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// batchSize reads the batch an agent's hello accepts when anynt offered
+// batches of up to offered items: 1 to offered. No "batch" is an agent
+// that does not speak batches, a version mismatch as a major version is.
+func (r reply) batchSize(offered int) (int, *problem) {
+	text := string(r.Batch)
+	if text == "" || text == "null" {
+		return 0, &problem{ErrVersion, fmt.Sprintf(`the agent does not speak batches: anynt offered batches of up to %d items (%s) and its hello has no "batch" accepting them (without --agent-batch, anynt gives an item at a time)`, offered, Version)}
+	}
+	n, err := strconv.Atoi(text)
+	if err != nil || n < 1 || n > offered {
+		return 0, &problem{ErrVersion, fmt.Sprintf(`its hello accepts a "batch" of %s; anynt offered batches of 1 to %d items`, text, offered)}
+	}
+	return n, nil
+}
+
+// The act lines of a batch that json.dumps and a compact encoder write,
+// read without the JSON decoder.
+var (
+	actsSpaced  = []byte(`{"type": "act", "actions": [`)
+	actsCompact = []byte(`{"type":"act","actions":[`)
+)
+
+// quickActs reads a batch's act of exactly one of those forms, its
+// actions small non-negative integers separated by "," or ", ", into
+// into; anything else is left to parseReply.
+func quickActs(line []byte, into []int) ([]int, bool) {
+	var rest []byte
+	switch {
+	case bytes.HasPrefix(line, actsSpaced):
+		rest = line[len(actsSpaced):]
+	case bytes.HasPrefix(line, actsCompact):
+		rest = line[len(actsCompact):]
+	default:
+		return into, false
+	}
+	if !bytes.HasSuffix(rest, []byte("]}")) {
+		return into, false
+	}
+	rest = rest[:len(rest)-2]
+	into = into[:0]
+	for len(rest) > 0 {
+		a, digits := 0, 0
+		for digits < len(rest) && rest[digits] >= '0' && rest[digits] <= '9' {
+			a = a*10 + int(rest[digits]-'0')
+			digits++
+		}
+		if digits == 0 || digits > 6 || rest[0] == '0' && digits > 1 {
+			return into, false
+		}
+		into = append(into, a)
+		rest = rest[digits:]
+		switch {
+		case len(rest) == 0:
+		case len(rest) > 2 && rest[0] == ',' && rest[1] == ' ':
+			rest = rest[2:]
+		case len(rest) > 1 && rest[0] == ',' && rest[1] != ' ':
+			rest = rest[1:]
+		default:
+			return into, false
+		}
+	}
+	return into, true
 }

@@ -2,6 +2,7 @@ package agentproto
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 )
 
@@ -90,6 +91,46 @@ func BenchmarkDuplicateKey(b *testing.B) {
 	for b.Loop() {
 		if _, dup := DuplicateKey(line); dup {
 			b.Fatal("a duplicate")
+		}
+	}
+}
+
+// quickActs reads exactly the batch act lines it claims, with the actions
+// the decoder reads from them, and leaves every other line to the
+// decoder.
+func TestQuickActsAgreesWithTheDecoder(t *testing.T) {
+	tests := []struct {
+		line string
+		want []int
+	}{
+		{`{"type": "act", "actions": [2, 0, 13]}`, []int{2, 0, 13}},
+		{`{"type":"act","actions":[0]}`, []int{0}},
+		{`{"type":"act","actions":[1,123456]}`, []int{1, 123456}},
+		{`{"type":"act","actions":[]}`, []int{}},
+		{`{"type": "act", "actions": [1,  2]}`, nil},
+		{`{"type": "act", "actions": [01]}`, nil}, // not JSON
+		{`{"type": "act", "actions": [1,]}`, nil}, // not JSON
+		{`{"type": "act", "actions": [-1]}`, nil},
+		{`{"type": "act", "actions": [1.5]}`, nil},
+		{`{"type": "act", "actions": [1234567]}`, nil}, // left to the decoder's range check
+		{`{"type": "act", "actions": [1], "x": 2}`, nil},
+		{`{"type": "act", "actions": [1]} `, nil},
+		{`{"actions": [1], "type": "act"}`, nil},
+	}
+	for _, tt := range tests {
+		got, ok := quickActs([]byte(tt.line), nil)
+		if ok != (tt.want != nil) || ok && fmt.Sprint(got) != fmt.Sprint(tt.want) {
+			t.Errorf("quickActs(%s) = %v, %v; want %v", tt.line, got, ok, tt.want)
+		}
+		if !ok {
+			continue
+		}
+		b := batch{}
+		for range got {
+			b.waiting = append(b.waiting, &SlotEpisode{actions: 1 << 20})
+		}
+		if pr := b.parseActs([]byte(tt.line)); pr != nil || fmt.Sprint(b.actions) != fmt.Sprint(got) {
+			t.Errorf("%s: the decoder reads %v (%v); quickActs %v", tt.line, b.actions, pr, got)
 		}
 	}
 }

@@ -35,7 +35,18 @@ type Options struct {
 	Stderr io.Writer
 	// Tool names anynt and its version in the hello message.
 	Tool string
+	// Batch, above 1, offers the agent batches of up to Batch items at
+	// once (docs/protocol.md, Batches): the hello offers the batch, and
+	// the agent must accept with a batch of its own, 1 to Batch, or fail
+	// the handshake. The process is then played through SlotEpisode and
+	// Round. 0 or 1: one item at a time, the messages as they were, byte
+	// for byte.
+	Batch int
 }
+
+// MaxBatch bounds Options.Batch: a batch's observe of that many Λ_one
+// observations is well within MaxLine.
+const MaxBatch = 1024
 
 // Process is an agent program that anynt runs as a child: it writes to
 // its standard input and reads its standard output, a line a message.
@@ -63,6 +74,7 @@ type Process struct {
 	at       location
 	last     exchange // the last message that went through, for a line that answers none
 	failed   *Fault   // the fault that ended this process
+	batch    batch    // the slots' round, in batches
 
 	mu     sync.Mutex // guards group and signal, which Interrupt touches
 	group  int        // the process group of the running child, 0 when none runs
@@ -123,7 +135,7 @@ func (p *Process) Close() {
 		return
 	}
 	if line, err := json.Marshal(map[string]string{"type": "bye"}); err == nil {
-		p.put(append(line, '\n'))
+		p.put(append(p.batch.pending, append(line, '\n')...)) // the last ends, in batches
 	}
 	p.in.Close()
 	select {
@@ -243,7 +255,11 @@ func closeAll(files []*os.File) {
 }
 
 func (p *Process) handshake() *Fault {
-	if f := p.send(hello{Type: "hello", Protocol: Version, Tool: p.opts.Tool}); f != nil {
+	h := hello{Type: "hello", Protocol: Version, Tool: p.opts.Tool}
+	if p.Batched() {
+		h.Batch = p.opts.Batch
+	}
+	if f := p.send(h); f != nil {
 		return f
 	}
 	line, f := p.read()
@@ -256,6 +272,13 @@ func (p *Process) handshake() *Fault {
 	}
 	if !Compatible(r.Protocol) {
 		return p.fault(ErrVersion, fmt.Sprintf("the agent speaks %q, anynt speaks %q", r.Protocol, Version), string(line))
+	}
+	if p.Batched() {
+		size, pr := r.batchSize(p.opts.Batch)
+		if pr != nil {
+			return p.fault(pr.kind, pr.detail, string(line))
+		}
+		p.batch.reset(size)
 	}
 	p.Name = r.Name
 	p.last = greeted
@@ -329,6 +352,9 @@ func (p *Process) unexpected(line []byte, at location) *Fault {
 		after = "start"
 	case answered:
 		after = fmt.Sprintf("its act of step %d", at.step)
+		if p.Batched() {
+			after = "its act"
+		}
 	case ended:
 		after = "end"
 	}

@@ -84,6 +84,23 @@
 // ErrInterrupted), and Take's error is an *AgentError.
 // docs/tests.md gives every rule's reasons.
 //
+// An agent outside anynt that takes batches (agentproto's Options.Batch)
+// plays up to a batch of items at once, each in a slot, a slot taking the
+// test's next item when its own is over, so the items begun are still a
+// prefix of the test. The slots are stepped in lockstep on one goroutine
+// (takeInBatches): a round begins an interaction in every slot
+// (env.Episode.Begin), sends their observations in one message, and
+// finishes each with its action (Finish). One goroutine a slot, each
+// playing takeItem with an agent that waits on a shared batcher, was the
+// other design; it would keep play as it is, but it needs a barrier to
+// know when every slot waits, and two goroutine hand-offs a slot a round,
+// where lockstep has none and no ordering to reason about. The scoring is
+// shared instead: itemPlay records and scores each episode, and
+// answerTime moves the clock, for both paths, so an item played in a slot
+// scores as it does alone; each slot is charged its round's time. A fault
+// is the round's, so it ends every item in flight; the items over keep
+// their outcomes.
+//
 // Played scores runs played outside Take, a person's in package study, as
 // Take scores an agent outside anynt given no test time: τ is the latest
 // run's last interaction, the times first put on Take's clock, so that a

@@ -47,8 +47,9 @@ type Examinee struct {
 	New  agent.Factory
 	// Process, when not nil, is an agent outside anynt (package
 	// agentproto), which takes the items one after another on its one
-	// process and is timed for real: its measured response times replace
-	// the pace. New is then unused.
+	// process (a batch of them at once when it speaks batches) and is
+	// timed for real: its measured response times replace the pace. New
+	// is then unused.
 	Process *agentproto.Process
 }
 
@@ -330,7 +331,7 @@ var ErrStopped = errors.New("the test was stopped before its last item")
 //
 // Agents outside anynt go first, each alone on the machine (so that the
 // test's own load does not slow their answers), taking the items in order
-// on their process; then the built-in agents take the items on all cores.
+// on their process (in batches, several at once: takeInBatches); then the built-in agents take the items on all cores.
 // When an agent outside anynt faults, the error is an *AgentError and the
 // outcomes are still given: under ContinueAfterFault for every item, else
 // for the items up to the faulted one, which every examinee then takes.
@@ -365,7 +366,11 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 			continue
 		}
 		var fs []error
-		n, fs = takeInOrder(items[:n], x, s, out[a*len(items):], report)
+		if x.Process.Batched() {
+			n, fs = takeInBatches(items[:n], x, s, out[a*len(items):], report)
+		} else {
+			n, fs = takeInOrder(items[:n], x, s, out[a*len(items):], report)
+		}
 		faults = append(faults, fs...)
 	}
 	// The built-in agents take the items item by item (every agent the
@@ -443,82 +448,128 @@ func newScratch() *scratch { return &scratch{} }
 // the item (false) when stop is closed before its last episode: a test
 // with many episodes an item stops within an episode, not an item.
 func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{}, w *scratch) (Outcome, bool) {
-	it := items[i]
-	tau := seconds(ticks(s.Tau)) // on the clock's grid
-	if tau == 0 {
-		tau = seconds(int64(it.Steps) * ticks(s.Pace.Mean()))
-	}
-	o := Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)}
-	player := env.NewPlayer(it.Env)
-	run := w.run
-	t := newTally(s, w.curve)
-	defer func() { w.run, w.curve = run, t.curve }()
-	// An agent outside anynt given no test time is given the steps, as a
-	// person is (Played): τ is when its last episode ended, known only
-	// once it has played them all, so its runs are kept until then.
-	var kept []aggregate.Run
-	var ends []float64
-	keep := x.Process != nil && s.Tau == 0
+	ip := newItemPlay(items, i, x, s, w)
+	player := env.NewPlayer(ip.it.Env) // not in ip, whose contents escape: it stays on the stack
 	for e := range s.Episodes {
 		select {
 		case <-stop:
+			w.curve = ip.t.curve // back to the worker
 			return Outcome{}, false
 		default:
 		}
-		seed := env.EpisodeSeed(it.Seed, e)
 		var a env.Agent
 		var timed *agentproto.Episode
 		if x.Process != nil {
-			timed = x.Process.Episode(agentproto.Exercise{Name: it.Name, Episode: e, Steps: it.Steps, Seed: it.Seed})
+			timed = x.Process.Episode(ip.exercise(e))
 			a = timed
 		} else {
 			a = x.New()
 		}
 		var end float64
 		var how ending
-		run, end, how = play(player, a, seed, it.Steps, tau, s.Pace, run[:0])
-		switch how {
-		case stoppedItself:
-			o.Stopped++
-		case cutByTau:
-			o.Cut++
-		}
-		if keep {
-			if how == faulted {
-				// Its end is the pace's time, which would become τ and
-				// read the other episodes after their real ends: it is
-				// read at their τ instead, its idle time counted, as an
-				// agent's that stopped acting.
-				end = -1
-			}
-			kept, ends = append(kept, slices.Clone(run)), append(ends, end)
-		} else {
-			o.Scores[e] = t.add(run, end, tau)
-		}
+		w.run, end, how = play(player, a, ip.seed(e), ip.it.Steps, ip.tau, s.Pace, w.run[:0])
+		var times agentproto.Times
+		var fault error
 		if timed != nil {
-			o.Times.Merge(timed.Times)
-			if o.Fault = timed.Fault(); o.Fault != nil {
-				o.Scores = o.Scores[:e+1]
-				break
-			}
+			times, fault = timed.Times, timed.Fault()
+		}
+		if ip.record(e, w.run, end, how, times, fault) {
+			break
 		}
 	}
-	if keep {
-		o.Tau = slices.Max(ends)
+	return ip.finish(), true
+}
+
+// itemPlay is one examinee's play of one item, episode after episode:
+// takeItem plays its episodes through play, takeInBatches steps them in a
+// slot of a batch; both record each episode here, which scores them.
+type itemPlay struct {
+	it  Item
+	s   Settings
+	w   *scratch
+	tau float64
+	o   Outcome
+	t   tally
+	// An agent outside anynt given no test time is given the steps, as a
+	// person is (Played): τ is when its last episode ended, known only
+	// once it has played them all, so its runs are kept until then.
+	keep bool
+	kept []aggregate.Run
+	ends []float64
+}
+
+// newItemPlay readies item i for x, with w's buffers.
+func newItemPlay(items []Item, i int, x Examinee, s Settings, w *scratch) itemPlay {
+	it := items[i]
+	tau := seconds(ticks(s.Tau)) // on the clock's grid
+	if tau == 0 {
+		tau = seconds(int64(it.Steps) * ticks(s.Pace.Mean()))
+	}
+	return itemPlay{it: it, s: s, w: w, tau: tau, t: newTally(s, w.curve),
+		o:    Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)},
+		keep: x.Process != nil && s.Tau == 0}
+}
+
+// seed is episode e's seed, the same for every examinee.
+func (ip *itemPlay) seed(e int) uint64 { return env.EpisodeSeed(ip.it.Seed, e) }
+
+// exercise is episode e as an agent outside anynt is told of it.
+func (ip *itemPlay) exercise(e int) agentproto.Exercise {
+	return agentproto.Exercise{Name: ip.it.Name, Episode: e, Steps: ip.it.Steps, Seed: ip.it.Seed}
+}
+
+// record counts episode e, its run ended at end as how says, with the
+// response times and the fault of an agent outside anynt; it reports
+// whether the item is over (a fault ends it).
+func (ip *itemPlay) record(e int, run aggregate.Run, end float64, how ending, times agentproto.Times, fault error) bool {
+	switch how {
+	case stoppedItself:
+		ip.o.Stopped++
+	case cutByTau:
+		ip.o.Cut++
+	}
+	if ip.keep {
+		if how == faulted {
+			// Its end is the pace's time, which would become τ and
+			// read the other episodes after their real ends: it is
+			// read at their τ instead, its idle time counted, as an
+			// agent's that stopped acting.
+			end = -1
+		}
+		ip.kept, ip.ends = append(ip.kept, slices.Clone(run)), append(ip.ends, end)
+	} else {
+		ip.o.Scores[e] = ip.t.add(run, end, ip.tau)
+	}
+	ip.o.Times.Merge(times)
+	if fault != nil {
+		ip.o.Fault = fault
+		ip.o.Scores = ip.o.Scores[:e+1]
+		return true
+	}
+	return e == ip.s.Episodes-1
+}
+
+// finish scores the item's episodes and gives its outcome; the scratch's
+// buffers go back to their worker.
+func (ip *itemPlay) finish() Outcome {
+	defer func() { ip.w.curve = ip.t.curve }()
+	o := &ip.o
+	if ip.keep && len(ip.ends) > 0 {
+		o.Tau = slices.Max(ip.ends)
 		if o.Tau < 0 { // every episode faulted: read at the pace's time
-			o.Tau = tau
+			o.Tau = ip.tau
 		}
-		for e := range ends {
-			if ends[e] < 0 {
-				ends[e] = o.Tau
+		for e := range ip.ends {
+			if ip.ends[e] < 0 {
+				ip.ends[e] = o.Tau
 			}
 		}
-		for e, r := range kept {
-			o.Scores[e] = t.add(r, ends[e], o.Tau)
+		for e, r := range ip.kept {
+			o.Scores[e] = ip.t.add(r, ip.ends[e], o.Tau)
 		}
 	}
-	t.finish(&o)
-	return o, true
+	ip.t.finish(o)
+	return *o
 }
 
 // tally sums an item's episodes into its outcome: the payoffs at τ, when
@@ -533,10 +584,10 @@ type tally struct {
 
 // newTally starts a tally in curve, whose array it reuses when it is long
 // enough.
-func newTally(s Settings, curve []aggregate.Average) *tally {
+func newTally(s Settings, curve []aggregate.Average) tally {
 	curve = slices.Grow(curve[:0], s.CurvePoints)[:s.CurvePoints]
 	clear(curve)
-	return &tally{s: s, curve: curve}
+	return tally{s: s, curve: curve}
 }
 
 // add counts one episode's run, which ended at end, in a test of time tau,
@@ -654,11 +705,8 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 				how = faulted
 				break
 			}
-			if timed.Took() > MaxTau {
-				how = cutByTau
-				break
-			}
-			if dt = max(ticks(timed.Took()), 1); t+dt > limit {
+			var ok bool
+			if dt, ok = answerTime(timed.Took(), t, limit); !ok {
 				how = cutByTau
 				break
 			}
@@ -689,6 +737,16 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 	}
 	ep.End()
 	return run, end, how
+}
+
+// answerTime is the time an answer that took took seconds moves the
+// clock, at t, on by: at least a tick; false when it came after limit.
+func answerTime(took float64, t, limit int64) (int64, bool) {
+	if took > MaxTau { // out of time: this keeps ticks(took) in range
+		return 0, false
+	}
+	dt := max(ticks(took), 1)
+	return dt, t+dt <= limit
 }
 
 // ending is how an episode of play ended.

@@ -46,6 +46,7 @@ type jsonHead struct {
 	Agent      string       `json:"agent"`
 	QLearning  *jsonQ       `json:"qlearning,omitempty"`
 	Command    string       `json:"agent_cmd,omitempty"`
+	Batch      int          `json:"agent_batch,omitempty"` // above 1 only
 	Complexity string       `json:"complexity_measure"`
 }
 
@@ -181,6 +182,9 @@ func (r *Report) head(kind string, a Agent) jsonHead {
 		h.QLearning = &jsonQ{q.Alpha, q.Gamma, q.Q0}
 	}
 	h.Command = a.Command
+	if a.Batch > 1 {
+		h.Batch = a.Batch
+	}
 	return h
 }
 

@@ -49,6 +49,10 @@ type Agent struct {
 	// Command is the command line of an agent outside anynt (anynt test
 	// --agent-cmd), empty for a built-in agent.
 	Command string
+	// Batch is the number of items an agent outside anynt took at once
+	// (--agent-batch, docs/protocol.md, Batches), each of its response
+	// times a round's; 0 or 1 for one at a time.
+	Batch int
 }
 
 // AgentOf names agent name with the settings s when they decide its

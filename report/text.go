@@ -34,6 +34,9 @@ var scoreNotation = map[exam.Score]string{
 
 // agentText names an agent with its settings.
 func agentText(a Agent) string {
+	if a.Command != "" && a.Batch > 1 {
+		return fmt.Sprintf("%s (--agent-cmd %q, %d items at once)", a.Name, a.Command, a.Batch)
+	}
 	if a.Command != "" {
 		return fmt.Sprintf("%s (--agent-cmd %q)", a.Name, a.Command)
 	}

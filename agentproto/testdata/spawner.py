@@ -8,7 +8,8 @@ stay agent (answering each observe after MODE's pause), except in MODE
 garbage, where it writes garbage at step 2, and MODE bye, where it starts
 another sleeper at bye, adds its id to PIDFILE, and exits. In MODE
 stubborn it pauses as slow does and does not exit when its input or its
-output ends (as an agent busy computing would not).
+output ends (as an agent busy computing would not). Offered batches, it
+takes them, answering a round as a step.
 """
 import json
 import os
@@ -33,16 +34,23 @@ def main() -> None:
 
 def play(pidfile: str, mode: str, pids: list) -> None:
     for line in sys.stdin:
-        kind = json.loads(line)["type"]
+        message = json.loads(line)
+        kind = message["type"]
         if kind == "hello":
-            print(json.dumps({"type": "hello", "protocol": "anynt/1", "name": "spawner"}), flush=True)
+            hello = {"type": "hello", "protocol": "anynt/1", "name": "spawner"}
+            if "batch" in message:
+                hello["batch"] = message["batch"]
+            print(json.dumps(hello), flush=True)
         elif kind == "observe":
             if mode == "garbage":
                 print("garbage", flush=True)
                 continue
             if mode in ("slow", "stubborn"):
                 time.sleep(0.01)
-            print(json.dumps({"type": "act", "action": 0}), flush=True)
+            if "slots" in message:
+                print(json.dumps({"type": "act", "actions": [0] * len(message["slots"])}), flush=True)
+            else:
+                print(json.dumps({"type": "act", "action": 0}), flush=True)
         elif kind == "bye":
             pids.append(subprocess.Popen(["sleep", "1000"]).pid)
             with open(pidfile + ".tmp", "w") as f:

@@ -193,3 +193,50 @@ func TestSignalStopsBuiltInAgents(t *testing.T) {
 		t.Errorf("stderr does not say the test was stopped:\n%s", errw.String())
 	}
 }
+
+// batchSignalChild names, in the environment, the agent's pid file of the
+// anynt test that TestAgentBatchSignal runs in a child process.
+const batchSignalChild = "ANYNT_TEST_BATCH_SIGNAL_PIDS"
+
+// A signal in batches is as one at a time: the agent and what it started
+// are ended, every item of the round under way (up to the 4 in flight) is
+// marked interrupted, the items over keep their outcomes, the report is
+// written and anynt exits with 128+15.
+func TestAgentBatchSignal(t *testing.T) {
+	if pidfile := os.Getenv(batchSignalChild); pidfile != "" {
+		out, errw, code := anynt(t, "", "test", "--agent-cmd", python(t)+agents+"spawner.py "+pidfile+" stubborn", "--agent-batch", "4", "--tests", "1", "--json")
+		os.Stdout.WriteString(out)
+		os.Stderr.WriteString(errw)
+		os.Exit(code)
+	}
+	pidfile := filepath.Join(t.TempDir(), "pids")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAgentBatchSignal$")
+	cmd.Env = append(os.Environ(), batchSignalChild+"="+pidfile)
+	var out, errw strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errw
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	pids := proctest.ReadPids(t, pidfile, 2)
+	time.Sleep(500 * time.Millisecond) // into the test: about 100 rounds of at least 10 ms
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	proctest.CheckGone(t, "after SIGTERM", pids)
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 128+int(syscall.SIGTERM) {
+		t.Errorf("anynt ended with %v; want exit status %d", err, 128+int(syscall.SIGTERM))
+	}
+	rows := readRows(t, out.String())
+	interrupted := 0
+	for _, r := range rows {
+		if r.Kind == "item" && r.Fault != "" {
+			interrupted++
+			if !strings.Contains(r.Fault, "anynt was interrupted") || !strings.Contains(r.Fault, "of its round") {
+				t.Errorf("%s: fault %q; want the interruption of its round", r.Name, r.Fault)
+			}
+		}
+	}
+	if n := len(rows); n < 2 || rows[n-1].Kind != "summary" || interrupted < 1 || interrupted > 4 {
+		t.Errorf("%d items interrupted; want the 1 to 4 in flight, and the summary:\n%s", interrupted, out.String())
+	}
+}

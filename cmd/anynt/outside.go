@@ -24,6 +24,7 @@ type outsideFlags struct {
 	commands             []string
 	timeout, testTimeout time.Duration
 	onFault              string
+	batch                int // --agent-batch, test only; 0 where it is not a flag
 }
 
 func (o *outsideFlags) register(f *pflag.FlagSet) {
@@ -33,11 +34,17 @@ func (o *outsideFlags) register(f *pflag.FlagSet) {
 	f.StringVar(&o.onFault, "on-fault", "stop", "after a fault of --agent-cmd: stop (the report covers the items up to it) or continue (a new process for the next item)")
 }
 
+// registerBatch adds --agent-batch, which anynt test has and anynt run
+// has not: run plays one environment's episodes, one after another.
+func (o *outsideFlags) registerBatch(f *pflag.FlagSet) {
+	f.IntVar(&o.batch, "agent-batch", 1, fmt.Sprintf("the items --agent-cmd takes at once, 1 to %d: above 1, one message carries the observations of up to that many items and the agent answers their actions in one (docs/protocol.md, Batches); the agent must accept batches in its hello", agentproto.MaxBatch))
+}
+
 // check refuses the agent's flags without the agent, and values out of
 // range.
 func (o *outsideFlags) check(changed func(string) bool, adaptive bool) error {
 	if len(o.commands) == 0 || adaptive {
-		for _, name := range []string{"agent-cmd", "agent-timeout", "agent-test-timeout", "on-fault"} {
+		for _, name := range []string{"agent-cmd", "agent-timeout", "agent-test-timeout", "on-fault", "agent-batch"} {
 			if changed(name) && (adaptive || name != "agent-cmd") {
 				if adaptive {
 					return usage(fmt.Errorf("--%s means nothing to the adaptive test (docs/protocol.md)", name))
@@ -56,6 +63,8 @@ func (o *outsideFlags) check(changed func(string) bool, adaptive bool) error {
 		return usage(fmt.Errorf("--agent-test-timeout is %v; it must be 0 (no limit) to %v", o.testTimeout, maxAgentTimeout))
 	case o.onFault != "stop" && o.onFault != "continue":
 		return usage(fmt.Errorf("--on-fault is %q; it must be stop or continue", o.onFault))
+	case changed("agent-batch") && (o.batch < 1 || o.batch > agentproto.MaxBatch):
+		return usage(fmt.Errorf("--agent-batch is %d; it must be 1 to %d", o.batch, agentproto.MaxBatch))
 	}
 	return nil
 }
@@ -66,7 +75,7 @@ func (o *outsideFlags) check(changed func(string) bool, adaptive bool) error {
 // start or fails the handshake exits with exitAgent.
 func (o *outsideFlags) start(io *stdio, g *guard, command string, taken []string) (exam.Examinee, report.Agent, error) {
 	p, err := agentproto.Start(command, agentproto.Options{Timeout: o.timeout, TestTimeout: o.testTimeout, Stderr: io.err,
-		Tool: "anynt " + versionString()})
+		Tool: "anynt " + versionString(), Batch: o.batch})
 	if errors.Is(err, agentproto.ErrCommand) {
 		return exam.Examinee{}, report.Agent{}, usage(fmt.Errorf("--agent-cmd: %w", err))
 	}
@@ -84,7 +93,7 @@ func (o *outsideFlags) start(io *stdio, g *guard, command string, taken []string
 	for k := 2; slices.Contains(taken, name); k++ {
 		name = fmt.Sprintf("agent-cmd%d:%s", k, p.Name)
 	}
-	return exam.Examinee{Name: name, Process: p}, report.Agent{Name: name, Command: command}, nil
+	return exam.Examinee{Name: name, Process: p}, report.Agent{Name: name, Command: command, Batch: p.Batch()}, nil
 }
 
 // guard ends the agents outside anynt when anynt receives SIGINT, SIGTERM

@@ -132,7 +132,10 @@ Agents: ` + strings.Join(agent.Names(), ", ") + `.
 --agent-cmd "CMD" examines a program outside anynt, in any language, that
 speaks the protocol of docs/protocol.md on its standard input and output:
 it takes the items one after another on one process, and its measured
-response time replaces the pace. Alone unless --agent names built-in agents
+response time replaces the pace. --agent-batch K lets it take up to K items
+at once: one message carries their observations and one answer their
+actions, each item timed with the round's time and scored as alone; the
+agent must accept batches in its hello. Alone unless --agent names built-in agents
 too; repeat --agent-cmd to compare several (each takes the test in turn). A fault (no answer within --agent-timeout, the test past
 --agent-test-timeout, a crash, a malformed line, an illegal action, an
 error message, a line when no answer is expected, another protocol version)
@@ -186,6 +189,7 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 	fl.registerProtocol(f)
 	fl.registerExam(f, []string{"random", "qlearning"})
 	fl.outside.register(f)
+	fl.outside.registerBatch(f)
 	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
 	fl.adaptiveTest = newAdaptiveFlags()
 	fl.adaptiveTest.register(f)
