@@ -91,6 +91,13 @@ type request struct {
 	// Action is read as written, so that an error can quote a number
 	// that is not an integer (2.5, "2") as the client sent it.
 	Action *json.RawMessage `json:"action"`
+	// Vector environments (1.1): make's copies and autoreset, reset's
+	// seeds a copy and mask, step's actions (read by hand: the hot path).
+	NumEnvs      *int            `json:"num_envs"`
+	Autoreset    *string         `json:"autoreset"`
+	EpisodeSeeds []uint64        `json:"episode_seeds"`
+	Mask         []bool          `json:"mask"`
+	Actions      json.RawMessage `json:"actions"`
 }
 
 // lambdaOneRef names an exercise of the Λ_one test: the test's seed (as
@@ -125,6 +132,8 @@ type served struct {
 type server struct {
 	w       *bufio.Writer
 	envs    map[int]*served
+	vectors map[int]*vector
+	copies  int // of every open environment, a single one counting one
 	nextID  int
 	greeted bool
 	line    int    // the number of the request being answered
@@ -133,7 +142,7 @@ type server struct {
 }
 
 func newServer(out io.Writer) *server {
-	return &server{w: bufio.NewWriterSize(out, 64<<10), envs: map[int]*served{}, nextID: 1}
+	return &server{w: bufio.NewWriterSize(out, 64<<10), envs: map[int]*served{}, vectors: map[int]*vector{}, nextID: 1}
 }
 
 // errVersion is the error of a hello in another major version: serve-env
@@ -156,6 +165,7 @@ func (s *server) serve(in io.Reader) error {
 			}
 		}
 		if err == io.EOF {
+			s.closeVectors()
 			return s.flush()
 		}
 		if err != nil {
@@ -301,7 +311,7 @@ type made struct {
 }
 
 func (s *server) make(req *request) {
-	if len(s.envs) >= maxOpenEnvs {
+	if len(s.envs)+len(s.vectors) >= maxOpenEnvs {
 		s.fail(nil, fmt.Sprintf("make: %d environments are open, the most serve-env holds: close one first", maxOpenEnvs))
 		return
 	}
@@ -344,6 +354,15 @@ func (s *server) make(req *request) {
 		sv.seed = *req.Seed
 	}
 	sv.stream = sv.seed
+	if req.NumEnvs != nil || req.Autoreset != nil {
+		s.makeVector(req, sv)
+		return
+	}
+	if s.copies+1 > maxCopies {
+		s.fail(nil, fmt.Sprintf("make: the open environments have %d copies, the most serve-env holds: close one first", s.copies))
+		return
+	}
+	s.copies++
 	sv.player = env.NewPlayer(sv.env)
 	sv.alphabet = env.ObservationAlphabet(sv.env, sv.seed)
 	sv.episode = -1
@@ -424,6 +443,14 @@ func (externalAgent) End(float64)                {}
 // asked) of that stream of episodes, in the same exercise; without
 // either, the next episode of the stream (the first after make).
 func (s *server) reset(req *request) {
+	if v := s.vectors[derefEnv(req)]; v != nil {
+		s.resetVector(req, v)
+		return
+	}
+	if req.EpisodeSeeds != nil || req.Mask != nil {
+		s.fail(req.Env, "reset: episode_seeds and mask are for a vector environment (make with num_envs)")
+		return
+	}
 	sv := s.lookup(req)
 	if sv == nil {
 		return
@@ -456,6 +483,14 @@ func (s *server) reset(req *request) {
 }
 
 func (s *server) step(req *request, line []byte) {
+	if v := s.vectors[derefEnv(req)]; v != nil {
+		s.stepVector(req, v, line)
+		return
+	}
+	if req.Actions != nil {
+		s.fail(req.Env, "step: \"actions\" is for a vector environment (make with num_envs); this one takes one \"action\"")
+		return
+	}
 	sv := s.lookup(req)
 	if sv == nil {
 		return
@@ -526,10 +561,21 @@ func (s *server) observation(id int, sv *served, reward float64, reset bool) {
 }
 
 func (s *server) close(req *request) {
+	if v := s.vectors[derefEnv(req)]; v != nil {
+		v.close()
+		delete(s.vectors, *req.Env)
+		s.copies -= len(v.copies)
+		s.write(struct {
+			Type string `json:"type"`
+			Env  int    `json:"env"`
+		}{"closed", *req.Env})
+		return
+	}
 	if s.lookup(req) == nil {
 		return
 	}
 	delete(s.envs, *req.Env)
+	s.copies--
 	s.write(struct {
 		Type string `json:"type"`
 		Env  int    `json:"env"`

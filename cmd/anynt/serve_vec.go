@@ -1,0 +1,556 @@
+package main
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/anynt/anynt/env"
+)
+
+// Bounds of a vector environment (docs/protocol.md, "Vector
+// environments"): one holds at most maxNumEnvs copies, and all the open
+// environments together at most maxCopies (a single environment counts
+// one), so that a client cannot make serve-env hold unbounded memory.
+const (
+	maxNumEnvs = 4096
+	maxCopies  = 16384
+)
+
+// parallelFrom is the number of copies from which a vector step is shared
+// among GOMAXPROCS goroutines. Below it one goroutine steps them all: on
+// the 2-core virtual machine of the README, handing half a step to another
+// goroutine and waiting for it costs 5–40 µs (a wake-up of the other
+// core), more than stepping a few dozen small environments (0.3–0.5 µs
+// each); BenchmarkVecStep measured the crossing (docs/protocol.md).
+var parallelFrom = 128
+
+// autoreset is what a vector does with a copy whose episode ended, as
+// Gymnasium 1.x's gymnasium.vector.AutoresetMode names it.
+type autoreset int
+
+const (
+	// nextStep: the step after the one that ended a copy's episode resets
+	// that copy (its action is ignored) and answers the first observation
+	// of its next episode, reward 0.
+	nextStep autoreset = iota
+	// sameStep: the step that ends an episode answers the first
+	// observation of the next one in its place, and the last observation
+	// of the ended one in final_observations.
+	sameStep
+	// disabled: a copy whose episode ended is not stepped again until a
+	// reset names it.
+	disabled
+)
+
+var autoresetNames = []string{"next_step", "same_step", "disabled"}
+
+// vecCopy is one copy of a vector: an episode under way of the exercise.
+type vecCopy struct {
+	player *env.Player
+	// stream is the seed of the copy's episodes: episode i plays with
+	// env.EpisodeSeed(stream, i).
+	stream  uint64
+	episode int // the episode under way; -1 before any reset
+	ep      *env.Episode
+	view    *env.View
+	step    int  // interactions done in the episode
+	over    bool // truncated: the last step is done
+}
+
+// vector is a vector environment: copies of one exercise (one
+// environment, exercise seed and alphabet, one number of steps) stepped
+// together by one request. Its buffers are reused from step to step, so a
+// step allocates nothing (an episode's start does).
+type vector struct {
+	env      *env.Env
+	name     string
+	steps    int
+	seed     uint64 // the exercise's seed: it draws the alphabet
+	alphabet env.Alphabet
+	mode     autoreset
+	copies   []vecCopy
+	length   int // of every observation of the exercise
+
+	obs       []byte    // the copies' observations, length bytes each, in copy order
+	final     []byte    // same_step: the last observations of the episodes that ended
+	rewards   []float64 // of the last step
+	truncated []byte    // 1 where the last step ended the copy's episode
+	actions   []int     // of the step under way
+
+	scratch []byte // for base64's input: rewards, final observations
+	pool    *vecPool
+}
+
+// newVector makes n copies of an exercise, their streams seed+i, before
+// any episode.
+func newVector(e *env.Env, name string, steps int, seed uint64, n int, mode autoreset) *vector {
+	v := &vector{
+		env: e, name: name, steps: steps, seed: seed, mode: mode,
+		alphabet:  env.ObservationAlphabet(e, seed),
+		copies:    make([]vecCopy, n),
+		rewards:   make([]float64, n),
+		truncated: make([]byte, n),
+		actions:   make([]int, n),
+	}
+	// Every observation of an environment has the same length (cells, the
+	// objects and a marker an action): one look at an episode gives it.
+	view, _ := env.NewPlayer(e).Episode(externalAgent{}, 0).Begin()
+	v.length = len(view.Observation())
+	v.obs = make([]byte, n*v.length)
+	if mode == sameStep {
+		v.final = make([]byte, n*v.length)
+	}
+	for i := range v.copies {
+		v.copies[i] = vecCopy{player: env.NewPlayer(e), stream: seed + uint64(i), episode: -1}
+	}
+	if helpers := runtime.GOMAXPROCS(0) - 1; helpers > 0 && n >= parallelFrom {
+		v.pool = newVecPool(helpers, v.stepRange)
+	}
+	return v
+}
+
+// close stops the vector's helper goroutines.
+func (v *vector) close() {
+	if v.pool != nil {
+		v.pool.stop()
+		v.pool = nil
+	}
+}
+
+// begin starts episode i of copy c.
+func (v *vector) begin(c *vecCopy, episode int) {
+	c.episode, c.step, c.over = episode, 0, false
+	c.ep = c.player.Episode(externalAgent{}, env.EpisodeSeed(c.stream, episode))
+	c.view, _ = c.ep.Begin() // a new episode has no interaction under way
+}
+
+// encode writes copy c's observation in the alphabet into row.
+func (v *vector) encode(row []byte, c *vecCopy) {
+	index := v.alphabet.Index
+	for j, code := range c.view.Observation() {
+		row[j] = byte(index[code]) // at most 256 symbols: codes are bytes
+	}
+}
+
+// vecReset says what a reset of a vector does; nil fields are left out of
+// the request.
+type vecReset struct {
+	seed         *uint64  // the exercise's seed: the alphabet, and streams seed+i
+	episodeSeed  *uint64  // streams episodeSeed+i
+	episodeSeeds []uint64 // one stream a copy
+	episode      *int     // the episode every copy reset plays
+	mask         []bool   // the copies to reset; all when nil
+}
+
+// reset starts episodes, as a reset request asks, and fills the
+// observations. It checks everything before it changes anything.
+func (v *vector) reset(r vecReset) error {
+	n := len(v.copies)
+	if r.episodeSeed != nil && r.episodeSeeds != nil {
+		return fmt.Errorf("give \"episode_seed\" or \"episode_seeds\", not both")
+	}
+	if r.episodeSeeds != nil && len(r.episodeSeeds) != n {
+		return fmt.Errorf("episode_seeds has %d seeds; the vector has %d copies, one seed each", len(r.episodeSeeds), n)
+	}
+	if r.mask != nil && len(r.mask) != n {
+		return fmt.Errorf("mask has %d entries; the vector has %d copies, one each", len(r.mask), n)
+	}
+	if r.episode != nil && (*r.episode < 0 || *r.episode >= maxEpisodes) {
+		return fmt.Errorf("episode %d; it must be from 0 to %d", *r.episode, maxEpisodes-1)
+	}
+	for i := range v.copies {
+		c := &v.copies[i]
+		if r.mask != nil && !r.mask[i] {
+			continue
+		}
+		if r.episode == nil && r.seed == nil && r.episodeSeed == nil && r.episodeSeeds == nil && c.episode+1 >= maxEpisodes {
+			return fmt.Errorf("copy %d has played its last episode (%d): reset it with a seed or an episode", i, maxEpisodes-1)
+		}
+	}
+	if r.seed != nil && *r.seed != v.seed {
+		v.seed = *r.seed
+		v.alphabet = env.ObservationAlphabet(v.env, v.seed)
+	}
+	for i := range v.copies {
+		c := &v.copies[i]
+		if r.mask != nil && !r.mask[i] {
+			v.rewards[i] = 0
+			continue
+		}
+		episode := c.episode + 1
+		switch {
+		case r.episodeSeeds != nil:
+			c.stream, episode = r.episodeSeeds[i], 0
+		case r.episodeSeed != nil:
+			c.stream, episode = *r.episodeSeed+uint64(i), 0
+		case r.seed != nil:
+			c.stream, episode = v.seed+uint64(i), 0
+		}
+		if r.episode != nil {
+			episode = *r.episode
+		}
+		v.begin(c, episode)
+		v.rewards[i], v.truncated[i] = 0, 0
+	}
+	for i := range v.copies {
+		if v.copies[i].ep != nil {
+			v.encode(v.obs[i*v.length:(i+1)*v.length], &v.copies[i])
+		}
+	}
+	return nil
+}
+
+// step plays the actions of v.actions, one a copy, and fills the
+// observations, rewards and truncations. It checks every action and copy
+// before it steps any: an error steps nothing.
+func (v *vector) step() error {
+	n := len(v.env.Actions)
+	for i := range v.copies {
+		c := &v.copies[i]
+		switch {
+		case c.ep == nil:
+			return fmt.Errorf("copy %d has no episode: reset the vector first", i)
+		case c.over && v.mode == disabled:
+			return fmt.Errorf("the episode of copy %d is over (truncated after %d steps) and autoreset is disabled: reset it", i, v.steps)
+		}
+		if !c.over || v.mode == sameStep {
+			if a := v.actions[i]; a < 0 || a >= n {
+				return fmt.Errorf("action %d of copy %d is not an action: an integer from 0 to %d", a, i, n-1)
+			}
+		}
+	}
+	if v.pool == nil {
+		v.stepRange(0, len(v.copies))
+		return nil
+	}
+	v.pool.run(len(v.copies))
+	return nil
+}
+
+// stepRange steps copies lo to hi−1; the helpers of the pool step their
+// own ranges at the same time, each writing only its copies' rows.
+func (v *vector) stepRange(lo, hi int) {
+	l := v.length
+	for i := lo; i < hi; i++ {
+		c := &v.copies[i]
+		row := v.obs[i*l : (i+1)*l]
+		if c.over { // next_step: this step starts the next episode
+			v.begin(c, c.episode+1)
+			v.rewards[i], v.truncated[i] = 0, 0
+			v.encode(row, c)
+			continue
+		}
+		v.rewards[i], _ = c.ep.Finish(v.actions[i]) // checked in step
+		c.step++
+		// The observation after the step is the one the next interaction
+		// shows; after the last step, the episode ends there.
+		c.view, _ = c.ep.Begin()
+		v.truncated[i] = 0
+		if c.step == v.steps {
+			c.ep.End()
+			c.over = true
+			v.truncated[i] = 1
+			if v.mode == sameStep {
+				v.encode(v.final[i*l:(i+1)*l], c)
+				v.begin(c, c.episode+1)
+			}
+		}
+		v.encode(row, c)
+	}
+}
+
+// parseActions reads a step's "actions" into v.actions: a JSON array of
+// integer literals, one a copy, or a string of base64 (standard, padded)
+// of one byte a copy. It allocates nothing.
+func (v *vector) parseActions(raw []byte) error {
+	raw = trimSpace(raw)
+	n := len(v.copies)
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		v.scratch = v.scratch[:0]
+		var err error
+		v.scratch, err = base64.StdEncoding.AppendDecode(v.scratch, raw[1:len(raw)-1])
+		if err != nil {
+			return fmt.Errorf("actions is not base64 (%v)", err)
+		}
+		if len(v.scratch) != n {
+			return fmt.Errorf("actions has %d bytes; the vector has %d copies, one action each", len(v.scratch), n)
+		}
+		for i, b := range v.scratch {
+			v.actions[i] = int(b)
+		}
+		return nil
+	}
+	if len(raw) < 2 || raw[0] != '[' || raw[len(raw)-1] != ']' {
+		return fmt.Errorf("actions must be a list of %d integers, one a copy, or a base64 string of %d bytes", n, n)
+	}
+	body := trimSpace(raw[1 : len(raw)-1])
+	count := 0
+	for len(body) > 0 {
+		end := 0
+		for end < len(body) && body[end] != ',' {
+			end++
+		}
+		item := trimSpace(body[:end])
+		a, ok := jsonInt(item)
+		if !ok {
+			return fmt.Errorf("action %s of copy %d is not an integer literal", quoteShort(item), count)
+		}
+		if count < n {
+			v.actions[count] = a
+		}
+		count++
+		if end == len(body) {
+			break
+		}
+		body = body[end+1:]
+		if len(trimSpace(body)) == 0 {
+			return fmt.Errorf("actions is not a JSON list: a comma ends it")
+		}
+	}
+	if count != n {
+		return fmt.Errorf("actions has %d actions; the vector has %d copies, one action each", count, n)
+	}
+	return nil
+}
+
+// jsonInt reads a JSON integer literal (no fraction, no exponent, no
+// leading zero) that fits an int.
+func jsonInt(b []byte) (int, bool) {
+	digits := b
+	if len(digits) > 0 && digits[0] == '-' {
+		digits = digits[1:]
+	}
+	if len(digits) == 0 || (len(digits) > 1 && digits[0] == '0') {
+		return 0, false
+	}
+	x := 0
+	for _, d := range digits {
+		if d < '0' || d > '9' {
+			return 0, false
+		}
+		if x > (math.MaxInt-9)/10 {
+			x = math.MaxInt // out of every range; still an integer
+			continue
+		}
+		x = x*10 + int(d-'0')
+	}
+	if b[0] == '-' {
+		x = -x
+	}
+	return x, true
+}
+
+func trimSpace(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t' || b[0] == '\n' || b[0] == '\r') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t' || b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// quoteShort quotes a piece of a request for an error, cut at 40 bytes.
+func quoteShort(b []byte) string {
+	if len(b) > 40 {
+		return strconv.Quote(string(b[:40])) + "…"
+	}
+	return strconv.Quote(string(b))
+}
+
+// appendObservations appends the answer to a reset or a step of vector
+// id: the observations, rewards and truncations, each as base64 of its
+// little-endian bytes; a reset's answer adds what it reset.
+func (v *vector) appendObservations(b []byte, id int, reset bool) []byte {
+	b = append(b, `{"type":"observations","env":`...)
+	b = strconv.AppendInt(b, int64(id), 10)
+	b = append(b, `,"observations":"`...)
+	b = base64.StdEncoding.AppendEncode(b, v.obs)
+	b = append(b, `","rewards":"`...)
+	v.scratch = v.scratch[:0]
+	for _, r := range v.rewards {
+		v.scratch = binary.LittleEndian.AppendUint64(v.scratch, math.Float64bits(r))
+	}
+	b = base64.StdEncoding.AppendEncode(b, v.scratch)
+	b = append(b, `","truncated":"`...)
+	b = base64.StdEncoding.AppendEncode(b, v.truncated)
+	b = append(b, '"')
+	if v.mode == sameStep && !reset {
+		v.scratch = v.scratch[:0]
+		l := v.length
+		for i, t := range v.truncated {
+			if t == 1 {
+				v.scratch = append(v.scratch, v.final[i*l:(i+1)*l]...)
+			}
+		}
+		if len(v.scratch) > 0 {
+			b = append(b, `,"final_observations":"`...)
+			b = base64.StdEncoding.AppendEncode(b, v.scratch)
+			b = append(b, '"')
+		}
+	}
+	if reset {
+		b = append(b, `,"num_envs":`...)
+		b = strconv.AppendInt(b, int64(len(v.copies)), 10)
+		b = append(b, `,"length":`...)
+		b = strconv.AppendInt(b, int64(v.length), 10)
+		b = append(b, `,"seed":`...)
+		b = strconv.AppendUint(b, v.seed, 10)
+		b = append(b, `,"episode_seeds":[`...)
+		for i := range v.copies {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendUint(b, v.copies[i].stream, 10)
+		}
+		b = append(b, `],"episodes":[`...)
+		for i := range v.copies {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(v.copies[i].episode), 10)
+		}
+		b = append(b, `],"steps":[`...)
+		for i := range v.copies {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(v.copies[i].step), 10)
+		}
+		b = append(b, `],"alphabet":[`...)
+		for i, name := range v.alphabet.Names(v.env) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendQuote(b, name)
+		}
+		b = append(b, ']')
+	}
+	return append(b, "}\n"...)
+}
+
+// vecPool is helper goroutines that step parts of a vector while the
+// goroutine that answers steps the first part: each part is a range of
+// copies, and the copies' episodes are independent (each has its own
+// Player; the Env is only read).
+type vecPool struct {
+	work []chan [2]int
+	done chan struct{}
+	do   func(lo, hi int)
+}
+
+func newVecPool(helpers int, do func(lo, hi int)) *vecPool {
+	p := &vecPool{work: make([]chan [2]int, helpers), done: make(chan struct{}, helpers), do: do}
+	for k := range p.work {
+		p.work[k] = make(chan [2]int, 1)
+		go func(work <-chan [2]int) {
+			for r := range work {
+				do(r[0], r[1])
+				p.done <- struct{}{}
+			}
+		}(p.work[k])
+	}
+	return p
+}
+
+// run steps n copies in 1 + helpers parts of nearly equal size and
+// returns when every part is done.
+func (p *vecPool) run(n int) {
+	parts := len(p.work) + 1
+	for k := range p.work {
+		p.work[k] <- [2]int{(k + 1) * n / parts, (k + 2) * n / parts}
+	}
+	p.do(0, n/parts)
+	for range p.work {
+		<-p.done
+	}
+}
+
+func (p *vecPool) stop() {
+	for _, w := range p.work {
+		close(w)
+	}
+}
+
+// derefEnv is the env a request names, 0 (no environment) when none.
+func derefEnv(req *request) int {
+	if req.Env == nil {
+		return 0
+	}
+	return *req.Env
+}
+
+// makeVector answers a make with num_envs: sv is the exercise it made.
+func (s *server) makeVector(req *request, sv *served) {
+	n := 1
+	if req.NumEnvs != nil {
+		n = *req.NumEnvs
+	}
+	if n < 1 || n > maxNumEnvs {
+		s.fail(nil, fmt.Sprintf("make: num_envs is %d; it must be from 1 to %d", n, maxNumEnvs))
+		return
+	}
+	if s.copies+n > maxCopies {
+		s.fail(nil, fmt.Sprintf("make: %d more copies would make %d; serve-env holds at most %d in all its environments: close some first", n, s.copies+n, maxCopies))
+		return
+	}
+	mode := nextStep
+	if req.Autoreset != nil {
+		mode = autoreset(slices.Index(autoresetNames, *req.Autoreset))
+		if mode < 0 {
+			s.fail(nil, fmt.Sprintf("make: autoreset %q; it must be one of %s", *req.Autoreset, strings.Join(autoresetNames, ", ")))
+			return
+		}
+	}
+	v := newVector(sv.env, sv.name, sv.steps, sv.seed, n, mode)
+	id := s.nextID
+	s.nextID++
+	s.vectors[id] = v
+	s.copies += n
+	s.write(struct {
+		made
+		NumEnvs   int    `json:"num_envs"`
+		Autoreset string `json:"autoreset"`
+		Length    int    `json:"length"`
+	}{made{"made", id, v.name, len(v.env.Actions), v.env.Actions, len(v.env.BaseSymbols()), v.env.Space.Cells(), v.steps, v.seed}, n, autoresetNames[mode], v.length})
+}
+
+func (s *server) resetVector(req *request, v *vector) {
+	err := v.reset(vecReset{seed: req.Seed, episodeSeed: req.EpisodeSeed, episodeSeeds: req.EpisodeSeeds, episode: req.Episode, mask: req.Mask})
+	if err != nil {
+		s.fail(req.Env, "reset: "+err.Error())
+		return
+	}
+	s.answer = v.appendObservations(s.answer[:0], *req.Env, true)
+	s.w.Write(s.answer)
+}
+
+func (s *server) stepVector(req *request, v *vector, line []byte) {
+	if req.Actions == nil {
+		s.fail(req.Env, "step needs the \"actions\" of a vector environment, one a copy: "+quote(line))
+		return
+	}
+	if err := v.parseActions(req.Actions); err != nil {
+		s.fail(req.Env, "step: "+err.Error())
+		return
+	}
+	if err := v.step(); err != nil {
+		s.fail(req.Env, "step: "+err.Error())
+		return
+	}
+	s.answer = v.appendObservations(s.answer[:0], *req.Env, false)
+	s.w.Write(s.answer)
+}
+
+// closeVectors stops every vector's helpers, at the end of the requests.
+func (s *server) closeVectors() {
+	for _, v := range s.vectors {
+		v.close()
+	}
+}
