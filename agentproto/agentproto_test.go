@@ -312,7 +312,7 @@ func TestHandshake(t *testing.T) {
 		kind  error
 		quote string
 	}{
-		{py + " testdata/faulty.py version", agentproto.ErrVersion, `the agent speaks "anynt/2", anynt speaks "anynt/1"`},
+		{py + " testdata/faulty.py version", agentproto.ErrVersion, `the agent speaks "anynt/2", anynt speaks "anynt/1.1"`},
 		{py + " -c 'import sys; sys.exit(4)'", agentproto.ErrCrash, "exit status 4"},
 		{py + ` -c 'print("hello there", flush=True)'`, agentproto.ErrMalformed, `"hello there"`},
 		{"./no-such-agent", agentproto.ErrStart, "no-such-agent"},

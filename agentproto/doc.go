@@ -1,4 +1,4 @@
-// Package agentproto speaks anynt's agent protocol, version anynt/1
+// Package agentproto speaks anynt's agent protocol, version anynt/1.1
 // (docs/protocol.md), in the direction where a test drives an agent that
 // runs outside anynt: any program, in any language, that reads JSON lines
 // on its standard input and writes JSON lines on its standard output.

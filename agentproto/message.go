@@ -10,9 +10,14 @@ import (
 	"unicode/utf8"
 )
 
-// Version is the protocol's version string; its major number, after the
-// slash, must match the peer's.
-const Version = "anynt/1"
+// Version is the protocol's version string, spoken in both directions
+// (anynt test's hello to an agent, serve-env's hello to a client): its
+// major number, after the slash, must match the peer's, and its minor
+// number says which additions it knows (docs/protocol.md, "Versions").
+const Version = major + ".1"
+
+// major is the version's major part, all a peer must share.
+const major = "anynt/1"
 
 // MaxLine bounds a line in either direction, newline excluded.
 const MaxLine = 1 << 20
@@ -103,11 +108,11 @@ func (r reply) action(actions int) (int, *problem) {
 	return a, nil
 }
 
-// compatible reports whether a peer's version string has our major
-// version: anynt/1 and anynt/1.3 are, anynt/2 is not.
-func compatible(v string) bool {
-	major, _, _ := strings.Cut(v, ".")
-	return major == Version
+// Compatible reports whether a peer's version string has our major
+// version: anynt/1 and anynt/1.3 are, anynt/2, anynt/10 and gym/1 are not.
+func Compatible(v string) bool {
+	m, _, _ := strings.Cut(v, ".")
+	return m == major
 }
 
 // The act lines that json.dumps and a compact encoder write, read without

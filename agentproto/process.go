@@ -254,7 +254,7 @@ func (p *Process) handshake() *Fault {
 	if pr != nil {
 		return p.fault(pr.kind, pr.detail, string(line))
 	}
-	if !compatible(r.Protocol) {
+	if !Compatible(r.Protocol) {
 		return p.fault(ErrVersion, fmt.Sprintf("the agent speaks %q, anynt speaks %q", r.Protocol, Version), string(line))
 	}
 	p.Name = r.Name

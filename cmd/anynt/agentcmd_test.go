@@ -247,7 +247,7 @@ func TestAgentCmdOnFaultContinue(t *testing.T) {
 // report, status 5.
 func TestAgentCmdVersionMismatch(t *testing.T) {
 	out, errw, code := anynt(t, "", "test", "--agent-cmd", python(t)+agents+"faulty.py version", "--tests", "1")
-	if code != exitAgent || out != "" || !strings.Contains(errw, `at the handshake: a protocol version mismatch: the agent speaks "anynt/2", anynt speaks "anynt/1"`) {
+	if code != exitAgent || out != "" || !strings.Contains(errw, `at the handshake: a protocol version mismatch: the agent speaks "anynt/2", anynt speaks "anynt/1.1"`) {
 		t.Errorf("status %d, output %q, error %q", code, out, errw)
 	}
 }

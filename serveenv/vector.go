@@ -1,4 +1,4 @@
-package main
+package serveenv
 
 import (
 	"encoding/base64"
@@ -161,16 +161,16 @@ func (v *vector) reset(r vecReset) error {
 	if r.mask != nil && len(r.mask) != n {
 		return fmt.Errorf("mask has %d entries; the vector has %d copies, one each", len(r.mask), n)
 	}
-	if r.episode != nil && (*r.episode < 0 || *r.episode >= maxEpisodes) {
-		return fmt.Errorf("episode %d; it must be from 0 to %d", *r.episode, maxEpisodes-1)
+	if r.episode != nil && (*r.episode < 0 || *r.episode >= MaxEpisodes) {
+		return fmt.Errorf("episode %d; it must be from 0 to %d", *r.episode, MaxEpisodes-1)
 	}
 	for i := range v.copies {
 		c := &v.copies[i]
 		if r.mask != nil && !r.mask[i] {
 			continue
 		}
-		if r.episode == nil && r.seed == nil && r.episodeSeed == nil && r.episodeSeeds == nil && c.episode+1 >= maxEpisodes {
-			return fmt.Errorf("copy %d has played its last episode (%d): reset it with a seed or an episode", i, maxEpisodes-1)
+		if r.episode == nil && r.seed == nil && r.episodeSeed == nil && r.episodeSeeds == nil && c.episode+1 >= MaxEpisodes {
+			return fmt.Errorf("copy %d has played its last episode (%d): reset it with a seed or an episode", i, MaxEpisodes-1)
 		}
 	}
 	if r.seed != nil && *r.seed != v.seed {
@@ -487,7 +487,7 @@ func derefEnv(req *request) int {
 }
 
 // makeVector answers a make with num_envs: sv is the exercise it made.
-func (s *server) makeVector(req *request, sv *served) {
+func (s *Server) makeVector(req *request, sv *served) {
 	n := 1
 	if req.NumEnvs != nil {
 		n = *req.NumEnvs
@@ -521,7 +521,7 @@ func (s *server) makeVector(req *request, sv *served) {
 	}{made{"made", id, v.name, len(v.env.Actions), v.env.Actions, len(v.env.BaseSymbols()), v.env.Space.Cells(), v.steps, v.seed}, n, autoresetNames[mode], v.length})
 }
 
-func (s *server) resetVector(req *request, v *vector) {
+func (s *Server) resetVector(req *request, v *vector) {
 	err := v.reset(vecReset{seed: req.Seed, episodeSeed: req.EpisodeSeed, episodeSeeds: req.EpisodeSeeds, episode: req.Episode, mask: req.Mask})
 	if err != nil {
 		s.fail(req.Env, "reset: "+err.Error())
@@ -531,7 +531,7 @@ func (s *server) resetVector(req *request, v *vector) {
 	s.w.Write(s.answer)
 }
 
-func (s *server) stepVector(req *request, v *vector, line []byte) {
+func (s *Server) stepVector(req *request, v *vector, line []byte) {
 	if req.Actions == nil {
 		s.fail(req.Env, "step needs the \"actions\" of a vector environment, one a copy: "+quote(line))
 		return
@@ -549,7 +549,7 @@ func (s *server) stepVector(req *request, v *vector, line []byte) {
 }
 
 // closeVectors stops every vector's helpers, at the end of the requests.
-func (s *server) closeVectors() {
+func (s *Server) closeVectors() {
 	for _, v := range s.vectors {
 		v.close()
 	}

@@ -1,4 +1,4 @@
-package main
+package serveenv
 
 import (
 	"bufio"
@@ -16,61 +16,34 @@ import (
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/lang"
-	"github.com/spf13/cobra"
 )
 
-// The protocol's version (docs/protocol.md): a peer of another major
-// version is refused at the handshake.
+// Bounds of a server: a client cannot make it hold more environments,
+// read longer lines or play longer episodes than these, whatever it sends.
 const (
-	protocolVersion = "anynt/1.1"
-	protocolMajor   = "1"
-)
-
-// Bounds of serve-env: a client cannot make it hold more environments or
-// read longer lines than these, whatever it sends.
-const (
-	maxOpenEnvs   = 1000
-	maxLine       = 1 << 20 // bytes of a request, its newline excluded
-	maxQuoted     = 200     // bytes of a bad line an error quotes
-	maxServeSteps = maxSteps
-	// defaultFileSeed is the exercise seed of an environment file made
+	MaxOpenEnvs = 1000
+	MaxLine     = agentproto.MaxLine // bytes of a request, its newline excluded
+	MaxSteps    = 10_000_000         // interactions of an episode, anynt run's bound
+	MaxEpisodes = 1_000_000          // an episode's number is below it, anynt run's bound
+	maxQuoted   = 200                // bytes of a bad line an error quotes
+	// DefaultFileSeed is the exercise seed of an environment file made
 	// without one: anynt run's default --seed.
-	defaultFileSeed = 1
-	// defaultFileSteps is the steps of an environment file made without
+	DefaultFileSeed = 1
+	// DefaultFileSteps is the steps of an environment file made without
 	// them: anynt run's default --steps.
-	defaultFileSteps = 1000
+	DefaultFileSteps = 1000
 )
 
-func newServeEnvCmd(io *stdio) *cobra.Command {
-	return &cobra.Command{
-		Use:   "serve-env",
-		Short: "Serve environments to an agent that drives them (make, reset, step)",
-		Long: `serve-env reads requests on standard input, one JSON object a line, and
-answers each with one line on standard output, in order: the protocol
-anynt/1 of docs/protocol.md ("Direction B"), for an agent that
-drives the environment itself, such as a Gymnasium wrapper.
-
-A client says hello, makes environments (an environment file, or an exercise
-of the Λ_one test by its seed and number), resets them with a seed and steps
-them with actions; observations are indices into the exercise's alphabet, a
-permutation of the environment's symbols drawn from its seed. The same seed
-gives the same episode as anynt run --seed (its first episode) and anynt
-test: docs/protocol.md ("Seeds") says exactly how seeds map.
-
-A bad request is answered with {"type":"error",...} and serve-env goes on; a
-hello of another protocol version is answered with an error and serve-env
-exits with status 5. At most ` + fmt.Sprint(maxOpenEnvs) + ` environments are open at once,
-a request is at most 1 MiB, and an episode at most ` + fmt.Sprint(maxServeSteps) + ` steps.
-The end of standard input ends serve-env with status 0; a failure to read
-or write ends it with status 4.`,
-		Example: `  printf '%s\n' '{"type":"hello","protocol":"anynt/1"}' \
-    '{"type":"make","file":"corpus/thesis/omega1-blocker.anynt","steps":3}' \
-    '{"type":"reset","env":1,"seed":7}' '{"type":"step","env":1,"action":2}' | anynt serve-env`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return newServer(io.out).serve(io.in)
-		},
-	}
+// Options are what a Server needs from the program it runs in.
+type Options struct {
+	// Version is the toolchain's version ("0.2.0-dev (…)"), named in the
+	// hello's answer as every anynt output names it, and in the source of
+	// a Λ_one exercise as anynt test writes it.
+	Version string
+	// Load reads an environment file. Errors of the file itself come as a
+	// lang.ErrorList or a *lang.Error, which the answer lists one by one,
+	// positioned; any other error is quoted as it is.
+	Load func(path string) (*env.Env, error)
 }
 
 // request is any request; each type reads the fields it needs, and unknown
@@ -127,9 +100,10 @@ type served struct {
 	view     *env.View
 }
 
-// server answers requests; it is not safe for concurrent use (the protocol
+// Server answers requests; it is not safe for concurrent use (the protocol
 // is one request, one answer, in order).
-type server struct {
+type Server struct {
+	opts    Options
 	w       *bufio.Writer
 	envs    map[int]*served
 	vectors map[int]*vector
@@ -141,19 +115,24 @@ type server struct {
 	obs     []int  // scratch for an encoded observation
 }
 
-func newServer(out io.Writer) *server {
-	return &server{w: bufio.NewWriterSize(out, 64<<10), envs: map[int]*served{}, vectors: map[int]*vector{}, nextID: 1}
+// New returns a Server that writes its answers to out.
+func New(out io.Writer, opts Options) *Server {
+	return &Server{opts: opts, w: bufio.NewWriterSize(out, 64<<10), envs: map[int]*served{}, vectors: map[int]*vector{}, nextID: 1}
 }
 
-// errVersion is the error of a hello in another major version: serve-env
-// answers it and exits with exitAgent.
-var errVersion = errors.New("protocol version mismatch")
+// ErrIO is the error of a failure to read the requests or write the
+// answers: the client is gone, or closed its end early.
+var ErrIO = errors.New("serve-env: input or output failed")
 
-// serve answers every request of in until its end. Answers are flushed
-// whenever no further request is already buffered, so that a client that
-// waits for each answer gets it at once, and one that sends many requests
-// ahead gets them in large writes.
-func (s *server) serve(in io.Reader) error {
+// Serve answers every request of in until its end, and returns nil there.
+// Answers are flushed whenever no further request is already buffered, so
+// that a client that waits for each answer gets it at once, and one that
+// sends many requests ahead gets them in large writes. A hello of another
+// major version is answered and ends Serve with an error wrapping
+// agentproto.ErrVersion; a failure to read or write ends it with one
+// wrapping ErrIO.
+func (s *Server) Serve(in io.Reader) error {
+	defer s.closeVectors() // their helper goroutines end with the requests
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
@@ -161,16 +140,15 @@ func (s *server) serve(in io.Reader) error {
 			s.line++
 			if herr := s.handle(line, tooLong); herr != nil {
 				s.w.Flush()
-				return &exitError{code: exitAgent, err: herr}
+				return herr
 			}
 		}
 		if err == io.EOF {
-			s.closeVectors()
 			return s.flush()
 		}
 		if err != nil {
 			s.w.Flush()
-			return &exitError{code: exitIO, err: fmt.Errorf("serve-env: reading requests: %w", err)}
+			return fmt.Errorf("%w: reading requests: %w", ErrIO, err)
 		}
 		if r.Buffered() == 0 {
 			if err := s.flush(); err != nil {
@@ -180,15 +158,15 @@ func (s *server) serve(in io.Reader) error {
 	}
 }
 
-func (s *server) flush() error {
+func (s *Server) flush() error {
 	if err := s.w.Flush(); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("serve-env: writing answers: %w", err)}
+		return fmt.Errorf("%w: writing answers: %w", ErrIO, err)
 	}
 	return nil
 }
 
 // readLine reads one line without its newline (and a carriage return
-// before it). A line longer than maxLine is read to its end and dropped:
+// before it). A line longer than MaxLine is read to its end and dropped:
 // tooLong says so. At the end of the input, err is io.EOF and line holds
 // what came after the last newline.
 func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
@@ -198,16 +176,16 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 		chunk, err := r.ReadSlice('\n')
 		size += len(chunk)
 		if err == bufio.ErrBufferFull {
-			if size <= maxLine+2 { // +2: "\r\n"
+			if size <= MaxLine+2 { // +2: "\r\n"
 				long = append(long, chunk...)
 			}
 			continue
 		}
-		if long != nil && size <= maxLine+2 {
+		if long != nil && size <= MaxLine+2 {
 			chunk = append(long, chunk...)
 		}
 		chunk = bytes.TrimSuffix(bytes.TrimSuffix(chunk, []byte("\n")), []byte("\r"))
-		if size > maxLine+2 || len(chunk) > maxLine {
+		if size > MaxLine+2 || len(chunk) > MaxLine {
 			return nil, true, err
 		}
 		return chunk, false, err
@@ -216,9 +194,9 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 
 // handle answers one request line; only a version mismatch is returned,
 // every other fault is answered.
-func (s *server) handle(line []byte, tooLong bool) error {
+func (s *Server) handle(line []byte, tooLong bool) error {
 	if tooLong {
-		s.fail(nil, fmt.Sprintf("the request is longer than %d bytes", maxLine))
+		s.fail(nil, fmt.Sprintf("the request is longer than %d bytes", MaxLine))
 		return nil
 	}
 	var req request
@@ -238,7 +216,7 @@ func (s *server) handle(line []byte, tooLong bool) error {
 		return s.hello(&req)
 	}
 	if !s.greeted {
-		s.fail(nil, fmt.Sprintf("say hello first ({\"type\":\"hello\",\"protocol\":%q}): %s", protocolVersion, quote(line)))
+		s.fail(nil, fmt.Sprintf("say hello first ({\"type\":\"hello\",\"protocol\":%q}): %s", agentproto.Version, quote(line)))
 		return nil
 	}
 	switch req.Type {
@@ -276,22 +254,22 @@ func quote(line []byte) string {
 	return strconv.Quote(string(line))
 }
 
-func (s *server) hello(req *request) error {
+func (s *Server) hello(req *request) error {
 	if req.Protocol == nil {
-		s.fail(nil, fmt.Sprintf("hello needs a \"protocol\" (this is %q)", protocolVersion))
+		s.fail(nil, fmt.Sprintf("hello needs a \"protocol\" (this is %q)", agentproto.Version))
 		return nil
 	}
-	if major, ok := strings.CutPrefix(*req.Protocol, "anynt/"); !ok || strings.SplitN(major, ".", 2)[0] != protocolMajor {
-		msg := fmt.Sprintf("protocol %q is not spoken here: serve-env speaks %q", *req.Protocol, protocolVersion)
+	if !agentproto.Compatible(*req.Protocol) {
+		msg := fmt.Sprintf("protocol %q is not spoken here: serve-env speaks %q", *req.Protocol, agentproto.Version)
 		s.fail(nil, msg)
-		return fmt.Errorf("%w: %s", errVersion, msg)
+		return fmt.Errorf("%w: %s", agentproto.ErrVersion, msg)
 	}
 	s.greeted = true
 	s.write(struct {
 		Type     string `json:"type"`
 		Protocol string `json:"protocol"`
 		Tool     string `json:"tool"`
-	}{"hello", protocolVersion, "anynt " + versionString()})
+	}{"hello", agentproto.Version, "anynt " + s.opts.Version})
 	return nil
 }
 
@@ -310,9 +288,9 @@ type made struct {
 	Seed        uint64   `json:"seed"`
 }
 
-func (s *server) make(req *request) {
-	if len(s.envs)+len(s.vectors) >= maxOpenEnvs {
-		s.fail(nil, fmt.Sprintf("make: %d environments are open, the most serve-env holds: close one first", maxOpenEnvs))
+func (s *Server) make(req *request) {
+	if len(s.envs)+len(s.vectors) >= MaxOpenEnvs {
+		s.fail(nil, fmt.Sprintf("make: %d environments are open, the most serve-env holds: close one first", MaxOpenEnvs))
 		return
 	}
 	var sv *served
@@ -327,15 +305,15 @@ func (s *server) make(req *request) {
 			s.fail(nil, fmt.Sprintf("make: %s is not a regular file", *req.File))
 			return
 		}
-		e, err := loadEnv(*req.File)
+		e, err := s.opts.Load(*req.File)
 		if err != nil {
 			s.fileFail(err)
 			return
 		}
-		sv = &served{env: e, name: *req.File, steps: defaultFileSteps, seed: defaultFileSeed}
+		sv = &served{env: e, name: *req.File, steps: DefaultFileSteps, seed: DefaultFileSeed}
 	case req.LambdaOne != nil:
 		var err error
-		if sv, err = lambdaOneExercise(req.LambdaOne); err != nil {
+		if sv, err = lambdaOneExercise(req.LambdaOne, s.opts.Version); err != nil {
 			s.fail(nil, "make: "+err.Error())
 			return
 		}
@@ -344,8 +322,8 @@ func (s *server) make(req *request) {
 		return
 	}
 	if req.Steps != nil {
-		if *req.Steps < 1 || *req.Steps > maxServeSteps {
-			s.fail(nil, fmt.Sprintf("make: steps is %d; it must be from 1 to %d", *req.Steps, maxServeSteps))
+		if *req.Steps < 1 || *req.Steps > MaxSteps {
+			s.fail(nil, fmt.Sprintf("make: steps is %d; it must be from 1 to %d", *req.Steps, MaxSteps))
 			return
 		}
 		sv.steps = *req.Steps
@@ -374,11 +352,11 @@ func (s *server) make(req *request) {
 
 // lambdaOneExercise makes exercise k of the Λ_one test of a seed, from the
 // items anynt test gives: the same environment, steps and seed.
-func lambdaOneExercise(ref *lambdaOneRef) (*served, error) {
+func lambdaOneExercise(ref *lambdaOneRef, version string) (*served, error) {
 	if ref.Seed == nil || ref.Exercise == nil {
 		return nil, errors.New("lambda_one needs the test's \"seed\" and the \"exercise\", 1 to 7")
 	}
-	items, err := exam.LambdaOneItems(*ref.Seed, 1, versionString())
+	items, err := exam.LambdaOneItems(*ref.Seed, 1, version)
 	if err != nil {
 		return nil, err
 	}
@@ -392,7 +370,7 @@ func lambdaOneExercise(ref *lambdaOneRef) (*served, error) {
 
 // fileFail answers a file that did not load, quoting every positioned
 // error in the message and listing them in "errors".
-func (s *server) fileFail(err error) {
+func (s *Server) fileFail(err error) {
 	var list lang.ErrorList
 	var one *lang.Error
 	var errs []string
@@ -416,7 +394,7 @@ func (s *server) fileFail(err error) {
 }
 
 // lookup finds the environment a request names, or answers an error.
-func (s *server) lookup(req *request) *served {
+func (s *Server) lookup(req *request) *served {
 	if req.Env == nil {
 		s.fail(nil, req.Type+" needs the \"env\" that make gave")
 		return nil
@@ -442,7 +420,7 @@ func (externalAgent) End(float64)                {}
 // the exercise of that seed; with an episode seed, episode 0 (or the one
 // asked) of that stream of episodes, in the same exercise; without
 // either, the next episode of the stream (the first after make).
-func (s *server) reset(req *request) {
+func (s *Server) reset(req *request) {
 	if v := s.vectors[derefEnv(req)]; v != nil {
 		s.resetVector(req, v)
 		return
@@ -462,8 +440,8 @@ func (s *server) reset(req *request) {
 	if req.Episode != nil {
 		episode = *req.Episode
 	}
-	if episode < 0 || episode >= maxEpisodes {
-		s.fail(req.Env, fmt.Sprintf("reset: episode %d; it must be from 0 to %d", episode, maxEpisodes-1))
+	if episode < 0 || episode >= MaxEpisodes {
+		s.fail(req.Env, fmt.Sprintf("reset: episode %d; it must be from 0 to %d", episode, MaxEpisodes-1))
 		return
 	}
 	if req.Seed != nil {
@@ -482,7 +460,7 @@ func (s *server) reset(req *request) {
 	s.observation(*req.Env, sv, 0, true)
 }
 
-func (s *server) step(req *request, line []byte) {
+func (s *Server) step(req *request, line []byte) {
 	if v := s.vectors[derefEnv(req)]; v != nil {
 		s.stepVector(req, v, line)
 		return
@@ -526,7 +504,7 @@ func (s *server) step(req *request, line []byte) {
 
 // observation writes an observation answer by hand: it is the answer to
 // every step, so it is built without reflection.
-func (s *server) observation(id int, sv *served, reward float64, reset bool) {
+func (s *Server) observation(id int, sv *served, reward float64, reset bool) {
 	s.obs = sv.alphabet.Encode(s.obs[:0], sv.view.Observation())
 	b := append(s.answer[:0], `{"type":"observation","env":`...)
 	b = strconv.AppendInt(b, int64(id), 10)
@@ -560,7 +538,7 @@ func (s *server) observation(id int, sv *served, reward float64, reset bool) {
 	s.w.Write(b)
 }
 
-func (s *server) close(req *request) {
+func (s *Server) close(req *request) {
 	if v := s.vectors[derefEnv(req)]; v != nil {
 		v.close()
 		delete(s.vectors, *req.Env)
@@ -584,7 +562,7 @@ func (s *server) close(req *request) {
 
 // fail answers an error: the message, the request's line number and, when
 // the request named one, its environment.
-func (s *server) fail(id *int, msg string) {
+func (s *Server) fail(id *int, msg string) {
 	s.write(struct {
 		Type    string `json:"type"`
 		Line    int    `json:"line"`
@@ -595,4 +573,13 @@ func (s *server) fail(id *int, msg string) {
 
 // write writes one answer as a line of JSON; a write error shows at the
 // next flush.
-func (s *server) write(v any) { writeJSON(s.w, v) }
+func (s *Server) write(v any) { writeJSON(s.w, v) }
+
+// writeJSON writes v as one line of JSON, symbols as they are (not
+// escaped): the encoding error of a value this package built cannot
+// happen, and a write error shows at the next flush.
+func writeJSON(w io.Writer, v any) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}

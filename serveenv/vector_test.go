@@ -1,4 +1,4 @@
-package main
+package serveenv
 
 import (
 	"fmt"
@@ -10,7 +10,7 @@ import (
 //
 //	go test ./cmd/anynt -run '^$' -bench VecStepCore -benchmem
 func BenchmarkVecStepCore(b *testing.B) {
-	e, err := loadEnv(blocker)
+	e, err := load(blocker)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/serveenv"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -419,7 +419,7 @@ func TestServeEnvBadRequests(t *testing.T) {
 		{"negative seed", `{"type":"reset","env":1,"seed":-1}`, []string{"seed cannot be number -1"}, false},
 		{"negative episode", `{"type":"reset","env":1,"episode":-1}`, []string{"episode -1; it must be from 0 to 999999"}, true},
 		{"a hello without protocol", `{"type":"hello"}`, []string{`hello needs a "protocol"`}, false},
-		{"too long", `{"type":"step","env":1,"action":1,"pad":"` + strings.Repeat("x", maxLine) + `"}`, []string{"the request is longer than 1048576 bytes"}, false},
+		{"too long", `{"type":"step","env":1,"action":1,"pad":"` + strings.Repeat("x", serveenv.MaxLine) + `"}`, []string{"the request is longer than 1048576 bytes"}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -535,10 +535,10 @@ func TestServeEnvEndOfInput(t *testing.T) {
 	}
 }
 
-// At most maxOpenEnvs environments are open; closing one makes room.
+// At most serveenv.MaxOpenEnvs environments are open; closing one makes room.
 func TestServeEnvOpenEnvironmentsAreBounded(t *testing.T) {
 	requests := []string{hello}
-	for range maxOpenEnvs + 1 {
+	for range serveenv.MaxOpenEnvs + 1 {
 		requests = append(requests, `{"type":"make","file":"`+blocker+`"}`)
 	}
 	requests = append(requests, `{"type":"close","env":7}`, `{"type":"make","file":"`+blocker+`"}`)
@@ -546,81 +546,11 @@ func TestServeEnvOpenEnvironmentsAreBounded(t *testing.T) {
 	if code != exitOK || len(answers) != len(requests) {
 		t.Fatalf("status %d, %d answers", code, len(answers))
 	}
-	if refused := answers[maxOpenEnvs+1]; refused["type"] != "error" || !strings.Contains(refused["message"].(string), "1000 environments are open") {
-		t.Errorf("make number %d: %v, want refused", maxOpenEnvs+1, refused)
+	if refused := answers[serveenv.MaxOpenEnvs+1]; refused["type"] != "error" || !strings.Contains(refused["message"].(string), "1000 environments are open") {
+		t.Errorf("make number %d: %v, want refused", serveenv.MaxOpenEnvs+1, refused)
 	}
-	if last := answers[len(answers)-1]; last["type"] != "made" || last["env"] != float64(maxOpenEnvs+1) {
-		t.Errorf("make after a close: %v, want environment %d", last, maxOpenEnvs+1)
-	}
-}
-
-// BenchmarkServeEnvRequestsAhead measures serve-env's own cost per step:
-// every request is written ahead, so no step waits for a client, as with
-// a client that steps many environments at once:
-//
-//	go test ./cmd/anynt -run '^$' -bench ServeEnv -benchmem
-func BenchmarkServeEnvRequestsAhead(b *testing.B) {
-	const steps = 100_000
-	var in strings.Builder
-	in.WriteString(hello + "\n" + `{"type":"make","file":"` + blocker + `","steps":10000000}` + "\n" + `{"type":"reset","env":1,"seed":1}` + "\n")
-	for i := range steps {
-		fmt.Fprintf(&in, "{\"type\": \"step\", \"env\": 1, \"action\": %d}\n", i%3)
-	}
-	requests := in.String()
-	b.ReportAllocs()
-	for b.Loop() {
-		if code := run([]string{"serve-env"}, strings.NewReader(requests), io.Discard, io.Discard); code != exitOK {
-			b.Fatalf("status %d", code)
-		}
-	}
-	b.ReportMetric(float64(b.N*steps)/b.Elapsed().Seconds(), "steps/s")
-}
-
-// BenchmarkServeEnvSteps measures steps a second through serve-env with a
-// trivial client in the process that sends a step, waits for its answer
-// and sends the next (as a Gymnasium loop does), over pipes:
-//
-//	go test ./cmd/anynt -run '^$' -bench ServeEnv -benchmem
-func BenchmarkServeEnvSteps(b *testing.B) {
-	for _, file := range []string{blocker, fixtureB} {
-		b.Run(strings.TrimSuffix(file[strings.LastIndex(file, "/")+1:], ".anynt"), func(b *testing.B) {
-			requests, toServer := io.Pipe()
-			fromServer, answers := io.Pipe()
-			done := make(chan int)
-			go func() {
-				done <- run([]string{"serve-env"}, requests, answers, io.Discard)
-				answers.Close()
-			}()
-			r := bufio.NewReader(fromServer)
-			ask := func(req string) string {
-				if _, err := io.WriteString(toServer, req); err != nil {
-					b.Fatal(err)
-				}
-				line, err := r.ReadString('\n')
-				if err != nil {
-					b.Fatal(err)
-				}
-				return line
-			}
-			ask(hello + "\n")
-			ask(`{"type":"make","file":"` + file + `","steps":10000000}` + "\n")
-			ask(`{"type":"reset","env":1,"seed":1}` + "\n")
-			steps := []string{`{"type":"step","env":1,"action":0}` + "\n", `{"type":"step","env":1,"action":1}` + "\n", `{"type":"step","env":1,"action":2}` + "\n"}
-			for i := range 10_000 { // warms the memos
-				ask(steps[i%3])
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := range b.N {
-				ask(steps[i%3])
-			}
-			b.StopTimer()
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "steps/s")
-			toServer.Close()
-			if code := <-done; code != exitOK {
-				b.Fatalf("serve-env: status %d", code)
-			}
-		})
+	if last := answers[len(answers)-1]; last["type"] != "made" || last["env"] != float64(serveenv.MaxOpenEnvs+1) {
+		t.Errorf("make after a close: %v, want environment %d", last, serveenv.MaxOpenEnvs+1)
 	}
 }
 

@@ -1,0 +1,24 @@
+// Package serveenv is direction B of protocol anynt/1 (docs/protocol.md,
+// "Direction B"): a Server reads requests, one JSON object a line, and
+// answers each with one line, in order, so that a program outside anynt —
+// a Gymnasium wrapper, a training loop — drives anynt's environments
+// itself: it makes them (an environment file, or an exercise of the Λ_one
+// test of Insa-Cabrera et al. (2012), docs/references.md), resets them
+// with seeds and steps them with actions.
+//
+// The protocol's version, its check and the test for a key given twice
+// are package agentproto's, shared with direction A (anynt driving an
+// agent), so that both directions speak one protocol. `anynt serve-env`
+// only joins a Server to its standard input and output.
+//
+// Observations are indices into the exercise's alphabet
+// (env.ObservationAlphabet), as direction A shows them, and the seeds map
+// to the episodes of anynt run and anynt test as docs/protocol.md
+// ("Seeds") says; the tests check both, interaction for interaction.
+//
+// Everything a client can make the server hold is bounded (open
+// environments, the length of a request, the steps of an episode), and
+// every fault of a request is answered as an error while the server goes
+// on; only a hello of another major version, or a failure to read or
+// write, ends Serve.
+package serveenv
