@@ -219,10 +219,10 @@ func (v *vector) step() error {
 		case c.over && v.mode == disabled:
 			return fmt.Errorf("the episode of copy %d is over (truncated after %d steps) and autoreset is disabled: reset it", i, v.steps)
 		}
-		if !c.over || v.mode == sameStep {
-			if a := v.actions[i]; a < 0 || a >= n {
-				return fmt.Errorf("action %d of copy %d is not an action: an integer from 0 to %d", a, i, n-1)
-			}
+		// Checked even where next_step ignores it: a bad action is the
+		// client's fault whichever copy it is for.
+		if a := v.actions[i]; a < 0 || a >= n {
+			return fmt.Errorf("action %d of copy %d is not an action: an integer from 0 to %d", a, i, n-1)
 		}
 	}
 	if v.pool == nil {
@@ -279,7 +279,7 @@ func (v *vector) parseActions(raw []byte) error {
 			return fmt.Errorf("actions is not base64 (%v)", err)
 		}
 		if len(v.scratch) != n {
-			return fmt.Errorf("actions has %d bytes; the vector has %d copies, one action each", len(v.scratch), n)
+			return fmt.Errorf("actions has %d for %d copies: one action a copy", len(v.scratch), n)
 		}
 		for i, b := range v.scratch {
 			v.actions[i] = int(b)
@@ -308,13 +308,10 @@ func (v *vector) parseActions(raw []byte) error {
 		if end == len(body) {
 			break
 		}
-		body = body[end+1:]
-		if len(trimSpace(body)) == 0 {
-			return fmt.Errorf("actions is not a JSON list: a comma ends it")
-		}
+		body = body[end+1:] // the decoder checked the list's syntax: an item follows
 	}
 	if count != n {
-		return fmt.Errorf("actions has %d actions; the vector has %d copies, one action each", count, n)
+		return fmt.Errorf("actions has %d for %d copies: one action a copy", count, n)
 	}
 	return nil
 }
