@@ -61,7 +61,8 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
             exercise's own for Λ_one).
         exercise_seed: the exercise's seed; it draws the alphabet, shared by
             every copy (default: 1 for a file, the test's for Λ_one).
-        autoreset_mode: an AutoresetMode or its value ("next_step", …).
+        autoreset_mode: an AutoresetMode, its value ("NextStep") or the
+            protocol's name of it ("next_step", "same_step", "disabled").
         render_mode: None only: a vector of anynt environments does not render
             (gym.make_vec(id, vectorization_mode="sync", render_mode=…) does).
         binary: the anynt program; default $ANYNT_BIN, else `anynt` on PATH.
@@ -86,13 +87,15 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         n = _int(num_envs, "num_envs")
         if not 1 <= n <= MAX_NUM_ENVS:
             raise ValueError(f"num_envs is {n}; it must be from 1 to {MAX_NUM_ENVS}")
-        try:
-            mode = AutoresetMode(autoreset_mode)
-        except ValueError:
+        modes: dict[str | AutoresetMode, AutoresetMode] = {m: m for m in AutoresetMode}
+        modes.update({m.value: m for m in AutoresetMode})
+        modes.update({v: m for m, v in _MODES.items()})
+        if not isinstance(autoreset_mode, (str, AutoresetMode)) or autoreset_mode not in modes:
             raise ValueError(
-                f"autoreset_mode must be one of {', '.join(m.value for m in AutoresetMode)}, "
-                f"not {autoreset_mode!r}"
-            ) from None
+                "autoreset_mode must be one of AutoresetMode.NEXT_STEP, SAME_STEP, DISABLED "
+                f"(or next_step, same_step, disabled), not {autoreset_mode!r}"
+            )
+        mode = modes[autoreset_mode]
         if render_mode is not None:
             raise ValueError(
                 f"render_mode must be None for anynt's vector environment, not {render_mode!r}: "
