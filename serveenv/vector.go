@@ -28,7 +28,7 @@ const (
 // goroutine and waiting for it costs 5–40 µs (a wake-up of the other
 // core), more than stepping a few dozen small environments (0.3–0.5 µs
 // each); BenchmarkVecStep measured the crossing (docs/protocol.md).
-var parallelFrom = 128
+var parallelFrom = 512
 
 // autoreset is what a vector does with a copy whose episode ended, as
 // Gymnasium 1.x's gymnasium.vector.AutoresetMode names it.
