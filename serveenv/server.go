@@ -199,6 +199,9 @@ func (s *Server) handle(line []byte, tooLong bool) error {
 		s.fail(nil, fmt.Sprintf("the request is longer than %d bytes", MaxLine))
 		return nil
 	}
+	if s.fastVectorStep(line) {
+		return nil
+	}
 	var req request
 	if err := json.Unmarshal(line, &req); err != nil {
 		s.fail(nil, fmt.Sprintf("not a JSON object of the protocol (%v): %s", jsonProblem(err), quote(line)))

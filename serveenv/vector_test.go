@@ -402,3 +402,69 @@ func BenchmarkVecStep(b *testing.B) {
 		}
 	}
 }
+
+// The step lines the fast path reads get the answers the decoder's path
+// gives them, byte for byte, and so do the lines it leaves to the decoder
+// (every oddity of JSON it does not take), good or bad, in one session.
+func TestFastStepAnswersAsTheDecoder(t *testing.T) {
+	lines := []string{hello,
+		`{"type":"make","file":"` + blocker + `","steps":3,"num_envs":2}`,
+		`{"type":"make","file":"` + blocker + `","steps":3}`,
+		`{"type":"reset","env":1,"episode_seed":7}`,
+		`{"type":"reset","env":2,"episode_seed":7}`,
+	}
+	for _, l := range []string{
+		`{"type":"step","env":1,"actions":[2,1]}`,
+		`{ "type" : "step" , "env" : 1 , "actions" : [ 0 , 2 ] } `,
+		`{"actions":"AQA=","env":1,"type":"step"}`,
+		`{"type": "step", "env": 1, "actions": "AgI="}`,
+		`{"type":"step","env":1,"actions":[1,]}`,
+		`{"type":"step","env":1,"actions":[01,1]}`,
+		`{"type":"step","env":1,"actions":[1 1]}`,
+		`{"type":"step","env":1,"actions":[-0,1]}`,
+		`{"type":"step","env":1,"actions":[1,-1]}`,
+		`{"type":"step","env":1,"actions":[[1],1]}`,
+		`{"type":"step","env":1,"actions":[1,2,0]}`,
+		`{"type":"step","env":1,"actions":[]}`,
+		`{"type":"step","env":1,"actions":"AQ"}`,
+		`{"type":"step","env":1,"actions":"AQA=","actions":"AAA="}`,
+		`{"type":"step","env":1,"Actions":"AQA="}`,
+		`{"type":"step","env":1,"actions":"AQA=","extra":1}`,
+		`{"type":"st\u0065p","env":1,"actions":"AQA="}`,
+		`{"type":"step","env":1.0,"actions":"AQA="}`,
+		`{"type":"step","env":01,"actions":"AQA="}`,
+		`{"type":"step","env":"1","actions":"AQA="}`,
+		`{"type":"step","env":1,"actions":"AQA="} x`,
+		`{"type":"step","env":1,"actions":"AQA="`,
+		`{"type":"step","env":2,"actions":"AQ=="}`,
+		`{"type":"step","env":3,"actions":"AQA="}`,
+		`{"type":"step","env":1,"actions":[2,2]}`,
+		`{"type":"step","env":1,"actions":[0,1]}`,
+	} {
+		lines = append(lines, l)
+	}
+	fast, err := serveRaw(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fastSteps = false
+	defer func() { fastSteps = true }()
+	slow, err := serveRaw(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(strings.Split(slow, "\n"), strings.Split(fast, "\n")); diff != "" {
+		t.Errorf("answers (-decoder +fast path):\n%s", diff)
+	}
+	if strings.Count(fast, `"type":"observations"`) < 8 {
+		t.Errorf("too few steps were answered for the comparison to mean much:\n%s", fast)
+	}
+}
+
+// serveRaw runs a server on the request lines and returns its answers as
+// written.
+func serveRaw(lines []string) (string, error) {
+	var out strings.Builder
+	err := New(&out, options).Serve(strings.NewReader(strings.Join(lines, "\n") + "\n"))
+	return out.String(), err
+}
