@@ -193,9 +193,9 @@ def main(argv: list[str] | None = None) -> None:
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                 optimizer.step()
         if not args.json:
-            recent = np.mean(returns_seen[-n:]) if returns_seen else float("nan")
+            recent = f"{np.mean(returns_seen[-n:]):+.3f}" if returns_seen else "(none ended yet)"
             sps = global_step / (time.perf_counter() - start)
-            print(f"step {global_step:>8}  reward/step of recent episodes {recent:+.3f}  "
+            print(f"step {global_step:>8}  reward/step of recent episodes {recent}  "
                   f"policy loss {pg_loss.item():+.4f}  value loss {v_loss.item():.4f}  {sps:,.0f} steps/s")
     train_seconds = time.perf_counter() - start
 
