@@ -468,3 +468,28 @@ func serveRaw(lines []string) (string, error) {
 	err := New(&out, options).Serve(strings.NewReader(strings.Join(lines, "\n") + "\n"))
 	return out.String(), err
 }
+
+// Example_vector serves a vector of two copies: made, reset with the
+// episode seed 7 (copy i plays stream 7+i) and stepped once with an action
+// for each; the observations, rewards and truncations are base64 of
+// little-endian bytes.
+func Example_vector() {
+	requests := strings.Join([]string{
+		`{"type":"hello","protocol":"anynt/1.1"}`,
+		`{"type":"make","file":"../corpus/thesis/omega1-blocker.anynt","steps":3,"num_envs":2}`,
+		`{"type":"reset","env":1,"episode_seed":7}`,
+		`{"type":"step","env":1,"actions":[2,1]}`,
+	}, "\n") + "\n"
+	var answers strings.Builder
+	if err := New(&answers, Options{Version: "0.2.0-dev", Load: load}).Serve(strings.NewReader(requests)); err != nil {
+		fmt.Println(err)
+	}
+	for l := range strings.Lines(answers.String()) {
+		fmt.Print(l)
+	}
+	// Output:
+	// {"type":"hello","protocol":"anynt/1.1","tool":"anynt 0.2.0-dev"}
+	// {"type":"made","env":1,"name":"../corpus/thesis/omega1-blocker.anynt","actions":3,"action_names":["s","l","r"],"symbols":12,"cells":6,"steps":3,"seed":1,"num_envs":2,"autoreset":"next_step","length":13}
+	// {"type":"observations","env":1,"observations":"CwgDCAIHCAUBCAYICAgHCAUBCAsGCAIIAwg=","rewards":"AAAAAAAAAAAAAAAAAAAAAA==","truncated":"AAA=","num_envs":2,"length":13,"seed":1,"episode_seeds":[7,8],"episodes":[0,0],"steps":[0,0],"alphabet":["s","S","⊖","⊕","l","π","R","L",":","r","⊙","ω1"]}
+	// {"type":"observations","env":1,"observations":"CwgIAwgCBwgFAQgGCAcIBQEIBggLCAIIAwg=","rewards":"AAAAAAAAwL8AAAAAAAAAAA==","truncated":"AAA="}
+}
