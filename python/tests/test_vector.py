@@ -3,6 +3,8 @@ environments, autoreset modes, bad input, close."""
 
 from __future__ import annotations
 
+import gc
+import pickle
 from typing import Any
 
 import gymnasium as gym
@@ -194,6 +196,7 @@ def test_bad_actions_are_refused_and_change_nothing(binary: str, actions: Any, e
         ({"num_envs": 2.0}, TypeError, "num_envs must be an integer"),
         ({"autoreset_mode": "later"}, ValueError, "autoreset_mode must be one of"),
         ({"render_mode": "rgb_array"}, ValueError, "render_mode must be None"),
+        ({"obs_type": "text"}, ValueError, 'obs_type must be "array"'),
         ({"steps": 0}, anynt.AnyntError, "steps is 0"),
     ],
 )
@@ -228,3 +231,21 @@ def test_close_ends_the_server(binary: str) -> None:
     envs.close()  # twice is harmless
     with pytest.raises(anynt.AnyntError, match="closed"):
         envs.reset()
+
+
+def test_pickling_is_refused_plainly(binary: str) -> None:
+    envs = anynt.AnyntVectorEnv(anynt.corpus_file("Example5"), num_envs=2)
+    try:
+        with pytest.raises(TypeError, match="cannot be pickled"):
+            pickle.dumps(envs)
+    finally:
+        envs.close()
+
+
+def test_a_collected_vector_ends_its_server(binary: str) -> None:
+    envs = anynt.AnyntVectorEnv(anynt.corpus_file("Example5"), num_envs=2)
+    proc = envs._server._proc
+    assert proc is not None
+    del envs
+    gc.collect()
+    assert proc.returncode == 0  # closed and waited for

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import base64
 import os
+import weakref
 from collections.abc import Sequence
 from typing import Any
 
@@ -61,6 +62,8 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
             exercise's own for Λ_one).
         exercise_seed: the exercise's seed; it draws the alphabet, shared by
             every copy (default: 1 for a file, the test's for Λ_one).
+        obs_type: "array" only (the single environment's "text" is not
+            batched; envs.alphabet spells an observation).
         autoreset_mode: an AutoresetMode, its value ("NextStep") or the
             protocol's name of it ("next_step", "same_step", "disabled").
         render_mode: None only: a vector of anynt environments does not render
@@ -79,6 +82,7 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         steps: int | None = None,
         exercise_seed: int | None = None,
         autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        obs_type: str = "array",
         render_mode: str | None = None,
         binary: str | None = None,
     ) -> None:
@@ -96,6 +100,11 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
                 f"(or next_step, same_step, disabled), not {autoreset_mode!r}"
             )
         mode = modes[autoreset_mode]
+        if obs_type != "array":
+            raise ValueError(
+                f'obs_type must be "array" for anynt\'s vector environment, not {obs_type!r}: '
+                "its observations are arrays (envs.alphabet spells them)"
+            )
         if render_mode is not None:
             raise ValueError(
                 f"render_mode must be None for anynt's vector environment, not {render_mode!r}: "
@@ -107,6 +116,8 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.render_mode = None
         self._server = Server(binary)
+        # Ends serve-env when the object is collected without close().
+        self._finalizer = weakref.finalize(self, self._server.close)
         try:
             make: dict[str, Any] = {"type": "make", "num_envs": n, "autoreset": _MODES[mode]}
             if file is not None:
@@ -237,6 +248,12 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
             for k, i in enumerate(ended):
                 infos = self._add_info(infos, {"final_obs": rows[k], "final_info": {}}, int(i))
         return obs, rewards, np.zeros(self.num_envs, dtype=np.bool_), truncated, infos
+
+    def __getstate__(self) -> Any:
+        raise TypeError(
+            "an AnyntVectorEnv cannot be pickled: it is the client of a running serve-env "
+            "process; make another with anynt.make_vec(...) where it is needed"
+        )
 
     def close_extras(self, **kwargs: Any) -> None:
         """Ends the serve-env process."""
