@@ -30,6 +30,11 @@ const (
 // each); BenchmarkVecStep measured the crossing (docs/protocol.md).
 var parallelFrom = 512
 
+// parallelResetFrom is the number of copies from which a reset's episode
+// starts are shared among the goroutines: an episode's start costs 0.15–0.4
+// ms (env.Player.Episode), so a hand-off pays for itself at a few copies.
+var parallelResetFrom = 8
+
 // autoreset is what a vector does with a copy whose episode ended, as
 // Gymnasium 1.x's gymnasium.vector.AutoresetMode names it.
 type autoreset int
@@ -57,10 +62,12 @@ type vecCopy struct {
 	// env.EpisodeSeed(stream, i).
 	stream  uint64
 	episode int // the episode under way; -1 before any reset
-	ep      *env.Episode
-	view    *env.View
-	step    int  // interactions done in the episode
-	over    bool // truncated: the last step is done
+	// next is the episode a reset under way starts, -1 for none.
+	next int
+	ep   *env.Episode
+	view *env.View
+	step int  // interactions done in the episode
+	over bool // truncated: the last step is done
 }
 
 // vector is a vector environment: copies of one exercise (one
@@ -85,6 +92,9 @@ type vector struct {
 
 	scratch []byte // for base64's input: rewards, final observations
 	pool    *vecPool
+	// stepFn and resetFn are the pool's jobs, made once: a method value
+	// made at each step would allocate.
+	stepFn, resetFn func(lo, hi int)
 }
 
 // newVector makes n copies of an exercise, their streams seed+i, before
@@ -107,10 +117,11 @@ func newVector(e *env.Env, name string, steps int, seed uint64, n int, mode auto
 		v.final = make([]byte, n*v.length)
 	}
 	for i := range v.copies {
-		v.copies[i] = vecCopy{player: env.NewPlayer(e), stream: seed + uint64(i), episode: -1}
+		v.copies[i] = vecCopy{player: env.NewPlayer(e), stream: seed + uint64(i), episode: -1, next: -1}
 	}
-	if helpers := runtime.GOMAXPROCS(0) - 1; helpers > 0 && n >= parallelFrom {
-		v.pool = newVecPool(helpers, v.stepRange)
+	v.stepFn, v.resetFn = v.stepRange, v.resetRange
+	if helpers := runtime.GOMAXPROCS(0) - 1; helpers > 0 && n >= min(parallelFrom, parallelResetFrom) {
+		v.pool = newVecPool(helpers)
 	}
 	return v
 }
@@ -195,15 +206,30 @@ func (v *vector) reset(r vecReset) error {
 		if r.episode != nil {
 			episode = *r.episode
 		}
-		v.begin(c, episode)
+		c.next = episode
 		v.rewards[i], v.truncated[i] = 0, 0
 	}
-	for i := range v.copies {
-		if v.copies[i].ep != nil {
-			v.encode(v.obs[i*v.length:(i+1)*v.length], &v.copies[i])
-		}
+	if v.pool != nil && len(v.copies) >= parallelResetFrom {
+		v.pool.run(len(v.copies), v.resetFn)
+	} else {
+		v.resetRange(0, len(v.copies))
 	}
 	return nil
+}
+
+// resetRange starts the episodes a reset asked of copies lo to hi−1 (their
+// next) and writes the observations of those that have one.
+func (v *vector) resetRange(lo, hi int) {
+	for i := lo; i < hi; i++ {
+		c := &v.copies[i]
+		if c.next >= 0 {
+			v.begin(c, c.next)
+			c.next = -1
+		}
+		if c.ep != nil {
+			v.encode(v.obs[i*v.length:(i+1)*v.length], c)
+		}
+	}
 }
 
 // step plays the actions of v.actions, one a copy, and fills the
@@ -225,11 +251,11 @@ func (v *vector) step() error {
 			return fmt.Errorf("action %d of copy %d is not an action: an integer from 0 to %d", a, i, n-1)
 		}
 	}
-	if v.pool == nil {
+	if v.pool == nil || len(v.copies) < parallelFrom {
 		v.stepRange(0, len(v.copies))
 		return nil
 	}
-	v.pool.run(len(v.copies))
+	v.pool.run(len(v.copies), v.stepFn)
 	return nil
 }
 
@@ -435,23 +461,28 @@ func (v *vector) appendObservations(b []byte, id int, reset bool) []byte {
 	return append(b, "}\n"...)
 }
 
-// vecPool is helper goroutines that step parts of a vector while the
-// goroutine that answers steps the first part: each part is a range of
-// copies, and the copies' episodes are independent (each has its own
-// Player; the Env is only read).
+// vecPool is helper goroutines that do parts of a vector's work (its
+// steps, its episode starts) while the goroutine that answers does the
+// first part: each part is a range of copies, and the copies' episodes are
+// independent (each has its own Player; the Env is only read).
 type vecPool struct {
-	work []chan [2]int
+	work []chan vecJob
 	done chan struct{}
-	do   func(lo, hi int)
 }
 
-func newVecPool(helpers int, do func(lo, hi int)) *vecPool {
-	p := &vecPool{work: make([]chan [2]int, helpers), done: make(chan struct{}, helpers), do: do}
+// vecJob is a part of the work: do(lo, hi).
+type vecJob struct {
+	do     func(lo, hi int)
+	lo, hi int
+}
+
+func newVecPool(helpers int) *vecPool {
+	p := &vecPool{work: make([]chan vecJob, helpers), done: make(chan struct{}, helpers)}
 	for k := range p.work {
-		p.work[k] = make(chan [2]int, 1)
-		go func(work <-chan [2]int) {
-			for r := range work {
-				do(r[0], r[1])
+		p.work[k] = make(chan vecJob, 1)
+		go func(work <-chan vecJob) {
+			for j := range work {
+				j.do(j.lo, j.hi)
 				p.done <- struct{}{}
 			}
 		}(p.work[k])
@@ -459,14 +490,14 @@ func newVecPool(helpers int, do func(lo, hi int)) *vecPool {
 	return p
 }
 
-// run steps n copies in 1 + helpers parts of nearly equal size and
+// run does do over n copies in 1 + helpers parts of nearly equal size and
 // returns when every part is done.
-func (p *vecPool) run(n int) {
+func (p *vecPool) run(n int, do func(lo, hi int)) {
 	parts := len(p.work) + 1
 	for k := range p.work {
-		p.work[k] <- [2]int{(k + 1) * n / parts, (k + 2) * n / parts}
+		p.work[k] <- vecJob{do, (k + 1) * n / parts, (k + 2) * n / parts}
 	}
-	p.do(0, n/parts)
+	do(0, n/parts)
 	for range p.work {
 		<-p.done
 	}

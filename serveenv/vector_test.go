@@ -99,9 +99,9 @@ func TestVectorPlaysAsSingleEnvironments(t *testing.T) {
 			for _, parallel := range []bool{false, true} {
 				t.Run(fmt.Sprintf("%s/%s/parallel=%v", exercise, mode, parallel), func(t *testing.T) {
 					if parallel {
-						old, procs := parallelFrom, runtime.GOMAXPROCS(3)
-						parallelFrom = 2
-						defer func() { parallelFrom = old; runtime.GOMAXPROCS(procs) }()
+						old, oldReset, procs := parallelFrom, parallelResetFrom, runtime.GOMAXPROCS(3)
+						parallelFrom, parallelResetFrom = 2, 2
+						defer func() { parallelFrom, parallelResetFrom = old, oldReset; runtime.GOMAXPROCS(procs) }()
 					}
 					rng := rand.New(rand.NewPCG(1, 2))
 					vec := n + 1
@@ -492,4 +492,37 @@ func Example_vector() {
 	// {"type":"made","env":1,"name":"../corpus/thesis/omega1-blocker.anynt","actions":3,"action_names":["s","l","r"],"symbols":12,"cells":6,"steps":3,"seed":1,"num_envs":2,"autoreset":"next_step","length":13}
 	// {"type":"observations","env":1,"observations":"CwgDCAIHCAUBCAYICAgHCAUBCAsGCAIIAwg=","rewards":"AAAAAAAAAAAAAAAAAAAAAA==","truncated":"AAA=","num_envs":2,"length":13,"seed":1,"episode_seeds":[7,8],"episodes":[0,0],"steps":[0,0],"alphabet":["s","S","⊖","⊕","l","π","R","L",":","r","⊙","ω1"]}
 	// {"type":"observations","env":1,"observations":"CwgIAwgCBwgFAQgGCAcIBQEIBggLCAIIAwg=","rewards":"AAAAAAAAwL8AAAAAAAAAAA==","truncated":"AAA="}
+}
+
+// BenchmarkVecReset measures a reset of 512 copies (each starts an
+// episode), by one goroutine and shared with helpers
+// (parallelResetFrom):
+//
+//	go test ./serveenv -run '^$' -bench VecReset -benchmem
+func BenchmarkVecReset(b *testing.B) {
+	e, err := load(blocker)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, parallel := range []bool{false, true} {
+		b.Run(fmt.Sprintf("parallel=%v", parallel), func(b *testing.B) {
+			old, oldReset := parallelFrom, parallelResetFrom
+			defer func() { parallelFrom, parallelResetFrom = old, oldReset }()
+			parallelResetFrom = 1 << 30
+			if parallel {
+				parallelResetFrom = 2
+			}
+			v := newVector(e, blocker, 1000, 1, 512, nextStep)
+			defer v.close()
+			if err := v.reset(vecReset{}); err != nil { // each copy's first episode
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := v.reset(vecReset{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }
