@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/env"
@@ -107,12 +108,18 @@ type Server struct {
 	w       *bufio.Writer
 	envs    map[int]*served
 	vectors map[int]*vector
-	copies  int // of every open environment, a single one counting one
-	nextID  int
-	greeted bool
-	line    int    // the number of the request being answered
-	answer  []byte // scratch for hand-written answers
-	obs     []int  // scratch for an encoded observation
+	// vectorStepped says the request just answered was a vector's step;
+	// waitStart is when its answer was flushed, and quickClient whether
+	// the client's last request came within pollWindow of its answer
+	// (await polls only for such a client).
+	vectorStepped, quickClient bool
+	waitStart                  time.Time
+	copies                     int // of every open environment, a single one counting one
+	nextID                     int
+	greeted                    bool
+	line                       int    // the number of the request being answered
+	answer                     []byte // scratch for hand-written answers
+	obs                        []int  // scratch for an encoded observation
 }
 
 // New returns a Server that writes its answers to out.
@@ -136,6 +143,7 @@ func (s *Server) Serve(in io.Reader) error {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
+		s.waited()
 		if len(line) > 0 || tooLong || (err == nil) {
 			s.line++
 			if herr := s.handle(line, tooLong); herr != nil {
@@ -154,6 +162,7 @@ func (s *Server) Serve(in io.Reader) error {
 			if err := s.flush(); err != nil {
 				return err
 			}
+			s.await(in)
 		}
 	}
 }

@@ -7,10 +7,13 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -526,3 +529,66 @@ func BenchmarkVecReset(b *testing.B) {
 		})
 	}
 }
+
+// Over a pipe, where the server polls for the next request after a vector
+// step (await), a client that waits for each answer, quick or slow, gets
+// the answers the same requests get all at once, and the end of its
+// requests ends the server.
+func TestVectorOverAPipeAnswersAsAtOnce(t *testing.T) {
+	lines := []string{hello, `{"type":"make","file":"` + blocker + `","steps":3,"num_envs":3}`, `{"type":"reset","env":1,"episode_seed":5}`}
+	for k := range 12 {
+		lines = append(lines, fmt.Sprintf(`{"type":"step","env":1,"actions":[%d,%d,%d]}`, k%3, (k+1)%3, (k+2)%3))
+	}
+	lines = append(lines, `{"type":"step","env":1,"actions":[0,9,0]}`, `{"type":"close","env":1}`)
+	want, err := serveRaw(lines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requests, toServer, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer requests.Close()
+	var out syncBuffer
+	done := make(chan error)
+	go func() { done <- New(&out, options).Serve(requests) }()
+	for k, l := range lines {
+		if _, err := io.WriteString(toServer, l+"\n"); err != nil {
+			t.Fatal(err)
+		}
+		for out.lines() < k+1 { // the answer, then the next request: quick
+			runtime.Gosched()
+		}
+		if k%4 == 3 { // and now and then a client slower than the window
+			time.Sleep(2 * pollWindow)
+		}
+	}
+	toServer.Close()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(strings.Split(want, "\n"), strings.Split(out.String(), "\n")); diff != "" {
+		t.Errorf("answers (-all at once +over a pipe):\n%s", diff)
+	}
+}
+
+// syncBuffer is a strings.Builder written by the server's goroutine and
+// read by the test's.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.b.String()
+}
+
+func (b *syncBuffer) lines() int { return strings.Count(b.String(), "\n") }
