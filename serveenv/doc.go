@@ -23,7 +23,9 @@
 // environments play with the same episode streams; its buffers are reused,
 // and a step in the plain form clients send is read without the JSON
 // decoder, so that a step allocates nothing; many copies are shared among
-// GOMAXPROCS goroutines.
+// GOMAXPROCS goroutines. After a vector step the server polls its input
+// pipe briefly before it blocks (Linux), while the client answers that
+// quickly: a sleeping process wakes slowly on an idle virtual machine.
 //
 // Everything a client can make the server hold is bounded (open
 // environments, the length of a request, the steps of an episode), and
