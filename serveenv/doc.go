@@ -16,6 +16,17 @@
 // to the episodes of anynt run and anynt test as docs/protocol.md
 // ("Seeds") says; the tests check both, interaction for interaction.
 //
+// A vector environment (protocol 1.1) is N copies of one exercise made,
+// reset and stepped by one request each, its observations, rewards and
+// truncations answered as base64 of little-endian bytes: a client pays one
+// round trip for N interactions. Its copies play exactly what single
+// environments play with the same episode streams; its buffers are reused,
+// and a step in the plain form clients send is read without the JSON
+// decoder, so that a step allocates nothing; many copies are shared among
+// GOMAXPROCS goroutines. After a vector step the server polls its input
+// pipe briefly before it blocks (Linux), while the client answers that
+// quickly: a sleeping process wakes slowly on an idle virtual machine.
+//
 // Everything a client can make the server hold is bounded (open
 // environments, the length of a request, the steps of an episode), and
 // every fault of a request is answered as an error while the server goes

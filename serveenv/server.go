@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/env"
@@ -64,6 +65,13 @@ type request struct {
 	// Action is read as written, so that an error can quote a number
 	// that is not an integer (2.5, "2") as the client sent it.
 	Action *json.RawMessage `json:"action"`
+	// Vector environments (1.1): make's copies and autoreset, reset's
+	// seeds a copy and mask, step's actions (read by hand: the hot path).
+	NumEnvs      *int            `json:"num_envs"`
+	Autoreset    *string         `json:"autoreset"`
+	EpisodeSeeds []uint64        `json:"episode_seeds"`
+	Mask         []bool          `json:"mask"`
+	Actions      json.RawMessage `json:"actions"`
 }
 
 // lambdaOneRef names an exercise of the Λ_one test: the test's seed (as
@@ -99,16 +107,24 @@ type Server struct {
 	opts    Options
 	w       *bufio.Writer
 	envs    map[int]*served
-	nextID  int
-	greeted bool
-	line    int    // the number of the request being answered
-	answer  []byte // scratch for hand-written answers
-	obs     []int  // scratch for an encoded observation
+	vectors map[int]*vector
+	// vectorStepped says the request just answered was a vector's step;
+	// waitStart is when its answer was flushed, and quickClient whether
+	// the client's last request came within pollWindow of its answer
+	// (await polls only for such a client).
+	vectorStepped, quickClient bool
+	waitStart                  time.Time
+	copies                     int // of every open environment, a single one counting one
+	nextID                     int
+	greeted                    bool
+	line                       int    // the number of the request being answered
+	answer                     []byte // scratch for hand-written answers
+	obs                        []int  // scratch for an encoded observation
 }
 
 // New returns a Server that writes its answers to out.
 func New(out io.Writer, opts Options) *Server {
-	return &Server{opts: opts, w: bufio.NewWriterSize(out, 64<<10), envs: map[int]*served{}, nextID: 1}
+	return &Server{opts: opts, w: bufio.NewWriterSize(out, 64<<10), envs: map[int]*served{}, vectors: map[int]*vector{}, nextID: 1}
 }
 
 // ErrIO is the error of a failure to read the requests or write the
@@ -123,9 +139,11 @@ var ErrIO = errors.New("serve-env: input or output failed")
 // agentproto.ErrVersion; a failure to read or write ends it with one
 // wrapping ErrIO.
 func (s *Server) Serve(in io.Reader) error {
+	defer s.closeVectors() // their helper goroutines end with the requests
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
 		line, tooLong, err := readLine(r)
+		s.waited()
 		if len(line) > 0 || tooLong || (err == nil) {
 			s.line++
 			if herr := s.handle(line, tooLong); herr != nil {
@@ -144,6 +162,7 @@ func (s *Server) Serve(in io.Reader) error {
 			if err := s.flush(); err != nil {
 				return err
 			}
+			s.await(in)
 		}
 	}
 }
@@ -187,6 +206,9 @@ func readLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
 func (s *Server) handle(line []byte, tooLong bool) error {
 	if tooLong {
 		s.fail(nil, fmt.Sprintf("the request is longer than %d bytes", MaxLine))
+		return nil
+	}
+	if s.fastVectorStep(line) {
 		return nil
 	}
 	var req request
@@ -279,7 +301,7 @@ type made struct {
 }
 
 func (s *Server) make(req *request) {
-	if len(s.envs) >= MaxOpenEnvs {
+	if len(s.envs)+len(s.vectors) >= MaxOpenEnvs {
 		s.fail(nil, fmt.Sprintf("make: %d environments are open, the most serve-env holds: close one first", MaxOpenEnvs))
 		return
 	}
@@ -322,6 +344,15 @@ func (s *Server) make(req *request) {
 		sv.seed = *req.Seed
 	}
 	sv.stream = sv.seed
+	if req.NumEnvs != nil || req.Autoreset != nil {
+		s.makeVector(req, sv)
+		return
+	}
+	if s.copies+1 > maxCopies {
+		s.fail(nil, fmt.Sprintf("make: the open environments have %d copies, the most serve-env holds: close one first", s.copies))
+		return
+	}
+	s.copies++
 	sv.player = env.NewPlayer(sv.env)
 	sv.alphabet = env.ObservationAlphabet(sv.env, sv.seed)
 	sv.episode = -1
@@ -402,6 +433,14 @@ func (externalAgent) End(float64)                {}
 // asked) of that stream of episodes, in the same exercise; without
 // either, the next episode of the stream (the first after make).
 func (s *Server) reset(req *request) {
+	if v := s.vectors[derefEnv(req)]; v != nil {
+		s.resetVector(req, v)
+		return
+	}
+	if req.EpisodeSeeds != nil || req.Mask != nil {
+		s.fail(req.Env, "reset: episode_seeds and mask are for a vector environment (make with num_envs)")
+		return
+	}
 	sv := s.lookup(req)
 	if sv == nil {
 		return
@@ -434,6 +473,14 @@ func (s *Server) reset(req *request) {
 }
 
 func (s *Server) step(req *request, line []byte) {
+	if v := s.vectors[derefEnv(req)]; v != nil {
+		s.stepVector(req, v, line)
+		return
+	}
+	if req.Actions != nil {
+		s.fail(req.Env, "step: \"actions\" is for a vector environment (make with num_envs); this one takes one \"action\"")
+		return
+	}
 	sv := s.lookup(req)
 	if sv == nil {
 		return
@@ -504,10 +551,21 @@ func (s *Server) observation(id int, sv *served, reward float64, reset bool) {
 }
 
 func (s *Server) close(req *request) {
+	if v := s.vectors[derefEnv(req)]; v != nil {
+		v.close()
+		delete(s.vectors, *req.Env)
+		s.copies -= len(v.copies)
+		s.write(struct {
+			Type string `json:"type"`
+			Env  int    `json:"env"`
+		}{"closed", *req.Env})
+		return
+	}
 	if s.lookup(req) == nil {
 		return
 	}
 	delete(s.envs, *req.Env)
+	s.copies--
 	s.write(struct {
 		Type string `json:"type"`
 		Env  int    `json:"env"`

@@ -27,7 +27,9 @@ test: docs/protocol.md ("Seeds") says exactly how seeds map.
 
 A bad request is answered with {"type":"error",...} and serve-env goes on; a
 hello of another protocol version is answered with an error and serve-env
-exits with status 5. At most ` + fmt.Sprint(serveenv.MaxOpenEnvs) + ` environments are open at once,
+exits with status 5. A make with "num_envs" makes a vector environment, N
+copies of one exercise stepped together by one request (docs/protocol.md,
+"Vector environments"). At most ` + fmt.Sprint(serveenv.MaxOpenEnvs) + ` environments are open at once,
 a request is at most 1 MiB, and an episode at most ` + fmt.Sprint(serveenv.MaxSteps) + ` steps.
 The end of standard input ends serve-env with status 0; a failure to read
 or write ends it with status 4.`,

@@ -6,6 +6,7 @@ Importing the package registers the ids of `ENV_IDS` with Gymnasium:
     import anynt
     env = gym.make("anynt/Omega1Blocker-v0")
     env = gym.make("anynt/LambdaOne-v0", seed=1, exercise=3)
+    envs = anynt.make_vec("anynt/Omega1Blocker-v0", num_envs=16)  # one serve-env steps all 16
 
 The environments are served by the anynt program (`anynt serve-env`), found
 from the environment variable ANYNT_BIN, else as `anynt` on PATH.
@@ -22,6 +23,7 @@ from gymnasium.envs.registration import register, registry
 from ._server import DEFAULT_TIMEOUT, PROTOCOL, AnyntError, AnyntTimeout, find_binary
 from .env import AnyntEnv, Env
 from .evaluate import Evaluation, evaluate
+from .vector import AnyntVectorEnv, make_vec
 
 if TYPE_CHECKING:
     from .agent import Start, policy_agent
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
 __all__ = [
     "PROTOCOL", "AnyntError", "AnyntTimeout", "DEFAULT_TIMEOUT", "AnyntEnv", "Env", "ENV_IDS", "CORPUS",
     "corpus_file", "lambda_one", "find_binary", "Start", "policy_agent", "Evaluation", "evaluate",
+    "AnyntVectorEnv", "make_vec",
 ]
 
 # Names of anynt.agent, imported on first use (PEP 562): importing the package
@@ -89,9 +92,18 @@ def _register() -> None:
     for name in CORPUS:
         env_id = f"anynt/{name}-v0"
         if env_id not in registry:
-            register(id=env_id, entry_point="anynt:_corpus_env", kwargs={"name": name})
+            register(
+                id=env_id,
+                entry_point="anynt:_corpus_env",
+                vector_entry_point="anynt.vector:_corpus_vec",
+                kwargs={"name": name},
+            )
     if "anynt/LambdaOne-v0" not in registry:
-        register(id="anynt/LambdaOne-v0", entry_point="anynt:lambda_one")
+        register(
+            id="anynt/LambdaOne-v0",
+            entry_point="anynt:lambda_one",
+            vector_entry_point="anynt.vector:lambda_one_vec",
+        )
 
 
 _register()
