@@ -48,7 +48,7 @@ venv: $(VENV)/bin/python
 	$(VENV)/bin/python -m pip install -q './python[test]'
 
 test-python: $(BIN) venv
-	$(VENV)/bin/python -m mypy --strict python/src/anynt python/examples
+	$(VENV)/bin/python -m mypy --strict python/src/anynt python/examples python/bench
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(VENV)/bin/python -m pytest -q tests
 
 # CGO_ENABLED=0: a static program, which runs on any Linux of the wheel's

@@ -1,7 +1,7 @@
 """The cost of a frame (render_mode="rgb_array"): step + render against step
 alone, alternated in one run, medians of 5 rounds of 3000 steps.
 
-    ANYNT_BIN=$PWD/bin/anynt .venv/bin/python python/benchmarks/render.py
+    ANYNT_BIN=$PWD/bin/anynt .venv/bin/python python/bench/render.py
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ def run(env: anynt.AnyntEnv, render: bool, n: int = 3000) -> float:
     env.reset(seed=1)
     start = time.perf_counter()
     for k in range(n):
-        if env.step(k % int(env.action_space.n))[3]:
+        if env.step(k % len(env.action_names))[3]:
             env.reset()
         if render:
             env.render()
