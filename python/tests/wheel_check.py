@@ -24,9 +24,10 @@ import struct
 import subprocess
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     sys.exit(f"wheel_check: FAIL: {message}")
 
 
@@ -68,6 +69,7 @@ def main() -> None:
         fail(f"`anynt` on PATH is {script}, not the console script of the environment {venv_bin}")
 
     import gymnasium as gym
+    import numpy as np
     from gymnasium.utils.env_checker import check_env
 
     import anynt
@@ -95,7 +97,29 @@ def main() -> None:
                     env.step(env.action_space.sample())
             finally:
                 env.close()
-        print(f"wheel_check: {env_id}: check_env passed, stepped")
+        # What stable-baselines3's make_vec_env(env_id, n_envs=3, seed=1)
+        # does by default: gym.make with render_mode="rgb_array", then each
+        # copy reset with seed + rank; the copies share one encoding.
+        copies = [gym.make(env_id, render_mode="rgb_array") for _ in range(3)]
+        try:
+            alphabets = {tuple(env.reset(seed=1 + rank)[1]["alphabet"]) for rank, env in enumerate(copies)}
+            if len(alphabets) != 1:
+                fail(f"{env_id}: make_vec_env's copies see {len(alphabets)} encodings, not one")
+            frame = copies[0].render()
+            if not (isinstance(frame, np.ndarray) and frame.dtype == np.uint8 and frame.ndim == 3):
+                fail(f"{env_id}: render_mode rgb_array gave {type(frame)}, not an H×W×3 uint8 array")
+        finally:
+            for env in copies:
+                env.close()
+        # The native vector environment: one serve-env for all copies.
+        vec = gym.make_vec(env_id, num_envs=4)
+        try:
+            vec.reset(seed=1)
+            for _ in range(10):
+                vec.step(vec.action_space.sample())
+        finally:
+            vec.close()
+        print(f"wheel_check: {env_id}: check_env passed, stepped; make_vec_env's defaults; make_vec")
 
     run = subprocess.run(["anynt", "--version"], capture_output=True, text=True)
     if run.returncode != 0 or not run.stdout.startswith(f"anynt version {args.version}"):
