@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gc
 import pickle
+import time
+from pathlib import Path
 from typing import Any
 
 import gymnasium as gym
@@ -249,3 +251,15 @@ def test_a_collected_vector_ends_its_server(binary: str) -> None:
     del envs
     gc.collect()
     assert proc.returncode == 0  # closed and waited for
+
+
+def test_vector_env_times_out_on_a_silent_program(tmp_path: Path) -> None:
+    """The vector environment waits at most `timeout` for serve-env, as the
+    single environment does: a program that never answers is killed."""
+    silent = tmp_path / "silent"
+    silent.write_text("#!/bin/sh\nexec sleep 600\n")
+    silent.chmod(0o755)
+    start = time.monotonic()
+    with pytest.raises(anynt.AnyntTimeout):
+        anynt.make_vec("anynt/Omega1Blocker-v0", num_envs=2, binary=str(silent), timeout=0.5)
+    assert time.monotonic() - start < 30

@@ -28,7 +28,7 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
-from ._server import AnyntError, Server
+from ._server import DEFAULT_TIMEOUT, AnyntError, Server
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -68,7 +68,11 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
             protocol's name of it ("next_step", "same_step", "disabled").
         render_mode: None only: a vector of anynt environments does not render
             (gym.make_vec(id, vectorization_mode="sync", render_mode=…) does).
-        binary: the anynt program; default $ANYNT_BIN, else `anynt` on PATH.
+        binary: the anynt program; default $ANYNT_BIN, else the package's
+            own (a platform wheel's), else `anynt` on PATH.
+        timeout: seconds to wait for each answer of serve-env (default 60),
+            or None to wait for ever; on expiry serve-env is killed and
+            anynt.AnyntTimeout raised.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
@@ -85,6 +89,7 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         obs_type: str = "array",
         render_mode: str | None = None,
         binary: str | None = None,
+        timeout: float | None = DEFAULT_TIMEOUT,
     ) -> None:
         if (file is None) == (lambda_one is None):
             raise ValueError("give exactly one of file and lambda_one")
@@ -115,7 +120,7 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         self.autoreset_mode = mode
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
         self.render_mode = None
-        self._server = Server(binary)
+        self._server = Server(binary, timeout)
         # Ends serve-env when the object is collected without close().
         self._finalizer = weakref.finalize(self, self._server.close)
         try:
