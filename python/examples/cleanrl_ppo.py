@@ -1,6 +1,6 @@
 """A CleanRL-style single-file PPO on anynt's batched vector environment.
 
-    pip install './python' torch
+    pip install './python' torch         # or './python[examples]': torch 2.15.0 and stable-baselines3
     python python/examples/cleanrl_ppo.py --env-id anynt/LambdaOneFixtureB-v0 --num-envs 16 --total-timesteps 100000
 
 In the manner of CleanRL's ppo.py (Huang et al. 2022, "CleanRL:
@@ -21,13 +21,15 @@ after training, the greedy policy is evaluated on other episode streams
 step (anynt's rewards are in [−1, 1]).
 
 The arguments are read and checked before torch is imported, so `--help`
-and a bad argument answer at once without torch.
+and a bad argument answer at once without torch; --json prints the result
+as one JSON object.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from typing import Any
@@ -77,8 +79,13 @@ def check(p: argparse.ArgumentParser, args: argparse.Namespace) -> None:
         p.error("--total-timesteps must hold at least one rollout (--num-envs × --num-steps)")
     if not (0 <= args.gamma <= 1 and 0 <= args.gae_lambda <= 1):
         p.error("--gamma and --gae-lambda must be in [0, 1]")
-    if args.learning_rate <= 0:
-        p.error("--learning-rate must be positive")
+    # `not x > 0` and isfinite: NaN and infinity are bad too.
+    for name in ("learning_rate", "clip_coef", "max_grad_norm"):
+        if not (getattr(args, name) > 0 and math.isfinite(getattr(args, name))):
+            p.error(f"--{name.replace('_', '-')} must be a positive number")
+    for name in ("ent_coef", "vf_coef"):
+        if not (getattr(args, name) >= 0 and math.isfinite(getattr(args, name))):
+            p.error(f"--{name.replace('_', '-')} must be a number at least 0")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -86,17 +93,19 @@ def main(argv: list[str] | None = None) -> None:
     args = p.parse_args(argv)
     check(p, args)
     try:
-        import torch
-        import torch.nn as nn
-        from torch.distributions.categorical import Categorical
-    except ImportError:
-        sys.exit("cleanrl_ppo.py needs torch: pip install torch")
+        import torch  # type: ignore[import-not-found, unused-ignore]
+        import torch.nn as nn  # type: ignore[import-not-found, unused-ignore]
+        from torch.distributions.categorical import Categorical  # type: ignore[import-not-found, unused-ignore]
+    except ModuleNotFoundError as e:
+        p.exit(2, f"{p.prog}: error: this example needs torch ({e.name} is missing): "
+                  "pip install torch (or './python[examples]', which pins it)\n")
 
     rng = np.random.default_rng(args.seed)
     torch.manual_seed(args.seed)
     kwargs: dict[str, Any] = {} if args.steps is None else {"steps": args.steps}
     envs = gym.wrappers.vector.RecordEpisodeStatistics(anynt.make_vec(args.env_id, num_envs=args.num_envs, **kwargs))
-    inner: anynt.AnyntVectorEnv = envs.unwrapped  # type: ignore[assignment]
+    inner = envs.unwrapped
+    assert isinstance(inner, anynt.AnyntVectorEnv) and isinstance(inner.single_action_space, gym.spaces.Discrete)
     n_obs, n_values, n_actions = inner.obs_length, inner.n_symbols + 1, int(inner.single_action_space.n)
 
     def layer(inp: int, out: int, std: float = float(np.sqrt(2))) -> nn.Linear:
@@ -105,7 +114,7 @@ def main(argv: list[str] | None = None) -> None:
         nn.init.constant_(lin.bias, 0.0)
         return lin
 
-    class Agent(nn.Module):
+    class Agent(nn.Module):  # type: ignore[misc, unused-ignore]
         """One-hot observation → two hidden layers of 64 → policy logits and value."""
 
         def __init__(self) -> None:
@@ -118,18 +127,22 @@ def main(argv: list[str] | None = None) -> None:
             return nn.functional.one_hot(obs, n_values).flatten(1).float()
 
         def value(self, obs: torch.Tensor) -> torch.Tensor:
-            return self.critic(self.features(obs))
+            v: torch.Tensor = self.critic(self.features(obs))  # nn.Sequential's call is untyped
+            return v
 
         def act(self, obs: torch.Tensor, action: torch.Tensor | None = None) -> tuple[torch.Tensor, ...]:
             x = self.features(obs)
             dist = Categorical(logits=self.actor(x))
             if action is None:
-                action = dist.sample()
-            return action, dist.log_prob(action), dist.entropy(), self.critic(x)
+                action = dist.sample()  # type: ignore[no-untyped-call, unused-ignore]
+            logprob = dist.log_prob(action)  # type: ignore[no-untyped-call, unused-ignore]
+            entropy = dist.entropy()  # type: ignore[no-untyped-call, unused-ignore]
+            return action, logprob, entropy, self.critic(x)
 
     agent = Agent()
     optimizer = torch.optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
-    n, t = args.num_envs, args.num_steps
+    n: int = args.num_envs
+    t: int = args.num_steps
     batch = n * t
     minibatch = batch // args.num_minibatches
     iterations = args.total_timesteps // batch
@@ -219,7 +232,7 @@ def main(argv: list[str] | None = None) -> None:
     result = {
         "env_id": args.env_id, "num_envs": n, "timesteps": global_step, "seed": args.seed,
         "train_seconds": round(train_seconds, 2), "steps_per_second": round(global_step / train_seconds),
-        "eval_seed": args.eval_seed, "ppo_reward_per_step": evaluate("greedy"),
+        "episodes": len(returns_seen), "eval_seed": args.eval_seed, "ppo_reward_per_step": evaluate("greedy"),
         "random_reward_per_step": evaluate("random"),
     }
     envs.close()
@@ -232,4 +245,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except anynt.AnyntError as e:
+        sys.exit(f"cleanrl_ppo.py: {e}")

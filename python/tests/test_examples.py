@@ -1,12 +1,13 @@
-"""The examples of python/examples/: the AIQ adapter for real, SB3's PPO by its arguments.
+"""The examples of python/examples/: the AIQ adapter for real, the PPOs by their arguments.
 
 aiq_agent.py runs here for real, through `anynt test --agent-cmd` and
 through anynt.evaluate, with a stand-in for an AIQ agent that the test
 writes itself (AIQ's agents are not part of anynt). sb3_ppo.py needs
-stable-baselines3 and torch, which CI does not install: here only its
-arguments and its message without them are checked; the test marked `slow`
-trains and evaluates for real with a small budget (`make test-examples`,
-which installs them; deselected from `make test` by pyproject's addopts).
+stable-baselines3 and torch, cleanrl_ppo.py torch, which CI does not
+install: here only their arguments and their messages without them are
+checked; the tests marked `slow` train and evaluate for real with a small
+budget (`make test-examples`, which installs them; deselected from `make
+test` by pyproject's addopts).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import anynt
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 AIQ_AGENT = EXAMPLES / "aiq_agent.py"
 SB3_PPO = EXAMPLES / "sb3_ppo.py"
+CLEANRL_PPO = EXAMPLES / "cleanrl_ppo.py"
 
 # The test's own stand-in for an agent of AIQ: NOT AIQ's code, and no copy of
 # it. It has the interface AIQ calls (Name(refm, disc_rate, *params), reset,
@@ -236,22 +238,33 @@ def test_aiq_agent_bad_input(aiq: Path, args: list[str], env_aiq: str | None, me
     assert message in run.stderr and "Traceback" not in run.stderr
 
 
-def run_sb3_ppo(*args: str, block_sb3: bool = False) -> subprocess.CompletedProcess[str]:
-    """sb3_ppo.py in this interpreter; block_sb3: as if stable-baselines3 were
-    not installed (CI's venv has not got it; the venv of make test-examples has),
-    and saying whether torch or SB3 was imported by the time it exited."""
+def run_example(script: Path, args: tuple[str, ...], block: str | None) -> subprocess.CompletedProcess[str]:
+    """An example in this interpreter, saying on standard error whether torch
+    or stable-baselines3 was imported by the time it exited; block: a
+    top-level module to import as if it were not installed (CI's venv has not
+    got the heavy ones; the venv of make test-examples has)."""
     code = (
         "import sys, runpy, atexit\n"
         "atexit.register(lambda: print('heavy imported:', any(m in sys.modules for m in ('torch', 'stable_baselines3')), file=sys.stderr))\n"
-        "if BLOCK:\n"
+        "if BLOCK is not None:\n"
         "    class Block:\n"
         "        def find_spec(self, name, path=None, target=None):\n"
-        "            if name.split('.')[0] == 'stable_baselines3': raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
+        "            if name.split('.')[0] == BLOCK: raise ModuleNotFoundError(f'No module named {name!r}', name=name)\n"
         "    sys.meta_path.insert(0, Block())\n"
         "sys.argv = [SCRIPT] + ARGS\n"
         "runpy.run_path(SCRIPT, run_name='__main__')\n"
-    ).replace("BLOCK", repr(block_sb3)).replace("SCRIPT", repr(str(SB3_PPO))).replace("ARGS", repr(list(args)))
+    ).replace("BLOCK", repr(block)).replace("SCRIPT", repr(str(script))).replace("ARGS", repr(list(args)))
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, encoding="utf-8", timeout=600)
+
+
+def run_sb3_ppo(*args: str, block_sb3: bool = False) -> subprocess.CompletedProcess[str]:
+    """sb3_ppo.py; block_sb3: as if stable-baselines3 were not installed."""
+    return run_example(SB3_PPO, args, "stable_baselines3" if block_sb3 else None)
+
+
+def run_cleanrl_ppo(*args: str, block_torch: bool = False) -> subprocess.CompletedProcess[str]:
+    """cleanrl_ppo.py; block_torch: as if torch were not installed."""
+    return run_example(CLEANRL_PPO, args, "torch" if block_torch else None)
 
 
 def test_sb3_ppo_help_needs_no_torch() -> None:
@@ -303,3 +316,76 @@ def test_sb3_ppo_trains_and_evaluates_on_other_seeds(tmp_path: Path) -> None:
         assert result[name]["episode_lengths"] == [50, 50]
         assert -1 <= result[name]["reward_per_step"] <= 1
     assert model.stat().st_size > 0
+
+
+def test_cleanrl_ppo_help_needs_no_torch() -> None:
+    """--help answers without torch (blocked here, so in either venv)."""
+    run = run_cleanrl_ppo("--help", block_torch=True)
+    assert run.returncode == 0, run.stderr
+    assert "--num-minibatches" in run.stdout and "--json" in run.stdout and "heavy imported: False" in run.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--env-id", "anynt/Nope-v0"], "no anynt environment 'anynt/Nope-v0': one of anynt/Omega1Blocker-v0"),
+        (["--env-id", "CartPole-v1"], "no anynt environment 'CartPole-v1'"),
+        (["--num-envs", "0"], f"--num-envs must be from 1 to {anynt.vector.MAX_NUM_ENVS}"),
+        (["--num-envs", str(anynt.vector.MAX_NUM_ENVS + 1)], f"--num-envs must be from 1 to {anynt.vector.MAX_NUM_ENVS}"),
+        (["--total-timesteps", "0"], "--total-timesteps must be at least 1"),
+        (["--num-steps", "0"], "--num-steps must be at least 1"),
+        (["--num-minibatches", "0"], "--num-minibatches must be at least 1"),
+        (["--update-epochs", "0"], "--update-epochs must be at least 1"),
+        (["--steps", "0"], "--steps must be at least 1"),
+        (["--num-envs", "3", "--num-steps", "5", "--num-minibatches", "4"], "must be a multiple of --num-minibatches"),
+        (["--num-envs", "4", "--num-steps", "64", "--total-timesteps", "255"], "must hold at least one rollout"),
+        (["--gamma", "1.5"], "--gamma and --gae-lambda must be in [0, 1]"),
+        (["--gae-lambda", "nan"], "--gamma and --gae-lambda must be in [0, 1]"),
+        (["--learning-rate", "0"], "--learning-rate must be a positive number"),
+        (["--learning-rate", "nan"], "--learning-rate must be a positive number"),
+        (["--clip-coef", "-0.2"], "--clip-coef must be a positive number"),
+        (["--max-grad-norm", "inf"], "--max-grad-norm must be a positive number"),
+        (["--ent-coef", "-1"], "--ent-coef must be a number at least 0"),
+        (["--vf-coef", "nan"], "--vf-coef must be a number at least 0"),
+        (["--seed", "x"], "invalid int value"),
+    ],
+)
+def test_cleanrl_ppo_bad_arguments_before_torch(args: list[str], message: str) -> None:
+    """A bad argument exits with status 2 and says why, before torch is imported."""
+    run = run_cleanrl_ppo(*args)
+    assert run.returncode == 2, run.stderr
+    assert message in run.stderr and "heavy imported: False" in run.stderr and "Traceback" not in run.stderr
+
+
+def test_cleanrl_ppo_without_torch_says_what_to_install() -> None:
+    """Without torch the example says how to install it (status 2), and has
+    not started an environment."""
+    run = run_cleanrl_ppo("--num-envs", "2", "--num-steps", "32", "--total-timesteps", "64", block_torch=True)
+    assert run.returncode == 2, run.stderr
+    assert "needs torch (torch is missing): pip install torch" in run.stderr and "Traceback" not in run.stderr
+
+
+@pytest.mark.slow
+def test_cleanrl_ppo_trains_and_evaluates_reproducibly() -> None:
+    """The CleanRL-style example for real, with a small budget: 2 copies in
+    one serve-env, 4 rollouts of 32 steps, episodes of 20 steps; every copy
+    ends 6 episodes (20 steps and the autoreset step each), which
+    RecordEpisodeStatistics reports; the greedy and the random policy are
+    evaluated on the same other episode streams. The same seed gives the
+    same result: the text output prints what --json did. Needs torch (make
+    test-examples installs it)."""
+    budget = ("--num-envs", "2", "--num-steps", "32", "--total-timesteps", "256", "--steps", "20",
+              "--num-minibatches", "2", "--update-epochs", "2", "--seed", "3", "--eval-seed", "77")
+    run = run_cleanrl_ppo(*budget, "--json")
+    assert run.returncode == 0, run.stderr
+    result = json.loads(run.stdout.splitlines()[-1])
+    assert (result["env_id"], result["num_envs"], result["timesteps"], result["seed"]) == ("anynt/LambdaOneFixtureB-v0", 2, 256, 3)
+    assert result["episodes"] == 12 and result["eval_seed"] == 77
+    for name in ("ppo", "random"):
+        assert -1 <= result[f"{name}_reward_per_step"] <= 1
+    again = run_cleanrl_ppo(*budget)
+    assert again.returncode == 0, again.stderr
+    lines = again.stdout.splitlines()
+    assert [line.split()[1] for line in lines if line.startswith("step ")] == ["64", "128", "192", "256"]
+    assert lines[-1] == (f"on episode streams 77+i: PPO {result['ppo_reward_per_step']:+.3f} a step, "
+                         f"random {result['random_reward_per_step']:+.3f}")
