@@ -203,3 +203,19 @@ def test_gymnasium_sync_vector_env_gives_its_copies_one_encoding(binary: str) ->
         assert envs.get_attr("alphabet") == alphabets
     finally:
         envs.close()
+
+
+@pytest.mark.parametrize("env_id", anynt.ENV_IDS)
+def test_gymnasium_sync_vector_env_takes_seeds_past_2_to_the_63(binary: str, env_id: str) -> None:
+    """Gymnasium gathers the copies' infos into arrays typed by the first
+    value: seeds, which may pass 2^63 (Λ_one's exercise seeds do), are
+    numpy's uint64 so that they fit."""
+    top = 2**64 - 2
+    envs = gym.make_vec(env_id, num_envs=2, vectorization_mode="sync")
+    try:
+        _, infos = envs.reset(seed=top)
+        assert list(infos["episode_seed"]) == [top, top + 1]
+        assert infos["seed"].dtype == np.uint64
+        envs.step(envs.action_space.sample())
+    finally:
+        envs.close()

@@ -218,8 +218,11 @@ class AnyntEnv(gym.Env[Any, Any]):
         self._reward = None
         obs = self._observation(answer)
         info = self._info(answer)
-        info["seed"] = answer["seed"]
-        info["episode_seed"] = answer["episode_seed"]
+        # numpy's uint64, not Python's int: a seed may pass 2^63, and
+        # Gymnasium's vector environments gather infos into arrays typed by
+        # the first value (int64 for an int, which would overflow).
+        info["seed"] = np.uint64(answer["seed"])
+        info["episode_seed"] = np.uint64(answer["episode_seed"])
         info["episode"] = answer["episode"]
         info["alphabet"] = list(self.alphabet)
         if self.render_mode == "human":
