@@ -477,12 +477,12 @@ func (s *Server) step(req *request, line []byte) {
 		s.stepVector(req, v, line)
 		return
 	}
-	if req.Actions != nil {
-		s.fail(req.Env, "step: \"actions\" is for a vector environment (make with num_envs); this one takes one \"action\"")
-		return
-	}
 	sv := s.lookup(req)
 	if sv == nil {
+		return
+	}
+	if req.Actions != nil && string(req.Actions) != "null" {
+		s.fail(req.Env, "step: \"actions\" is for a vector environment (make with num_envs); this one takes one \"action\"")
 		return
 	}
 	switch {

@@ -1,8 +1,10 @@
 package serveenv
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -174,6 +176,11 @@ func (v *vector) reset(r vecReset) error {
 	if r.mask != nil && len(r.mask) != n {
 		return fmt.Errorf("mask has %d entries; the vector has %d copies, one each", len(r.mask), n)
 	}
+	// A new exercise seed is a new alphabet for every copy: a copy left
+	// out of the reset would be read in another encoding mid-episode.
+	if r.seed != nil && r.mask != nil && slices.Contains(r.mask, false) {
+		return fmt.Errorf("a \"seed\" changes every copy's alphabet: reset them all (no mask, or a mask all true)")
+	}
 	if r.episode != nil && (*r.episode < 0 || *r.episode >= MaxEpisodes) {
 		return fmt.Errorf("episode %d; it must be from 0 to %d", *r.episode, MaxEpisodes-1)
 	}
@@ -193,7 +200,9 @@ func (v *vector) reset(r vecReset) error {
 	for i := range v.copies {
 		c := &v.copies[i]
 		if r.mask != nil && !r.mask[i] {
-			v.rewards[i] = 0
+			// A copy not reset answers no reward and no truncation: its
+			// last step's are in that step's answer.
+			v.rewards[i], v.truncated[i] = 0, 0
 			continue
 		}
 		episode := c.episode + 1
@@ -300,9 +309,17 @@ func (v *vector) parseActions(raw []byte) error {
 	raw = trimSpace(raw)
 	n := len(v.copies)
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' {
+		text := raw[1 : len(raw)-1]
+		if bytes.IndexByte(text, '\\') >= 0 { // a JSON escape, such as PHP's \/ for /
+			var unquoted string
+			if err := json.Unmarshal(raw, &unquoted); err != nil {
+				return fmt.Errorf("actions is not a JSON string (%v)", err)
+			}
+			text = []byte(unquoted)
+		}
 		v.scratch = v.scratch[:0]
 		var err error
-		v.scratch, err = base64.StdEncoding.AppendDecode(v.scratch, raw[1:len(raw)-1])
+		v.scratch, err = base64.StdEncoding.AppendDecode(v.scratch, text)
 		if err != nil {
 			return fmt.Errorf("actions is not base64 (%v)", err)
 		}

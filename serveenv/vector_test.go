@@ -194,7 +194,8 @@ func TestVectorPlaysAsSingleEnvironments(t *testing.T) {
 func TestVectorErrorsChangeNothing(t *testing.T) {
 	mk := `{"type":"make","file":"` + blocker + `","steps":3,"num_envs":2}`
 	good := []string{hello, mk, `{"type":"reset","env":1,"episode_seed":7}`,
-		`{"type":"step","env":1,"actions":[2,1]}`, `{"type":"step","env":1,"actions":"AQA="}`, `{"type":"step","env":1,"actions":[0,0]}`, `{"type":"step","env":1,"actions":[1,2]}`}
+		`{"type":"step","env":1,"actions":[2,1]}`, `{"type":"step","env":1,"actions":"AQA="}`, `{"type":"step","env":1,"actions":[0,0]}`, `{"type":"step","env":1,"actions":[1,2]}`,
+		`{"type":"step","env":1,"actions":"AQI\u003d"}`} // a JSON escape in base64: "AQI="
 	bad := []struct{ request, message string }{
 		{`{"type":"step","env":1,"actions":[0]}`, "step: actions has 1 for 2 copies: one action a copy"},
 		{`{"type":"step","env":1,"actions":[0,1,2]}`, "step: actions has 3 for 2 copies: one action a copy"},
@@ -210,6 +211,7 @@ func TestVectorErrorsChangeNothing(t *testing.T) {
 		{`{"type":"reset","env":1,"episode_seed":1,"episode_seeds":[1,2]}`, `reset: give "episode_seed" or "episode_seeds", not both`},
 		{`{"type":"reset","env":1,"mask":[true]}`, "reset: mask has 1 entries; the vector has 2 copies, one each"},
 		{`{"type":"reset","env":1,"episode":-1}`, "reset: episode -1; it must be from 0 to 999999"},
+		{`{"type":"reset","env":1,"seed":9,"mask":[true,false]}`, `reset: a "seed" changes every copy's alphabet: reset them all (no mask, or a mask all true)`},
 	}
 	want, err := serve(t, good...)
 	if err != nil {
@@ -302,6 +304,9 @@ func TestVectorAutoresetDisabled(t *testing.T) {
 	}
 	if got := answers[6]["steps"]; !cmp.Equal(got, []any{0.0, 2.0}) {
 		t.Errorf("reset of copy 0 alone: steps %v, want [0 2]", got)
+	}
+	if vs := vecSteps(t, answers[6], 2); vs[1].Truncated || vs[1].Reward != 0 {
+		t.Errorf("reset of copy 0 alone: copy 1 answered truncated %v, reward %v; a reset answers neither", vs[1].Truncated, vs[1].Reward)
 	}
 	if answers[7]["message"] != strings.Replace(over, "copy 0", "copy 1", 1) {
 		t.Errorf("copy 1, not reset, was stepped: %v", answers[7])
@@ -592,3 +597,24 @@ func (b *syncBuffer) String() string {
 }
 
 func (b *syncBuffer) lines() int { return strings.Count(b.String(), "\n") }
+
+// A step names what is wrong first: an environment that is not open is
+// that, whatever the step carries; "actions": null is no actions.
+func TestStepOfNoEnvironment(t *testing.T) {
+	answers, err := serve(t, hello, `{"type":"make","file":"`+blocker+`","steps":3}`, `{"type":"reset","env":1}`,
+		`{"type":"step","env":9,"actions":"AA=="}`,
+		`{"type":"step","env":1,"action":1,"actions":null}`,
+		`{"type":"step","env":1,"actions":[1]}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if answers[3]["message"] != "step: no environment 9 is open" {
+		t.Errorf("a vector step of no environment: %v", answers[3])
+	}
+	if answers[4]["type"] != "observation" {
+		t.Errorf(`a step with "actions": null: %v`, answers[4])
+	}
+	if msg, _ := answers[5]["message"].(string); !strings.Contains(msg, `"actions" is for a vector environment`) {
+		t.Errorf("a single environment given actions: %v", answers[5])
+	}
+}
