@@ -421,7 +421,7 @@ func TestFastStepAnswersAsTheDecoder(t *testing.T) {
 		`{"type":"reset","env":1,"episode_seed":7}`,
 		`{"type":"reset","env":2,"episode_seed":7}`,
 	}
-	for _, l := range []string{
+	lines = append(lines,
 		`{"type":"step","env":1,"actions":[2,1]}`,
 		`{ "type" : "step" , "env" : 1 , "actions" : [ 0 , 2 ] } `,
 		`{"actions":"AQA=","env":1,"type":"step"}`,
@@ -448,9 +448,7 @@ func TestFastStepAnswersAsTheDecoder(t *testing.T) {
 		`{"type":"step","env":3,"actions":"AQA="}`,
 		`{"type":"step","env":1,"actions":[2,2]}`,
 		`{"type":"step","env":1,"actions":[0,1]}`,
-	} {
-		lines = append(lines, l)
-	}
+	)
 	fast, err := serveRaw(lines)
 	if err != nil {
 		t.Fatal(err)
