@@ -169,8 +169,10 @@ def main(argv: list[str] | None = None) -> None:
             values[step], actions[step], logprobs[step] = value.flatten(), action, logprob
             obs, reward, terminated, truncated, infos = envs.step(action.numpy())
             # Next-step autoreset: the step after a truncation starts the
-            # next episode, its reward 0 and its action ignored; marking it
-            # done keeps the returns of two episodes apart.
+            # next episode, its reward 0 and its action ignored. Marking the
+            # truncation done keeps the returns of two episodes apart, and
+            # the step after it (dones[step] = 1: its observation is the
+            # ended episode's last) is left out of the losses below.
             rewards[step] = torch.as_tensor(reward, dtype=torch.float32)
             next_obs = torch.as_tensor(obs)
             next_done = torch.as_tensor(np.logical_or(terminated, truncated), dtype=torch.float32)
@@ -190,17 +192,26 @@ def main(argv: list[str] | None = None) -> None:
             returns = advantages + values
         b_obs, b_actions, b_logprobs = obs_buf.reshape(batch, n_obs), actions.reshape(batch), logprobs.reshape(batch)
         b_adv, b_returns = advantages.reshape(batch), returns.reshape(batch)
+        b_played = 1.0 - dones.reshape(batch)  # 0 for the autoreset steps, whose action did nothing
         for _ in range(args.update_epochs):
             order = torch.as_tensor(rng.permutation(batch))
             for lo in range(0, batch, minibatch):
                 mb = order[lo : lo + minibatch]
                 _, newlogprob, entropy, newvalue = agent.act(b_obs[mb], b_actions[mb])
                 ratio = (newlogprob - b_logprobs[mb]).exp()
+                played = b_played[mb]
+                count = played.sum().clamp(min=1.0)
+
+                def mean(x: torch.Tensor) -> torch.Tensor:
+                    """The mean over the samples whose action was played."""
+                    return (x * played).sum() / count
+
                 adv = b_adv[mb]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                pg_loss = torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)).mean()
-                v_loss = 0.5 * ((newvalue.flatten() - b_returns[mb]) ** 2).mean()
-                loss = pg_loss - args.ent_coef * entropy.mean() + args.vf_coef * v_loss
+                adv_mean = mean(adv)
+                adv = (adv - adv_mean) / ((mean((adv - adv_mean) ** 2)).sqrt() + 1e-8)
+                pg_loss = mean(torch.max(-adv * ratio, -adv * ratio.clamp(1 - args.clip_coef, 1 + args.clip_coef)))
+                v_loss = 0.5 * mean((newvalue.flatten() - b_returns[mb]) ** 2)
+                loss = pg_loss - args.ent_coef * mean(entropy) + args.vf_coef * v_loss
                 optimizer.zero_grad()
                 loss.backward()
                 nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
