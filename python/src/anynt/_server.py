@@ -204,8 +204,12 @@ class Server:
         try:
             try:
                 # One request is in flight at a time, so the pipe holds it
-                # whole and the write does not wait (a request is far below
-                # the pipe's 64 KiB), whatever the process does.
+                # whole and the write does not wait when it is below the
+                # pipe's 64 KiB, as every request is but a vector's
+                # episode_seeds for thousands of copies. That one waits for
+                # serve-env to read it, which it does before anything else;
+                # only a serve-env stuck before reading it could hold this
+                # write past the timeout (not guarded: the write blocks).
                 written = os.write(self._in, data)
                 while written < len(data):
                     data = data[written:]
