@@ -264,12 +264,8 @@ func (e *SlotEpisode) End(reward float64) {
 		return
 	}
 	e.rewards += reward
-	score := 0.0
-	if e.step > 0 {
-		score = e.rewards / float64(e.step)
-	}
 	slot := e.slot
-	e.p.batch.pending = e.p.queue(e.p.batch.pending, end{Type: "end", Slot: &slot, Reward: reward, Score: score})
+	e.p.batch.pending = e.p.queue(e.p.batch.pending, end{Type: "end", Slot: &slot, Reward: reward, Score: endScore(e.rewards, e.step)})
 }
 
 // Took is the time of the slot's last round, in seconds.

@@ -150,12 +150,17 @@ func (e *Episode) End(reward float64) {
 		return
 	}
 	e.rewards += reward
-	score := 0.0
-	if e.step > 0 {
-		score = e.rewards / float64(e.step)
-	}
-	e.fault = e.p.send(end{Type: "end", Reward: reward, Score: score})
+	e.fault = e.p.send(end{Type: "end", Reward: reward, Score: endScore(e.rewards, e.step)})
 	e.p.last = ended
+}
+
+// endScore is end's score: the mean reward of an episode's actions, 0
+// when it had none.
+func endScore(rewards float64, actions int) float64 {
+	if actions == 0 {
+		return 0
+	}
+	return rewards / float64(actions)
 }
 
 // Took is the time the agent took to answer the last observe, in seconds.

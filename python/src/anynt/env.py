@@ -103,17 +103,7 @@ class AnyntEnv(gym.Env[Any, Any]):
                     f'render_mode="human" needs {" and ".join(missing)}; '
                     'render_mode="rgb_array" needs neither'
                 )
-        make: dict[str, Any] = {"type": "make"}
-        if file is not None:
-            make["file"] = os.path.abspath(os.fspath(file))
-        else:
-            assert lambda_one is not None
-            seed, exercise = lambda_one
-            make["lambda_one"] = {"seed": _int(seed, "seed"), "exercise": _int(exercise, "exercise")}
-        if steps is not None:
-            make["steps"] = _int(steps, "steps")
-        if exercise_seed is not None:
-            make["seed"] = _int(exercise_seed, "exercise_seed")
+        make = make_request(file, lambda_one, steps, exercise_seed)
         self.obs_type: ObsType = obs_type
         self.render_mode = render_mode
         self.reseed_encoding = reseed_encoding
@@ -391,6 +381,28 @@ def human_rendering_missing() -> list[str]:
     ):
         missing.append("a display (none of DISPLAY, WAYLAND_DISPLAY, SDL_VIDEODRIVER is set)")
     return missing
+
+
+def make_request(
+    file: str | os.PathLike[str] | None,
+    lambda_one: tuple[int, int] | None,
+    steps: int | None,
+    exercise_seed: int | None,
+) -> dict[str, Any]:
+    """serve-env's make request of an environment: a file (by its absolute
+    path) or a Λ_one exercise, and the steps and exercise seed if given."""
+    make: dict[str, Any] = {"type": "make"}
+    if file is not None:
+        make["file"] = os.path.abspath(os.fspath(file))
+    else:
+        assert lambda_one is not None
+        seed, exercise = lambda_one
+        make["lambda_one"] = {"seed": _int(seed, "seed"), "exercise": _int(exercise, "exercise")}
+    if steps is not None:
+        make["steps"] = _int(steps, "steps")
+    if exercise_seed is not None:
+        make["seed"] = _int(exercise_seed, "exercise_seed")
+    return make
 
 
 def _int(value: Any, what: str) -> int:

@@ -29,6 +29,7 @@ from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
 from ._server import DEFAULT_TIMEOUT, AnyntError, Server
+from .env import _int, make_request
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -124,17 +125,8 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         # Ends serve-env when the object is collected without close().
         self._finalizer = weakref.finalize(self, self._server.close)
         try:
-            make: dict[str, Any] = {"type": "make", "num_envs": n, "autoreset": _MODES[mode]}
-            if file is not None:
-                make["file"] = os.path.abspath(os.fspath(file))
-            else:
-                assert lambda_one is not None
-                seed, exercise = lambda_one
-                make["lambda_one"] = {"seed": _int(seed, "seed"), "exercise": _int(exercise, "exercise")}
-            if steps is not None:
-                make["steps"] = _int(steps, "steps")
-            if exercise_seed is not None:
-                make["seed"] = _int(exercise_seed, "exercise_seed")
+            make = make_request(file, lambda_one, steps, exercise_seed)
+            make.update(num_envs=n, autoreset=_MODES[mode])
             made = self._server.ask(make)
             if made.get("num_envs") != n:  # a serve-env before 1.1 ignores num_envs
                 raise AnyntError(
@@ -277,13 +269,6 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
 
     def _observations(self, data: str) -> NDArray[np.int64]:
         return self._rows(data, self.num_envs)
-
-
-def _int(value: Any, what: str) -> int:
-    """An integer argument: ints and numpy integers, not bools, floats or strings."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"{what} must be an integer, not {value!r}")
-    return int(value)
 
 
 def make_vec(env_id: str, num_envs: int = 1, **kwargs: Any) -> AnyntVectorEnv:
