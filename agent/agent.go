@@ -145,7 +145,9 @@ func (f *Follower) Act(v *env.View) int {
 // Oracle is the thesis's oracle: it knows where Good and Evil intend to go
 // and the cell rewards, and takes the action whose cell pays most this
 // interaction, preferring Good's intended cell; it looks one step ahead and
-// cannot foresee a collision between Good and Evil.
+// cannot foresee a collision between Good and Evil. So it is one-step
+// greedy, not an upper bound on a score: other agents beat it on some
+// environments (docs/environments.md, Agents).
 type Oracle struct {
 	rng  *rand.Rand
 	e    *env.Env
