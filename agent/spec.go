@@ -144,33 +144,36 @@ func learnerOf(name string, l learner, settings string, has bool) (Factory, erro
 	return func() env.Agent { return l.make(x) }, nil
 }
 
-// SpecSettings describes a learner's spec with every setting, defaults
-// filled in, in the order of its parameters: "alpha=0.5,lambda=0.5,...";
-// "" for an agent whose settings are not given in its spec.
-func SpecSettings(spec string) string {
-	name, settings, _ := splitSpec(spec)
+// A Setting is one setting of a learner, by its key.
+type Setting struct {
+	Key   string
+	Value float64
+}
+
+// SpecSettings returns every setting of a learner's spec, the defaults
+// filled in, in the order of its parameters; nil for an agent whose
+// settings are not given in its spec. The spec is one Lookup accepted.
+func SpecSettings(spec string) []Setting {
+	name, settings, has := splitSpec(spec)
 	l, ok := learners[name]
 	if !ok {
-		return ""
+		return nil
 	}
-	x := map[string]string{}
+	x := map[string]float64{}
 	for kv := range strings.SplitSeq(settings, ",") {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			x[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		if k, v, ok := strings.Cut(kv, "="); ok && has {
+			x[strings.TrimSpace(k)], _ = strconv.ParseFloat(strings.TrimSpace(v), 64)
 		}
 	}
-	var b strings.Builder
+	out := make([]Setting, len(l.params))
 	for i, p := range l.params {
-		if i > 0 {
-			b.WriteByte(',')
-		}
 		v, ok := x[p.key]
 		if !ok {
-			v = strconv.FormatFloat(p.def, 'g', -1, 64)
+			v = p.def
 		}
-		b.WriteString(p.key + "=" + v)
+		out[i] = Setting{p.key, v}
 	}
-	return b.String()
+	return out
 }
 
 // Params describes the settings of the agents that take them in their

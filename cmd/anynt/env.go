@@ -149,7 +149,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", generate.MaxFilterRuns))
 	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", generate.MaxFilterRuns))
 	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
-	cmd.Flags().StringSliceVar(&filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
+	specListVar(cmd.Flags(), &filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	cmd.Flags().BoolVar(&filters.Sequential, "sequential", filters.Sequential, "decide by the sequential test, stopping when a look knows (--sequential=false: every episode of every agent)")
 	return cmd
 }

@@ -209,7 +209,7 @@ func (fl *testFlags) registerProtocol(f *pflag.FlagSet) {
 // agents) take the items and how the report is written.
 func (fl *testFlags) registerExam(f *pflag.FlagSet, agents []string) {
 	d := exam.DefaultSettings
-	f.StringSliceVar(&fl.agents, "agent", agents, "the agents, a list (comma-separated or repeated); the first is the paired differences' baseline")
+	specListVar(f, &fl.agents, "agent", agents, "the agents, a list (comma-separated or repeated), each a name with, for qlambda, sarsalambda, hlq and freq, optional settings name:key=value,...; the first is the paired differences' baseline")
 	f.IntVar(&fl.episodes, "episodes", d.Episodes, fmt.Sprintf("episodes of each item (1 to %d)", exam.MaxEpisodes))
 	f.StringVar(&fl.pace, "pace", d.Pace.String(), "the delay before each action: constant:D, uniform:A:B or exponential:MEAN seconds")
 	f.Float64Var(&fl.tau, "tau", d.Tau, "the test time of an item in seconds; 0: its interactions × the pace's mean delay")
