@@ -2,6 +2,7 @@ package agent
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -177,23 +178,17 @@ func SpecSettings(spec string) []Setting {
 }
 
 // Params describes the settings of the agents that take them in their
-// spec, a line each: the agent, then each key with its meaning, range and
-// default. The CLI's help prints it.
+// spec, a line each: the agent, then each key with its default and range.
+// The CLI's help prints it; docs/output.md says what each means.
 func Params() string {
 	var b strings.Builder
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for n := range learners {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(learners)) {
 		fmt.Fprintf(&b, "  %s:", name)
 		for i, p := range learners[name].params {
 			if i > 0 {
-				b.WriteByte(';')
+				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, " %s=%v (%s, %s)", p.key, p.def, p.meaning, p.rangeText())
+			fmt.Fprintf(&b, " %s %v %s", p.key, p.def, strings.TrimPrefix(p.rangeText(), "in "))
 		}
 		b.WriteByte('\n')
 	}

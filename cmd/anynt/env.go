@@ -339,7 +339,10 @@ seed decides every random choice: the same file, agent and seed give the
 same output, bit for bit.
 
 Agents: ` + strings.Join(agent.Names(), ", ") + `. Q-learning's settings must lie in
-alpha (0, 1], gamma [0, 1) and q0 finite. --episodes is at most ` + fmt.Sprint(maxEpisodes) + `,
+alpha (0, 1], gamma [0, 1) and q0 finite. The learners take theirs in the
+agent's name, NAME:key=value,... (--agent 'qlambda:alpha=0.1,lambda=0.9'),
+each optional, with its default and range (docs/environments.md, Agents):
+` + agent.Params() + `--episodes is at most ` + fmt.Sprint(maxEpisodes) + `,
 --steps at most ` + fmt.Sprint(maxSteps) + `, and their product at most ` + fmt.Sprint(maxRunInteractions) + `.
 
 --trace prints each interaction of the first episode on standard error, under
