@@ -273,7 +273,9 @@ type runOutcome struct {
 	Seed     uint64 `json:"seed"`
 	// QLearning holds the agent's settings when it is Q-learning.
 	QLearning *qSettings `json:"qlearning,omitempty"`
-	Mean      float64    `json:"mean"`
+	// AgentSettings are a learner's settings, defaults included.
+	AgentSettings map[string]float64 `json:"agent_settings,omitempty"`
+	Mean          float64            `json:"mean"`
 	// CI95 is null for one episode, which says nothing of the spread.
 	CI95     *[2]float64 `json:"ci95"`
 	MaxSteps int         `json:"max_vm_steps"`
@@ -440,6 +442,12 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 			Mean: ev.Mean, CI95: ci(ev.CI95[0], ev.CI95[1], fl.episodes), MaxSteps: ev.MaxSteps, Scores: ev.Scores, Bounds: bounds}
 		if fl.agent == "qlearning" {
 			o.QLearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
+		}
+		for _, s := range agent.SpecSettings(fl.agent) {
+			if o.AgentSettings == nil {
+				o.AgentSettings = map[string]float64{}
+			}
+			o.AgentSettings[s.Key] = s.Value
 		}
 		return writeJSON(io.out, o)
 	}
