@@ -211,6 +211,7 @@ type HLQ struct {
 	n                          []float64 // N of each pair when last set
 	at                         []int     // the interaction it was set
 	now                        int       // interactions since the start
+	pow                        []float64 // λ^k for k < len(pow): math.Pow costs more than the rest of an update
 	prev                       int
 	ties                       []int
 }
@@ -218,11 +219,25 @@ type HLQ struct {
 func (h *HLQ) Start(_ *env.Env, rng *rand.Rand) {
 	h.rng, h.t, h.prev = rng, newTable(h.Q0), -1
 	h.n, h.at, h.now = h.n[:0], h.at[:0], 0
+	if len(h.pow) == 0 {
+		h.pow = append(h.pow, 1)
+	}
 }
+
+// maxPow bounds the table of λ's powers; a count older than that is
+// decayed by math.Pow.
+const maxPow = 4096
 
 // visits is N(i) now.
 func (h *HLQ) visits(i int) float64 {
-	return max(h.n[i]*math.Pow(h.Lambda, float64(h.now-h.at[i])), minVisits)
+	k := h.now - h.at[i]
+	for k >= len(h.pow) && len(h.pow) < maxPow {
+		h.pow = append(h.pow, h.pow[len(h.pow)-1]*h.Lambda)
+	}
+	if k < len(h.pow) {
+		return max(h.n[i]*h.pow[k], minVisits)
+	}
+	return max(h.n[i]*math.Pow(h.Lambda, float64(k)), minVisits)
 }
 
 func (h *HLQ) Act(v *env.View) int {

@@ -195,3 +195,21 @@ func TestLearnersMatchTheRule(t *testing.T) {
 		}
 	}
 }
+
+// HLQ's visit counts decay as λ^k whether k is within its table of powers
+// or past it.
+func TestHLQVisitsDecay(t *testing.T) {
+	h := &HLQ{Lambda: 0.999}
+	h.Start(nil, rand.New(rand.NewPCG(1, 2)))
+	h.n, h.at = []float64{3}, []int{0}
+	for _, k := range []int{0, 1, 100, maxPow - 1, maxPow, 3 * maxPow} {
+		h.now = k
+		if got, want := h.visits(0), 3*math.Pow(0.999, float64(k)); math.Abs(got-want) > 1e-12*want {
+			t.Errorf("N after %d interactions is %v, want %v", k, got, want)
+		}
+	}
+	h.now = 1 << 30 // far past the floor
+	if got := h.visits(0); got != minVisits {
+		t.Errorf("N after 2³⁰ interactions is %v, want the floor %v", got, minVisits)
+	}
+}
