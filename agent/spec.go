@@ -55,7 +55,7 @@ func (p param) rangeText() string {
 var (
 	pAlpha   = param{key: "alpha", def: 0.5, lo: 0, hi: 1, loOpen: true, meaning: "the learning rate α"}
 	pLambda  = param{key: "lambda", def: 0.5, lo: 0, hi: 1, meaning: "the trace decay λ"}
-	pHLambda = param{key: "lambda", def: 0.5, lo: 0, hi: 1, loOpen: true, meaning: "the trace and visit-count decay λ (0 would divide by 0)"}
+	pHLambda = param{key: "lambda", def: 0.5, lo: 0, hi: 1, loOpen: true, meaning: "the trace and visit-count decay λ"}
 	pEpsilon = param{key: "epsilon", def: 0.05, lo: 0, hi: 1, meaning: "the probability ε of a uniformly random action"}
 	pGamma   = param{key: "gamma", def: 0.9, lo: 0, hi: 1, hiOpen: true, meaning: "the discount γ"}
 	pQ0      = param{key: "q0", def: 0, finite: true, lo: math.Inf(-1), hi: math.Inf(1), meaning: "the initial Q value"}
