@@ -213,3 +213,34 @@ func TestHLQVisitsDecay(t *testing.T) {
 		t.Errorf("N after 2³⁰ interactions is %v, want the floor %v", got, minVisits)
 	}
 }
+
+// Watkins's traces are cut after an exploratory action and only then:
+// with ε = 1 every action is drawn uniformly from A's two, whose values
+// stay apart (1 and −1, rewards 0, α small); after a non-greedy action no
+// trace is left, after a greedy one the pair just left keeps γλ.
+func TestQLambdaCutsTracesAfterExploring(t *testing.T) {
+	l := &QLambda{Alpha: 1e-3, Gamma: 0.9, Lambda: 0.5, Epsilon: 1}
+	l.Start(nil, rand.New(rand.NewPCG(5, 6)))
+	s := l.t.state([]byte("A"), 2)
+	copy(l.t.q, []float64{1, -1})
+	l.step(s, 2, 0)
+	var cut, kept int
+	for range 200 {
+		prev := l.prev
+		a := l.step(s, 2, 0)
+		if a == 1 { // non-greedy
+			cut++
+			if len(l.t.active) != 0 || l.t.e[s] != 0 || l.t.e[s+1] != 0 {
+				t.Fatalf("after a non-greedy action the traces are %v", l.t.e)
+			}
+			continue
+		}
+		kept++
+		if l.t.e[prev] < 0.45 {
+			t.Fatalf("after a greedy action the trace of the pair left is %v, want at least γλ = 0.45", l.t.e[prev])
+		}
+	}
+	if cut < 50 || kept < 50 {
+		t.Errorf("%d cuts and %d greedy actions in 200: the seed tests too little", cut, kept)
+	}
+}

@@ -54,3 +54,18 @@ func TestLearnerSpecsEndToEnd(t *testing.T) {
 		t.Errorf("hlq's alpha: status %d, %q", code, errw)
 	}
 }
+
+// A key=value piece of a comma-separated --agent list belongs to the spec
+// with settings before it; anything else is an agent.
+func TestSplitSpecs(t *testing.T) {
+	for in, want := range map[string][]string{
+		"random,qlearning":                                       {"random", "qlearning"},
+		"qlambda:alpha=0.1,lambda=0.9,random":                    {"qlambda:alpha=0.1,lambda=0.9", "random"},
+		"hlq,sarsalambda:gamma=0.5,freq:epsilon=0.1,epsilon=0.2": {"hlq", "sarsalambda:gamma=0.5", "freq:epsilon=0.1,epsilon=0.2"},
+		"random,alpha=0.1":                                       {"random", "alpha=0.1"}, // Lookup refuses the second
+	} {
+		if got := splitSpecs(in); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: %q, want %q", in, got, want)
+		}
+	}
+}
