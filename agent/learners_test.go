@@ -44,27 +44,35 @@ func meanReward(tb testing.TB, e *env.Env, spec string, seed uint64, steps int) 
 }
 
 // TestLearnersBeatRandom plays each learner and random on the same
-// episodes (seeds 0 to 4) of 2,000 interactions and asks the learner's mean
-// reward to be 0.1 above random's on every one. The Q-learners learn
-// fixture B (the thesis's Fig. 5.1: Good and Evil follow a pattern, so π's
-// observation predicts the best move); they scored 0.19 to 0.42 against
-// random's −0.02 to 0.01 at seeds 0 to 9. Freq ignores observations, so it
-// gets an environment where one action is best wherever π is: a 3-cell
-// line, Good staying in the right end, where r leads and keeps π.
+// episodes (seeds 0 to 4) of 2,000 interactions and asks the learner's
+// mean reward to be above random's on every episode and by 0.1 on their
+// mean. The Q-learners learn fixture B (the thesis's Fig. 5.1: Good and
+// Evil follow a pattern, so π's observation predicts the best move). Over
+// seeds 0 to 39, in blocks of five, the smallest mean margin was 0.17
+// (hlq), 0.19 (qlambda), 0.23 (sarsalambda); the smallest of one episode
+// 0.03 (qlambda, which an early unlucky exploration can hold back). Freq
+// ignores observations, so it gets an environment where one action is best
+// wherever π is: a 3-cell line, Good staying in the right end, where r
+// leads and keeps π (smallest margin 0.45).
 func TestLearnersBeatRandom(t *testing.T) {
 	fixtureB := loadFixture(t, "lambda-one/fixture-b.anynt")
-	stayPut := line(t, 2, 3, 1, "set rewards lambda-one\n")
+	rightEnd := line(t, 2, 3, 1, "set rewards lambda-one\n")
 	for _, c := range []struct {
 		spec string
 		e    *env.Env
 	}{
-		{"qlambda", fixtureB}, {"sarsalambda", fixtureB}, {"hlq", fixtureB}, {"freq", stayPut},
+		{"qlambda", fixtureB}, {"sarsalambda", fixtureB}, {"hlq", fixtureB}, {"freq", rightEnd},
 	} {
+		var margin float64
 		for seed := range uint64(5) {
 			got, base := meanReward(t, c.e, c.spec, seed, 2000), meanReward(t, c.e, "random", seed, 2000)
-			if got < base+0.1 {
+			if got <= base {
 				t.Errorf("%s, seed %d: mean reward %.3f, random's %.3f", c.spec, seed, got, base)
 			}
+			margin += (got - base) / 5
+		}
+		if margin < 0.1 {
+			t.Errorf("%s: %.3f above random on average, want at least 0.1", c.spec, margin)
 		}
 	}
 }

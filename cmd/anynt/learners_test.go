@@ -45,6 +45,14 @@ func TestLearnerSpecsEndToEnd(t *testing.T) {
 	if len(seen) != len(want) {
 		t.Errorf("summaries of %v, want the four agents of %v", seen, want)
 	}
+	out, errw, code = anynt(t, "", "run", corpusDir+"lambda-one/fixture-b.anynt", "--agent", "freq:epsilon=0.2", "--steps", "100", "--json")
+	var r struct {
+		Agent         string             `json:"agent"`
+		AgentSettings map[string]float64 `json:"agent_settings"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); code != exitOK || err != nil || r.Agent != "freq:epsilon=0.2" || r.AgentSettings["epsilon"] != 0.2 {
+		t.Errorf("run --json: status %d, %v, %+v (%s)", code, err, r, errw)
+	}
 	_, errw, code = anynt(t, "", "test", "--agent", "qlambda:alpha=2", "--tests", "1")
 	if code != exitUsage || !strings.Contains(errw, "alpha (the learning rate α) is 2; it must be in (0, 1]") {
 		t.Errorf("alpha=2: status %d, %q", code, errw)
