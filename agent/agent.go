@@ -32,8 +32,11 @@ var makers = map[string]func(Settings) env.Agent{
 
 // Names lists the agents Lookup knows.
 func Names() []string {
-	names := make([]string, 0, len(makers))
+	names := make([]string, 0, len(makers)+len(learners))
 	for n := range makers {
+		names = append(names, n)
+	}
+	for n := range learners {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -47,13 +50,28 @@ type Factory func() env.Agent
 // ErrUnknown is the cause of Lookup's error for a name it does not know.
 var ErrUnknown = errors.New("no such agent")
 
-// Lookup finds an agent by name and checks its settings. Runs look an
-// agent up once, before they start, so that a misspelt name is an error
-// the user sees rather than a nil agent deep inside an evaluation.
-func Lookup(name string, s Settings) (Factory, error) {
+// Lookup finds an agent by its spec, a name with, for the learners
+// qlambda, sarsalambda, hlq and freq, optional settings after a colon
+// (qlambda:alpha=0.1,lambda=0.9), and checks its settings: s for
+// Q-learning, the spec's for a learner (a *SpecError names the key at
+// fault). Runs look an agent up once, before they start, so that a
+// misspelt name is an error the user sees rather than a nil agent deep
+// inside an evaluation.
+func Lookup(spec string, s Settings) (Factory, error) {
+	name, settings, has := splitSpec(spec)
+	if l, ok := learners[name]; ok {
+		return learnerOf(name, l, settings, has)
+	}
 	mk, ok := makers[name]
 	if !ok {
 		return nil, fmt.Errorf("%w: %q (the agents: %s)", ErrUnknown, name, strings.Join(Names(), ", "))
+	}
+	if has {
+		msg := "takes no settings"
+		if name == "qlearning" {
+			msg = "takes its settings from --alpha, --gamma and --q0, not from its name"
+		}
+		return nil, &SpecError{Agent: name, Msg: msg}
 	}
 	if name == "qlearning" {
 		if err := s.Check(); err != nil {

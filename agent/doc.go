@@ -2,14 +2,25 @@
 // stay, the thesis's follower and oracle (Insa-Cabrera 2011, §5.2), and
 // Q-learning with the thesis's settings (§4.6: α = 0.05, γ = 0.35, Q
 // initialised to 2, rewards shifted from [−1, 1] to [0, 2], the state is π's
-// observation), and two random agents of Hernández-Orallo (2010a, "On
+// observation), two random agents of Hernández-Orallo (2010a, "On
 // Evaluating Agent Performance in a Fixed Period of Time") that choose when
 // they act (Paced): the opportunistic Stopper of Theorem 1 and the time
-// Modulator.
+// Modulator, and four reference learners of the field, tabular over π's
+// observation and ε-greedy: Watkins's Q(λ) (QLambda; Watkins 1989, Sutton
+// and Barto 2018, §12.10), SARSA(λ) with replacing traces (SarsaLambda;
+// §12.7), HLQ(λ), Q(λ) without a learning rate (HLQ; Hutter and Legg 2008,
+// "Temporal Difference Updating without a Learning Rate"), and AIQ's
+// frequency agent (Freq; Legg and Veness 2011, "An Approximation of the
+// Universal Intelligence Measure").
 //
 // An agent draws only from the random stream the episode gives it, so one
-// seed decides a whole run. Lookup finds an agent by name and checks its
-// settings once, returning a Factory that cannot fail: every run builds its
-// agents from a factory, so a misspelt name or a Q-learning rate out of
-// range is refused before anything runs (docs/output.md lists the ranges).
+// seed decides a whole run. Lookup finds an agent by its spec, a name with,
+// for a learner, settings after a colon (qlambda:alpha=0.1,lambda=0.9),
+// and checks its settings once, returning a Factory that cannot fail: every
+// run builds its agents from a factory, so a misspelt name, an unknown key
+// or a rate out of range is refused before anything runs
+// (docs/environments.md, Agents, lists the ranges). The learners keep their
+// tables flat and their traces in a list of the pairs that have one, so an
+// interaction allocates nothing once its states are known and costs the
+// pairs visited lately, not every pair seen.
 package agent

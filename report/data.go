@@ -37,17 +37,20 @@ type jsonSettings struct {
 
 // jsonHead is what decided every figure: the tool, the test, the agent.
 type jsonHead struct {
-	Kind       string       `json:"kind"` // item or summary
-	Version    string       `json:"version"`
-	Protocol   string       `json:"protocol"`
-	Seed       uint64       `json:"seed"`
-	Tests      int          `json:"tests"`
-	Settings   jsonSettings `json:"settings"`
-	Agent      string       `json:"agent"`
-	QLearning  *jsonQ       `json:"qlearning,omitempty"`
-	Command    string       `json:"agent_cmd,omitempty"`
-	Batch      int          `json:"agent_batch,omitempty"` // above 1 only
-	Complexity string       `json:"complexity_measure"`
+	Kind      string       `json:"kind"` // item or summary
+	Version   string       `json:"version"`
+	Protocol  string       `json:"protocol"`
+	Seed      uint64       `json:"seed"`
+	Tests     int          `json:"tests"`
+	Settings  jsonSettings `json:"settings"`
+	Agent     string       `json:"agent"`
+	QLearning *jsonQ       `json:"qlearning,omitempty"`
+	// AgentSettings are a learner's settings, defaults included
+	// (agent.SpecSettings), by key.
+	AgentSettings map[string]float64 `json:"agent_settings,omitempty"`
+	Command       string             `json:"agent_cmd,omitempty"`
+	Batch         int                `json:"agent_batch,omitempty"` // above 1 only
+	Complexity    string             `json:"complexity_measure"`
 }
 
 type jsonQ struct {
@@ -180,6 +183,12 @@ func (r *Report) head(kind string, a Agent) jsonHead {
 			Score: string(s.Score), CurvePoints: s.CurvePoints, Protocol: r.Protocol.Settings}}
 	if q := a.QLearning; q != nil {
 		h.QLearning = &jsonQ{q.Alpha, q.Gamma, q.Q0}
+	}
+	if len(a.Settings) > 0 {
+		h.AgentSettings = map[string]float64{}
+		for _, s := range a.Settings {
+			h.AgentSettings[s.Key] = s.Value
+		}
 	}
 	h.Command = a.Command
 	if a.Batch > 1 {

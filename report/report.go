@@ -46,6 +46,9 @@ type Agent struct {
 	// QLearning holds the settings of a Q-learning agent; nil for an agent
 	// that has none.
 	QLearning *agent.Settings
+	// Settings are a learner's settings (agent.SpecSettings), defaults
+	// included; nil for an agent whose settings are not in its spec.
+	Settings []agent.Setting
 	// Command is the command line of an agent outside anynt (anynt test
 	// --agent-cmd), empty for a built-in agent.
 	Command string
@@ -55,10 +58,11 @@ type Agent struct {
 	Batch int
 }
 
-// AgentOf names agent name with the settings s when they decide its
-// behaviour (Q-learning's), as the report prints it.
+// AgentOf names agent name (a spec, agent.Lookup) with the settings that
+// decide its behaviour: s for Q-learning, the spec's for a learner that
+// takes them there, as the report prints them.
 func AgentOf(name string, s agent.Settings) Agent {
-	a := Agent{Name: name}
+	a := Agent{Name: name, Settings: agent.SpecSettings(name)}
 	if name == "qlearning" {
 		a.QLearning = &s
 	}

@@ -40,6 +40,13 @@ func agentText(a Agent) string {
 	if a.Command != "" {
 		return fmt.Sprintf("%s (--agent-cmd %q)", a.Name, a.Command)
 	}
+	if len(a.Settings) > 0 {
+		kv := make([]string, len(a.Settings))
+		for i, s := range a.Settings {
+			kv[i] = s.Key + " " + g(s.Value)
+		}
+		return fmt.Sprintf("%s (%s)", a.Name, strings.Join(kv, ", "))
+	}
 	if a.QLearning == nil {
 		return a.Name
 	}

@@ -118,7 +118,7 @@ the rejections by reason ends the run on standard error.`,
 	f.BoolVar(&asJSON, "json", false, "print one JSON object a line for each accepted environment")
 	f.IntVar(&s.Filters.Episodes, "episodes", s.Filters.Episodes, "episodes of each agent in the filters")
 	f.IntVar(&s.Filters.Steps, "steps", s.Filters.Steps, "interactions an episode in the filters")
-	f.StringSliceVar(&s.Filters.References, "references", s.Filters.References, "the reference agents of discrimination (the best of them must score above random)")
+	specListVar(f, &s.Filters.References, "references", s.Filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	f.BoolVar(&s.Filters.Sequential, "sequential", s.Filters.Sequential, "decide by the sequential test, stopping when a look knows (--sequential=false: every episode of every agent)")
 	return cmd
 }

@@ -149,7 +149,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", generate.MaxFilterRuns))
 	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", generate.MaxFilterRuns))
 	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
-	cmd.Flags().StringSliceVar(&filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
+	specListVar(cmd.Flags(), &filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	cmd.Flags().BoolVar(&filters.Sequential, "sequential", filters.Sequential, "decide by the sequential test, stopping when a look knows (--sequential=false: every episode of every agent)")
 	return cmd
 }
@@ -273,7 +273,9 @@ type runOutcome struct {
 	Seed     uint64 `json:"seed"`
 	// QLearning holds the agent's settings when it is Q-learning.
 	QLearning *qSettings `json:"qlearning,omitempty"`
-	Mean      float64    `json:"mean"`
+	// AgentSettings are a learner's settings, defaults included.
+	AgentSettings map[string]float64 `json:"agent_settings,omitempty"`
+	Mean          float64            `json:"mean"`
 	// CI95 is null for one episode, which says nothing of the spread.
 	CI95     *[2]float64 `json:"ci95"`
 	MaxSteps int         `json:"max_vm_steps"`
@@ -339,7 +341,10 @@ seed decides every random choice: the same file, agent and seed give the
 same output, bit for bit.
 
 Agents: ` + strings.Join(agent.Names(), ", ") + `. Q-learning's settings must lie in
-alpha (0, 1], gamma [0, 1) and q0 finite. --episodes is at most ` + fmt.Sprint(maxEpisodes) + `,
+alpha (0, 1], gamma [0, 1) and q0 finite. The learners take theirs in the
+agent's name, NAME:key=value,... (--agent 'qlambda:alpha=0.1,lambda=0.9'),
+each optional, with its default and range (docs/environments.md, Agents):
+` + agent.Params() + `--episodes is at most ` + fmt.Sprint(maxEpisodes) + `,
 --steps at most ` + fmt.Sprint(maxSteps) + `, and their product at most ` + fmt.Sprint(maxRunInteractions) + `.
 
 --trace prints each interaction of the first episode on standard error, under
@@ -437,6 +442,12 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 			Mean: ev.Mean, CI95: ci(ev.CI95[0], ev.CI95[1], fl.episodes), MaxSteps: ev.MaxSteps, Scores: ev.Scores, Bounds: bounds}
 		if fl.agent == "qlearning" {
 			o.QLearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
+		}
+		for _, s := range agent.SpecSettings(fl.agent) {
+			if o.AgentSettings == nil {
+				o.AgentSettings = map[string]float64{}
+			}
+			o.AgentSettings[s.Key] = s.Value
 		}
 		return writeJSON(io.out, o)
 	}

@@ -80,7 +80,7 @@ the same output, bit for bit, whatever the number of cores.`,
 	f.IntVar(&s.Filters.Episodes, "episodes", s.Filters.Episodes, "episodes of each agent in the filters")
 	f.IntVar(&s.Filters.Steps, "steps", s.Filters.Steps, "scored interactions an episode in the filters")
 	f.StringVar(&s.Out, "out", "", "keep the run in this folder: its state and the population, best first")
-	f.StringSliceVar(&s.Filters.References, "references", s.Filters.References, "the reference agents of discrimination (the best of them must score above random)")
+	specListVar(f, &s.Filters.References, "references", s.Filters.References, "the reference agents of discrimination (the best of them must score above random)")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object a generation")
 	return cmd
 }

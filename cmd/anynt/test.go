@@ -127,8 +127,11 @@ standard error and its 95% interval, both from a model of the staircase
 (--json, --csv: every step; --html FILE: a page with the plots of its
 score and its level over the test time).
 
-Agents: ` + strings.Join(agent.Names(), ", ") + `.
-
+Agents: ` + strings.Join(agent.Names(), ", ") + `. The learners take their
+settings in the agent's name, NAME:key=value,... (--agent
+'qlambda:alpha=0.1,lambda=0.9'), each optional, with its default and range;
+the report names the agent as given and every setting (docs/environments.md, Agents):
+` + agent.Params() + `
 --agent-cmd "CMD" examines a program outside anynt, in any language, that
 speaks the protocol of docs/protocol.md on its standard input and output:
 it takes the items one after another on one process, and its measured
@@ -159,6 +162,7 @@ with the tables and the plots. --quiet prints no table and no progress line.
 On a terminal a progress line on standard error shows the rate and time left.`,
 		Example: `  anynt test --protocol lambda-one --agent qlearning --tests 20 --seed 1
   anynt test --agent random,qlearning,oracle --tests 20 --html report.html
+  anynt test --agent random --agent qlambda --agent 'sarsalambda:lambda=0.9,epsilon=0.1' --agent hlq --agent freq
   anynt test --agent qlearning --pace uniform:0.5:1.5 --score per-cycle --csv > items.csv
   anynt test --protocol battery --agent random,oracle --steps 1000 corpus/paper
   anynt test --protocol battery --generate 60 --pool 200 --weighting universal --sample 50
@@ -209,7 +213,7 @@ func (fl *testFlags) registerProtocol(f *pflag.FlagSet) {
 // agents) take the items and how the report is written.
 func (fl *testFlags) registerExam(f *pflag.FlagSet, agents []string) {
 	d := exam.DefaultSettings
-	f.StringSliceVar(&fl.agents, "agent", agents, "the agents, a list (comma-separated or repeated); the first is the paired differences' baseline")
+	specListVar(f, &fl.agents, "agent", agents, "the agents, a list (comma-separated or repeated), each a name with, for qlambda, sarsalambda, hlq and freq, optional settings name:key=value,...; the first is the paired differences' baseline")
 	f.IntVar(&fl.episodes, "episodes", d.Episodes, fmt.Sprintf("episodes of each item (1 to %d)", exam.MaxEpisodes))
 	f.StringVar(&fl.pace, "pace", d.Pace.String(), "the delay before each action: constant:D, uniform:A:B or exponential:MEAN seconds")
 	f.Float64Var(&fl.tau, "tau", d.Tau, "the test time of an item in seconds; 0: its interactions × the pace's mean delay")
