@@ -1,0 +1,2 @@
+// Package aixi is MC-AIXI-CTW (Veness, Ng, Hutter, Uther and Silver 2011).
+package aixi
