@@ -18,19 +18,17 @@ func TestCTWByHand(t *testing.T) {
 	for _, b := range []int{0, 1, 1} {
 		m.update(0, b, true)
 	}
-	root := m.trees[0].nodes[0]
-	if got := math.Exp(root.logKT); math.Abs(got-1.0/16) > 1e-15 {
-		t.Errorf("root KT %v, want 1/16", got)
-	}
-	if got := math.Exp(root.logW); math.Abs(got-1.0/16) > 1e-15 {
+	tr := m.trees[0]
+	if got := math.Exp(tr.logP); math.Abs(got-1.0/16) > 1e-15 {
 		t.Errorf("P_w(0,1,1) = %v, want 1/16", got)
 	}
-	c0, c1 := m.trees[0].nodes[root.child[0]], m.trees[0].nodes[root.child[1]]
-	if got := math.Exp(c0.logW); math.Abs(got-1.0/8) > 1e-15 {
-		t.Errorf("context 0's P_w %v, want 1/8", got)
+	// β at the root: P_kt / (P_w(ctx 0) · P_w(ctx 1)) = (1/16) / (1/8 · ½) = 1.
+	if root := tr.nodes[0]; math.Abs(root.logBeta) > 1e-15 || root.count != [2]uint32{1, 2} {
+		t.Errorf("root %+v, want counts 1, 2 and β = 1", root)
 	}
-	if got := math.Exp(c1.logW); math.Abs(got-0.5) > 1e-15 {
-		t.Errorf("context 1's P_w %v, want 1/2", got)
+	c0, c1 := tr.nodes[tr.nodes[0].child[0]], tr.nodes[tr.nodes[0].child[1]]
+	if c0.count != [2]uint32{1, 1} || c1.count != [2]uint32{0, 1} {
+		t.Errorf("contexts 0 and 1 counted %v and %v, want [1 1] and [0 1]", c0.count, c1.count)
 	}
 	if got := m.prob1(0); math.Abs(got-11.0/16) > 1e-14 {
 		t.Errorf("P(1 | 0,1,1) = %v, want 11/16", got)
@@ -51,7 +49,7 @@ func TestCTWMissingNodesByHand(t *testing.T) {
 	m := newModel(2, 1)
 	m.update(0, 1, true)
 	m.update(0, 1, true)
-	if got := math.Exp(m.trees[0].nodes[0].logW); math.Abs(got-5.0/16) > 1e-15 {
+	if got := math.Exp(m.trees[0].logP); math.Abs(got-5.0/16) > 1e-15 {
 		t.Errorf("P_w(1,1) = %v, want 5/16", got)
 	}
 	if got := m.prob1(0); math.Abs(got-0.75) > 1e-14 {
@@ -59,33 +57,86 @@ func TestCTWMissingNodesByHand(t *testing.T) {
 	}
 }
 
-// prob1 is P_w(h·1)/P_w(h), computed without updating: it matches an
-// update and its revert, and P(0) + P(1) = 1, on random histories with
-// actions between percepts.
-func TestProb1IsTheRatio(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	m := newModel(5, 3)
-	for step := range 300 {
-		if step%3 == 0 {
-			m.appendAction([]byte{byte(rng.IntN(2))}, true)
+// refLogPw is CTW from its definition, for the tests: the bits each
+// context (up to depth D, most recent bit first) saw are counted, and
+// P_w(s) = KT(s) at depth D, ½ KT(s) + ½ P_w(s0) P_w(s1) above, with the
+// KT probability of a zeros and b ones Γ(a+½) Γ(b+½) / (π Γ(a+b+1)).
+func refLogPw(history []byte, predicted []bool, depth int) float64 {
+	counts := map[string][2]int{}
+	for i, x := range history {
+		if !predicted[i] {
+			continue
 		}
-		i := step % 3
-		before := m.trees[i].nodes[0].logW
-		p := m.prob1(i)
-		m.update(i, 1, false)
-		with1 := math.Exp(m.trees[i].nodes[0].logW - before)
-		m.revertTo(0)
-		m.update(i, 0, false)
-		with0 := math.Exp(m.trees[i].nodes[0].logW - before)
-		m.revertTo(0)
-		if math.Abs(p-with1) > 1e-12 || math.Abs(with0+with1-1) > 1e-12 {
-			t.Fatalf("step %d: prob1 %v, by update %v, P(0) %v", step, p, with1, with0)
+		ctx := ""
+		for d := 0; d <= depth; d++ {
+			c := counts[ctx]
+			c[x]++
+			counts[ctx] = c
+			bit := byte('0')
+			if i-d-1 >= 0 && history[i-d-1] == 1 {
+				bit = '1'
+			}
+			ctx += string(bit)
+		}
+	}
+	logKT := func(c [2]int) float64 {
+		la, _ := math.Lgamma(float64(c[0]) + 0.5)
+		lb, _ := math.Lgamma(float64(c[1]) + 0.5)
+		ln, _ := math.Lgamma(float64(c[0]+c[1]) + 1)
+		return la + lb - ln - math.Log(math.Pi)
+	}
+	var pw func(ctx string) float64
+	pw = func(ctx string) float64 {
+		c, ok := counts[ctx]
+		if !ok {
+			return 0
+		}
+		if len(ctx) == depth {
+			return logKT(c)
+		}
+		x, y := logKT(c), pw(ctx+"0")+pw(ctx+"1")
+		return math.Log(0.5*math.Exp(x) + 0.5*math.Exp(y))
+	}
+	return pw("")
+}
+
+// The model's P_w and its predictions match CTW computed from its
+// definition, on a random history of actions and percepts of 3 bits:
+// logP is log P_w of what each tree predicted, and prob1 the ratio
+// P_w(h·1)/P_w(h).
+func TestCTWMatchesTheDefinition(t *testing.T) {
+	const depth, bits = 4, 3
+	rng := rand.New(rand.NewPCG(1, 2))
+	m := newModel(depth, bits)
+	tree := []int{} // the tree that predicted each history bit, or -1
+	predictedBy := func(i int, extra bool) []bool {
+		p := make([]bool, len(tree), len(tree)+1)
+		for k, x := range tree {
+			p[k] = x == i
+		}
+		return append(p, extra)
+	}
+	for step := range 120 {
+		i := step % bits
+		if i == 0 {
+			a := []byte{byte(rng.IntN(2))}
+			m.appendAction(a, true)
+			tree = append(tree, -1)
 		}
 		b := 0
-		if rng.Float64() < 0.3+0.4*float64(i%2) {
+		if rng.Float64() < 0.2+0.6*float64(i%2) {
 			b = 1
 		}
+		before := refLogPw(m.history, predictedBy(i, false)[:len(tree)], depth)
+		with1 := refLogPw(append(m.history[:len(m.history):len(m.history)], 1), predictedBy(i, true), depth)
+		if got, want := m.prob1(i), math.Exp(with1-before); math.Abs(got-want) > 1e-12 {
+			t.Fatalf("step %d: prob1 %v, by the definition %v", step, got, want)
+		}
 		m.update(i, b, true)
+		tree = append(tree, i)
+		if got, want := m.trees[i].logP, refLogPw(m.history, predictedBy(i, false)[:len(tree)], depth); math.Abs(got-want) > 1e-9 {
+			t.Fatalf("step %d: log P_w %v, by the definition %v", step, got, want)
+		}
 	}
 }
 
@@ -110,6 +161,10 @@ func TestRevertRestoresExactly(t *testing.T) {
 		m.update(step%4, rng.IntN(2), true)
 	}
 	hist, trees := snapshot(m)
+	var logP []float64
+	for _, tr := range m.trees {
+		logP = append(logP, tr.logP)
+	}
 	for range 20 {
 		for step := range 1 + rng.IntN(60) {
 			if step%4 == 0 {
@@ -121,6 +176,9 @@ func TestRevertRestoresExactly(t *testing.T) {
 				b = 1
 			}
 			m.update(i, b, false)
+			if rng.IntN(5) == 0 { // an update not preceded by prob1
+				m.update((i+1)%4, rng.IntN(2), false)
+			}
 		}
 		m.revertTo(0)
 		gotHist, gotTrees := snapshot(m)
@@ -128,14 +186,16 @@ func TestRevertRestoresExactly(t *testing.T) {
 			t.Fatalf("history %v, want %v", gotHist, hist)
 		}
 		for i := range trees {
+			if got := m.trees[i].logP; math.Float64bits(got) != math.Float64bits(logP[i]) {
+				t.Fatalf("tree %d: log P_w %v after revert, was %v", i, got, logP[i])
+			}
 			if len(gotTrees[i]) != len(trees[i]) {
 				t.Fatalf("tree %d has %d nodes after revert, had %d", i, len(gotTrees[i]), len(trees[i]))
 			}
 			for k, want := range trees[i] {
 				got := gotTrees[i][k]
 				if got.count != want.count || got.child != want.child ||
-					math.Float64bits(got.logKT) != math.Float64bits(want.logKT) ||
-					math.Float64bits(got.logW) != math.Float64bits(want.logW) {
+					math.Float64bits(got.logBeta) != math.Float64bits(want.logBeta) {
 					t.Fatalf("tree %d node %d is %+v after revert, was %+v", i, k, got, want)
 				}
 			}
