@@ -27,7 +27,7 @@ type Settings struct {
 }
 
 // DefaultSettings are the settings of the built-in agent; doc.go says why.
-var DefaultSettings = Settings{Depth: 32, Simulations: 32, Horizon: 3, Exploration: math.Sqrt2, RewardLevels: 3}
+var DefaultSettings = Settings{Depth: 32, Simulations: 64, Horizon: 1, Exploration: math.Sqrt2, RewardLevels: 3}
 
 // Bounds of the settings: beyond them an action costs more than a test
 // can wait for (depth, simulations, horizon), or the setting means nothing.
@@ -130,6 +130,7 @@ func (a *Agent) End(float64) {}
 // observation symbol in symbolBits bits (missing symbols as 0), then the
 // reward's level.
 func (a *Agent) encodePercept(dst, obs []byte, reward float64) []byte {
+	dst = appendBits(dst, a.rewardLevel(reward), a.rewardBits)
 	for i := range a.obsLen {
 		c := 0
 		if i < len(obs) {
@@ -137,7 +138,7 @@ func (a *Agent) encodePercept(dst, obs []byte, reward float64) []byte {
 		}
 		dst = appendBits(dst, c, a.symbolBits)
 	}
-	return appendBits(dst, a.rewardLevel(reward), a.rewardBits)
+	return dst
 }
 
 // rewardLevel rounds a reward in [−1, 1] to the nearest of the levels.
@@ -174,7 +175,6 @@ func (a *Agent) samplePercept(rng *rand.Rand) ([]byte, float64) {
 	m := a.model
 	a.percept = a.percept[:0]
 	level := 0
-	obsBits := len(m.trees) - a.rewardBits
 	for i := range m.trees {
 		b := 0
 		if rng.Float64() < m.prob1(i) {
@@ -182,7 +182,7 @@ func (a *Agent) samplePercept(rng *rand.Rand) ([]byte, float64) {
 		}
 		m.update(i, b, false)
 		a.percept = append(a.percept, byte(b))
-		if i >= obsBits {
+		if i < a.rewardBits {
 			level = level<<1 | b
 		}
 	}

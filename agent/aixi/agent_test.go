@@ -120,7 +120,7 @@ func TestReproducibleBySeed(t *testing.T) {
 // On two cells with Good fixed in one (testdata/two-cells.anynt) the best
 // policy scores 1 and random 0: MC-AIXI-CTW learns, within 60
 // interactions, to go to Good's cell and stay, and beats random by at
-// least 0.25 on every seed (it scores 0.4 to 0.67 on these, random −0.07
+// least 0.4 on every seed (it scores 0.70 to 0.83 on these, random −0.07
 // to 0.13).
 func TestBeatsRandomOnTwoCells(t *testing.T) {
 	e := load(t, "testdata/two-cells.anynt")
@@ -128,7 +128,7 @@ func TestBeatsRandomOnTwoCells(t *testing.T) {
 	for seed := uint64(1); seed <= 5; seed++ {
 		got := env.NewEpisode(e, New(small), seed).Run(steps, nil)
 		base := env.NewEpisode(e, &random{}, seed).Run(steps, nil)
-		if got < base+0.25 {
+		if got < base+0.4 {
 			t.Errorf("seed %d: MC-AIXI-CTW scores %.3f, random %.3f", seed, got, base)
 		}
 	}
