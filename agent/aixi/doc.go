@@ -74,6 +74,9 @@
 // 10 s on two cores. The cost grows linearly in Depth, Simulations and
 // Horizon. The paper's experiments used D from 32 to 96 and hundreds to
 // thousands of simulations, on domains whose observations are a few bits.
+// Memory: a tree gains at most D + 1 nodes (24 bytes each) a percept bit,
+// and far fewer once contexts recur: on fixture B the model holds 190,000
+// nodes (4.6 MB) after 2,000 interactions, growing slowly.
 //
 // The defaults are the best of a sweep on 20 Λ_one tests (seed 1; mean
 // paired difference over random, 140 items): horizon 1 with 16, 32, 64,
