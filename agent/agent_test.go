@@ -73,12 +73,13 @@ func TestNewRejectsUnknownAgents(t *testing.T) {
 	if _, err := agent.New("clairvoyant", agent.DefaultSettings); err == nil {
 		t.Error("an unknown agent was made")
 	}
+	e := loadFixture(t, "lambda-one/fixture-b.anynt")
 	for _, name := range agent.Names() {
 		a, err := agent.New(name, agent.DefaultSettings)
 		if err != nil || a == nil {
-			t.Errorf("%s: %v", name, err)
+			t.Fatalf("%s: %v", name, err)
 		}
-		a.Start(nil, rand.New(rand.NewPCG(1, 2)))
+		a.Start(e, rand.New(rand.NewPCG(1, 2)))
 	}
 }
 

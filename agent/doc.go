@@ -11,7 +11,9 @@
 // §12.7), HLQ(λ), Q(λ) without a learning rate (HLQ; Hutter and Legg 2008,
 // "Temporal Difference Updating without a Learning Rate"), and AIQ's
 // frequency agent (Freq; Legg and Veness 2011, "An Approximation of the
-// Universal Intelligence Measure").
+// Universal Intelligence Measure"); and, from package aixi, the planner
+// MC-AIXI-CTW (Veness et al. 2011, "A Monte-Carlo AIXI Approximation"),
+// whose settings are given in its spec like a learner's.
 //
 // An agent draws only from the random stream the episode gives it, so one
 // seed decides a whole run. Lookup finds an agent by its spec, a name with,

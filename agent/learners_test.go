@@ -106,7 +106,8 @@ func TestLearnersAreReproducible(t *testing.T) {
 // with a message naming the key, its value and its range.
 func TestLearnerSpecs(t *testing.T) {
 	for _, spec := range []string{"qlambda", "qlambda:alpha=1,lambda=0,epsilon=0,gamma=0,q0=-3", "sarsalambda:lambda=1",
-		"hlq:lambda=1,gamma=0.99", "freq:epsilon=1", "qlambda: alpha = 0.1"} {
+		"hlq:lambda=1,gamma=0.99", "freq:epsilon=1", "qlambda: alpha = 0.1",
+		"mc-aixi-ctw", "mc-aixi-ctw:depth=16,simulations=8,horizon=2,exploration=0,reward-levels=2"} {
 		if _, err := agent.Lookup(spec, agent.DefaultSettings); err != nil {
 			t.Errorf("%s: %v", spec, err)
 		}
@@ -127,6 +128,10 @@ func TestLearnerSpecs(t *testing.T) {
 		{"qlambda:", "", "nothing after the colon"},
 		{"random:epsilon=0.1", "", "agent random: takes no settings"},
 		{"qlearning:alpha=0.1", "", "takes its settings from --alpha, --gamma and --q0"},
+		{"mc-aixi-ctw:depth=1.5", "depth", "depth (the context trees' depth D, in bits) is 1.5; it must be an integer from 1 to 256"},
+		{"mc-aixi-ctw:simulations=0", "simulations", "it must be an integer from 1 to 100000"},
+		{"mc-aixi-ctw:reward-levels=1", "reward-levels", "it must be an integer from 2 to 256"},
+		{"mc-aixi-ctw:exploration=-1", "exploration", "it must be in [0, 100]"},
 	} {
 		_, err := agent.Lookup(c.spec, agent.DefaultSettings)
 		var se *agent.SpecError

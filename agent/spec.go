@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/anynt/anynt/agent/aixi"
 	"github.com/anynt/anynt/env"
 )
 
@@ -20,11 +21,12 @@ type param struct {
 	hiOpen  bool    // hi itself is out of range
 	meaning string
 	finite  bool
+	integer bool // a count: a whole number
 }
 
 func (p param) ok(x float64) bool {
 	switch {
-	case math.IsNaN(x), p.finite && math.IsInf(x, 0):
+	case math.IsNaN(x), p.finite && math.IsInf(x, 0), p.integer && x != math.Trunc(x):
 		return false
 	case x < p.lo || p.loOpen && x == p.lo:
 		return false
@@ -37,6 +39,9 @@ func (p param) ok(x float64) bool {
 func (p param) rangeText() string {
 	if p.finite {
 		return "finite"
+	}
+	if p.integer {
+		return fmt.Sprintf("an integer from %v to %v", p.lo, p.hi)
 	}
 	l, r := "[", "]"
 	if p.loOpen {
@@ -79,6 +84,18 @@ var learners = map[string]learner{
 	}},
 	"freq": {[]param{pEpsilon}, func(x map[string]float64) env.Agent {
 		return &Freq{Epsilon: x["epsilon"]}
+	}},
+	// MC-AIXI-CTW of Veness et al. (2011), package aixi: its defaults and
+	// bounds are that package's (agent/aixi/doc.go says why).
+	"mc-aixi-ctw": {[]param{
+		{key: "depth", def: float64(aixi.DefaultSettings.Depth), lo: 1, hi: aixi.MaxDepth, integer: true, meaning: "the context trees' depth D, in bits"},
+		{key: "simulations", def: float64(aixi.DefaultSettings.Simulations), lo: 1, hi: aixi.MaxSimulations, integer: true, meaning: "ρUCT's simulations an action"},
+		{key: "horizon", def: float64(aixi.DefaultSettings.Horizon), lo: 1, hi: aixi.MaxHorizon, integer: true, meaning: "the interactions a simulation looks ahead"},
+		{key: "exploration", def: aixi.DefaultSettings.Exploration, lo: 0, hi: aixi.MaxExploration, meaning: "UCB's exploration constant C"},
+		{key: "reward-levels", def: float64(aixi.DefaultSettings.RewardLevels), lo: 2, hi: aixi.MaxRewardLevels, integer: true, meaning: "the levels a reward is rounded to"},
+	}, func(x map[string]float64) env.Agent {
+		return aixi.New(aixi.Settings{Depth: int(x["depth"]), Simulations: int(x["simulations"]), Horizon: int(x["horizon"]),
+			Exploration: x["exploration"], RewardLevels: int(x["reward-levels"])})
 	}},
 }
 
