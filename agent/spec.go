@@ -205,7 +205,11 @@ func Params() string {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			fmt.Fprintf(&b, " %s %v %s", p.key, p.def, strings.TrimPrefix(p.rangeText(), "in "))
+			r := strings.TrimPrefix(p.rangeText(), "in ")
+			if p.integer {
+				r = fmt.Sprintf("[%v, %v] integer", p.lo, p.hi)
+			}
+			fmt.Fprintf(&b, " %s %.4g %s", p.key, p.def, r)
 		}
 		b.WriteByte('\n')
 	}
