@@ -15,7 +15,7 @@ func newServeEnvCmd(io *stdio) *cobra.Command {
 		Short: "Serve environments to an agent that drives them (make, reset, step)",
 		Long: `serve-env reads requests on standard input, one JSON object a line, and
 answers each with one line on standard output, in order: the protocol
-anynt/1 of docs/protocol.md ("Direction B"), for an agent that
+anynt/1.1 of docs/protocol.md ("Direction B"), for an agent that
 drives the environment itself, such as a Gymnasium wrapper.
 
 A client says hello, makes environments (an environment file, or an exercise
