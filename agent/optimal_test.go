@@ -159,3 +159,25 @@ func TestBestOnAPlainEpisode(t *testing.T) {
 		t.Fatalf("error %v, want env.ErrUnsaved", err)
 	}
 }
+
+// BenchmarkOptimalLambdaOne measures the optimal agent's episode, plan and
+// play, on each exercise of the Λ_one test of seed 1, at the exercise's
+// own number of interactions.
+func BenchmarkOptimalLambdaOne(b *testing.B) {
+	for _, x := range exam.LambdaOne(1) {
+		e, _, _, err := x.Load("exercise", 1, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("exercise%d/%dcells/%dactions/%dsteps", x.Number, x.Cells, x.Actions, x.Steps), func(b *testing.B) {
+			p := env.NewPlayer(e)
+			for i := 0; b.Loop(); i++ {
+				o := &agent.Optimal{}
+				p.Episode(o, uint64(i)).Run(x.Steps, nil)
+				if o.Err() != nil {
+					b.Fatal(o.Err())
+				}
+			}
+		})
+	}
+}
