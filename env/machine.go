@@ -91,8 +91,7 @@ type Episode struct {
 	act   func(*View) int // agent.Act, bound once
 	last  float64         // π's last reward
 	rng   *rand.Rand
-	src   *rand.PCG // rng's source, which State copies
-	pos   []int     // cells of π, ⊕, ⊖, ω1…
+	pos   []int // cells of π, ⊕, ⊖, ω1…
 	// cellReward holds the reward each cell was given last, halvings the
 	// interactions' halvings so far and halvedFrom, for each cell, their
 	// number when it was given: every cell's reward halves each
@@ -126,6 +125,7 @@ type Episode struct {
 	// Bounds counts, for each behaviour program, its runs and those that
 	// ended at a bound (see Bounds).
 	Bounds []BoundCount
+	src    *rand.PCG // rng's source, which State copies (last: off the hot fields)
 }
 
 // BoundCount counts the runs of one behaviour and those that a bound
