@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -179,5 +180,28 @@ func BenchmarkOptimalLambdaOne(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestPlanningLeavesNoCount checks that the behaviour runs of planning
+// are not counted: the optimal agent's episode reports the VM steps and
+// bound counts of the plan played by a script, run for run.
+func TestPlanningLeavesNoCount(t *testing.T) {
+	e := loadFixture(t, "thesis/omega1-blocker.anynt")
+	const steps = 30
+	plan, _, err := agent.Best(env.NewEpisode(e, &script{}, 2), steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := env.NewEpisode(e, &script{actions: plan}, 2)
+	played.Run(steps, nil)
+	o := &agent.Optimal{}
+	ep := env.NewEpisode(e, o, 2)
+	ep.Run(steps, nil)
+	if o.Err() != nil {
+		t.Fatal(o.Err())
+	}
+	if ep.MaxSteps != played.MaxSteps || !slices.Equal(ep.Bounds, played.Bounds) {
+		t.Errorf("optimal's episode counts %d steps, %v; its plan played %d, %v", ep.MaxSteps, ep.Bounds, played.MaxSteps, played.Bounds)
 	}
 }
