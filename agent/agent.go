@@ -25,6 +25,7 @@ var makers = map[string]func(Settings) env.Agent{
 	"stay":      func(Settings) env.Agent { return Stay{} },
 	"follower":  func(Settings) env.Agent { return &Follower{} },
 	"oracle":    func(Settings) env.Agent { return &Oracle{} },
+	"optimal":   func(Settings) env.Agent { return &Optimal{} },
 	"qlearning": func(s Settings) env.Agent { return &QLearning{Settings: s} },
 	"stopper":   func(Settings) env.Agent { return &Stopper{} },
 	"modulator": func(Settings) env.Agent { return &Modulator{} },

@@ -15,6 +15,21 @@
 // MC-AIXI-CTW (Veness et al. 2011, "A Monte-Carlo AIXI Approximation"),
 // whose settings are given in its spec like a learner's.
 //
+// Optimal is no learner but a bound: shown its episode before the first
+// interaction (env.Planner), it runs anynt's own machine forward from the
+// episode's state (env.Episode's Save, Restore and AppendKey) and plays
+// the action sequence with the highest score on that episode (Best: exact
+// dynamic programming forward over the episode's states, equal states
+// merged). The optimum is clairvoyant, that of the realised episode, not
+// the optimum in expectation: the environment is a deterministic function
+// of its seed and π's actions (its random choices come from one stream
+// seeded per episode, the agent's from another), so every agent's score on
+// an episode is that of the action sequence it played, and Optimal's is at
+// least as high, episode by episode. Which draws are made may depend on
+// π's actions (a collision between Good and Evil, who may see π, draws a
+// coin), which leaves the bound intact: Best runs the stream as each
+// sequence would. Oracle, the thesis's, is one-step greedy and no bound.
+//
 // An agent draws only from the random stream the episode gives it, so one
 // seed decides a whole run. Lookup finds an agent by its spec, a name with,
 // for a learner, settings after a colon (qlambda:alpha=0.1,lambda=0.9),

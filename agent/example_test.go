@@ -2,9 +2,12 @@ package agent_test
 
 import (
 	"fmt"
+	"io/fs"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/corpus"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/lang"
 )
 
 // A learner is looked up by its spec: its name, then any settings after a
@@ -28,4 +31,33 @@ func ExampleLookup_spec() {
 	// gamma=0.9
 	// q0=0
 	// agent hlq: lambda (the trace and visit-count decay λ) is 0; it must be in (0, 1]
+}
+
+// Best plans an episode: the action sequence with the highest score on it,
+// and that score, found by running the environment forward from the
+// episode's state. Here fixture B (the thesis's Fig. 5.1) for 6
+// interactions of seed 1.
+func ExampleBest() {
+	src, err := fs.ReadFile(corpus.Files, "lambda-one/fixture-b.anynt")
+	if err != nil {
+		panic(err)
+	}
+	f, err := lang.Parse("fixture-b.anynt", src)
+	if err != nil {
+		panic(err)
+	}
+	e, err := env.Load(f)
+	if err != nil {
+		panic(err)
+	}
+	plan, score, err := agent.Best(env.NewEpisode(e, agent.Stay{}, 1), 6)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(plan, score)
+	// An Optimal agent plays that plan when the episode is run.
+	fmt.Println(env.NewEpisode(e, &agent.Optimal{}, 1).Run(6, nil))
+	// Output:
+	// [0 1 1 2 1 0] 0.6666666666666666
+	// 0.6666666666666666
 }

@@ -63,6 +63,14 @@
 // observations as indices into an Alphabet, a permutation of the base
 // symbols drawn from the exercise's seed (ObservationAlphabet). MeanCI gives the mean and
 // Student's t interval of episodes' scores to Evaluate and to the tests.
+// A Planner (package agent's optimal) is shown its episode and the number
+// of interactions before the first (Episode.Plan; Run asks it, exam's
+// tests in physical time too) and runs the machine forward: Save takes
+// the episode's State (positions, cell rewards, the random stream's PCG
+// state, each behaviour's memory as its id in the memo), Restore puts it
+// back, AppendKey keys it so that states with one future merge. A memory
+// the memo could not hold cannot be saved (ErrUnsaved). Other agents are
+// not asked, and their interactions cost what they did.
 // A memo is bounded in runs and memories and in bytes, so that long
 // strings do not fill memory; a behaviour whose memory finds no room there
 // runs on the VM until it comes back to a memory the memo knows. A memo

@@ -44,3 +44,24 @@ func ClockRuns(p *Player) (inVM func() time.Duration) {
 func ObservationPieces(ep *Episode, i int) []vm.Piece {
 	return ep.observation(ep.pos[i], i == Pi)
 }
+
+// Draw takes a number from ep's random stream, for tests of State.
+func Draw(ep *Episode) { ep.rng.Uint64() }
+
+// MemoryIDs gives the memory id of each behaviour runner, in State order,
+// and SetMemoryID sets runner i's, for tests of State.
+func MemoryIDs(ep *Episode) []uint32 {
+	var ids []uint32
+	_ = ep.runners(func(r *behaviourRunner) error { ids = append(ids, r.mem); return nil })
+	return ids
+}
+
+func SetMemoryID(ep *Episode, i int, id uint32) {
+	_ = ep.runners(func(r *behaviourRunner) error {
+		if i == 0 {
+			r.mem, r.loaded = id, false
+		}
+		i--
+		return nil
+	})
+}

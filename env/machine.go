@@ -125,6 +125,7 @@ type Episode struct {
 	// Bounds counts, for each behaviour program, its runs and those that
 	// ended at a bound (see Bounds).
 	Bounds []BoundCount
+	src    *rand.PCG // rng's source, which State copies (last: off the hot fields)
 }
 
 // BoundCount counts the runs of one behaviour and those that a bound
@@ -202,10 +203,12 @@ const (
 // it empties.
 func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 	b.reset()
+	src := rand.NewPCG(seed, EnvironmentStream)
 	ep := &Episode{
 		env:        e,
 		agent:      agent,
-		rng:        rand.New(rand.NewPCG(seed, EnvironmentStream)),
+		rng:        rand.New(src),
+		src:        src,
 		pos:        make([]int, 3+len(e.Objects)),
 		cellReward: make([]float64, e.Space.Cells()),
 		halvedFrom: make([]uint64, e.Space.Cells()),
@@ -257,6 +260,7 @@ func (ep *Episode) place() {
 // Run plays n scored interactions, ends the episode and returns the score:
 // the average reward, ρ/n ([P] §4.4 step 15).
 func (ep *Episode) Run(n int, trace func(Step)) float64 {
+	ep.Plan(n)
 	total := 0.0
 	for i := range n {
 		if trace == nil {

@@ -690,6 +690,9 @@ func curveTau(tau float64, k, points int) float64 {
 // sums and compare with τ exactly (see ticks).
 func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, how ending) {
 	ep := p.Episode(a, seed)
+	// A planner (agent optimal) plans the steps; a test in physical time
+	// may cut the episode sooner, and the plan does not know when.
+	ep.Plan(steps)
 	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
 	paced, _ := a.(agent.Paced)
 	timed, _ := a.(*agentproto.Episode)

@@ -1,0 +1,207 @@
+package agent_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/exam"
+)
+
+// script plays a fixed action sequence.
+type script struct {
+	actions []int
+	at      int
+}
+
+func (s *script) Start(*env.Env, *rand.Rand) { s.at = 0 }
+func (s *script) Act(*env.View) int          { s.at++; return s.actions[s.at-1] }
+func (s *script) End(float64)                {}
+
+// bruteForce plays every action sequence of n interactions on the episode
+// of seed, each in an episode of its own, and returns the highest score.
+func bruteForce(e *env.Env, seed uint64, n int) float64 {
+	actions := len(e.Actions)
+	seq := make([]int, n)
+	best := 0.0
+	for first := true; ; first = false {
+		score := env.NewEpisode(e, &script{actions: seq}, seed).Run(n, nil)
+		if first || score > best {
+			best = score
+		}
+		i := 0 // the next sequence, as a number in base actions
+		for ; i < n && seq[i] == actions-1; i++ {
+			seq[i] = 0
+		}
+		if i == n {
+			return best
+		}
+		seq[i]++
+	}
+}
+
+// TestOptimalIsBruteForce compares the optimal agent's score with the
+// best over every action sequence, each played in an episode of its own,
+// on the same seeds: fixture B (Λ_one), and the thesis's ω1-blocker, where
+// ω1 flees π, Good and Evil see ω1, the rewards are traces that halve, and
+// the cycle clause and the start-up garbage draw from the environment's
+// stream, which the coin of a collision between Good and Evil shares: so
+// there the draws of an episode depend on π's actions.
+func TestOptimalIsBruteForce(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		steps int
+	}{
+		{"lambda-one/fixture-b.anynt", 5},
+		{"thesis/omega1-blocker.anynt", 7},
+	} {
+		e := loadFixture(t, c.file)
+		for seed := range uint64(4) {
+			want := bruteForce(e, seed, c.steps)
+			o := &agent.Optimal{}
+			got := env.NewEpisode(e, o, seed).Run(c.steps, nil)
+			if o.Err() != nil {
+				t.Fatalf("%s seed %d: %v", c.file, seed, o.Err())
+			}
+			if got != want {
+				t.Errorf("%s seed %d: optimal scores %v, brute force %v", c.file, seed, got, want)
+			}
+			_, best, err := agent.Best(env.NewEpisode(e, &script{}, seed), c.steps)
+			if err != nil || best != want {
+				t.Errorf("%s seed %d: Best says %v (%v), brute force %v", c.file, seed, best, err, want)
+			}
+		}
+	}
+}
+
+// TestOptimalBoundsEveryAgent plays every built-in agent on the same
+// episodes as the optimal agent, fixture B, the ω1-blocker and the seven
+// exercises of a Λ_one test, and asks the optimal agent's score to be at
+// least each one's, episode by episode.
+func TestOptimalBoundsEveryAgent(t *testing.T) {
+	type item struct {
+		name  string
+		e     *env.Env
+		steps int
+	}
+	items := []item{
+		{"fixture-b", loadFixture(t, "lambda-one/fixture-b.anynt"), 300},
+		{"omega1-blocker", loadFixture(t, "thesis/omega1-blocker.anynt"), 100},
+	}
+	for _, x := range exam.LambdaOne(1) {
+		e, _, _, err := x.Load(fmt.Sprintf("exercise %d", x.Number), 1, "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, item{fmt.Sprintf("Λ_one exercise %d", x.Number), e, 200})
+	}
+	var others []string
+	for _, name := range agent.Names() {
+		if name != "optimal" {
+			others = append(others, name)
+		}
+	}
+	for _, it := range items {
+		for seed := range uint64(3) {
+			o := &agent.Optimal{}
+			best := env.NewEpisode(it.e, o, seed).Run(it.steps, nil)
+			if o.Err() != nil {
+				t.Fatalf("%s seed %d: %v", it.name, seed, o.Err())
+			}
+			for _, name := range others {
+				a, err := agent.New(name, agent.DefaultSettings)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if s := env.NewEpisode(it.e, a, seed).Run(it.steps, nil); s > best {
+					t.Errorf("%s seed %d: %s scores %v, above the optimum %v", it.name, seed, name, s, best)
+				}
+			}
+		}
+	}
+}
+
+// TestOptimalFallsBack checks that an episode played by Interact alone,
+// without Plan, is played as the oracle and says so.
+func TestOptimalFallsBack(t *testing.T) {
+	e := loadFixture(t, "lambda-one/fixture-b.anynt")
+	o := &agent.Optimal{}
+	ep := env.NewEpisode(e, o, 1)
+	ep.Interact()
+	if o.Err() == nil {
+		t.Fatal("an episode played without a plan: no error")
+	}
+	o = &agent.Optimal{}
+	ep = env.NewEpisode(e, o, 1)
+	ep.Plan(2)
+	for range 3 {
+		ep.Interact()
+	}
+	if o.Err() == nil {
+		t.Fatal("an episode longer than planned: no error")
+	}
+	o = &agent.Optimal{}
+	env.NewEpisode(e, o, 1).Run(2, nil)
+	if o.Err() != nil {
+		t.Fatal(o.Err())
+	}
+}
+
+// TestBestOnAPlainEpisode checks the error of an episode without memos,
+// whose behaviours' memories cannot be saved.
+func TestBestOnAPlainEpisode(t *testing.T) {
+	e := loadFixture(t, "thesis/omega1-blocker.anynt")
+	_, _, err := agent.Best(env.NewPlainEpisode(e, &script{}, 1), 3)
+	if !errors.Is(err, env.ErrUnsaved) {
+		t.Fatalf("error %v, want env.ErrUnsaved", err)
+	}
+}
+
+// BenchmarkOptimalLambdaOne measures the optimal agent's episode, plan and
+// play, on each exercise of the Λ_one test of seed 1, at the exercise's
+// own number of interactions.
+func BenchmarkOptimalLambdaOne(b *testing.B) {
+	for _, x := range exam.LambdaOne(1) {
+		e, _, _, err := x.Load("exercise", 1, "bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(fmt.Sprintf("exercise%d/%dcells/%dactions/%dsteps", x.Number, x.Cells, x.Actions, x.Steps), func(b *testing.B) {
+			p := env.NewPlayer(e)
+			for i := 0; b.Loop(); i++ {
+				o := &agent.Optimal{}
+				p.Episode(o, uint64(i)).Run(x.Steps, nil)
+				if o.Err() != nil {
+					b.Fatal(o.Err())
+				}
+			}
+		})
+	}
+}
+
+// TestPlanningLeavesNoCount checks that the behaviour runs of planning
+// are not counted: the optimal agent's episode reports the VM steps and
+// bound counts of the plan played by a script, run for run.
+func TestPlanningLeavesNoCount(t *testing.T) {
+	e := loadFixture(t, "thesis/omega1-blocker.anynt")
+	const steps = 30
+	plan, _, err := agent.Best(env.NewEpisode(e, &script{}, 2), steps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	played := env.NewEpisode(e, &script{actions: plan}, 2)
+	played.Run(steps, nil)
+	o := &agent.Optimal{}
+	ep := env.NewEpisode(e, o, 2)
+	ep.Run(steps, nil)
+	if o.Err() != nil {
+		t.Fatal(o.Err())
+	}
+	if ep.MaxSteps != played.MaxSteps || !slices.Equal(ep.Bounds, played.Bounds) {
+		t.Errorf("optimal's episode counts %d steps, %v; its plan played %d, %v", ep.MaxSteps, ep.Bounds, played.MaxSteps, played.Bounds)
+	}
+}
