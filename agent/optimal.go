@@ -21,51 +21,112 @@ const (
 // states than MaxPlanStates at a step, or MaxPlanNodes in all.
 var ErrPlanTooLarge = errors.New("too many states to plan over")
 
-// Best returns the action sequence of n interactions with the highest
-// score on episode ep from its present state, and that score (the mean
-// reward), by dynamic programming forward over the episode's states: at
-// each step, every state reached so far is tried with every action, and
-// the states with one key (env.Episode.AppendKey: the same future) are
-// merged, keeping the path with the highest sum of rewards. The episode
-// is run exactly as it plays, its random stream included, so the result
-// is the maximum over every action sequence of the score of this episode,
-// its seed fixed (clairvoyant: see Optimal). Ties go to the lowest action
-// at the earliest step. ep is left as it was. The error is
-// env.ErrUnsaved when a behaviour's memory cannot be saved, or
-// ErrPlanTooLarge.
-func Best(ep *env.Episode, n int) ([]int, float64, error) {
-	start, err := ep.Save()
-	if err != nil {
+// Best returns the action sequence of len(w) interactions with the
+// highest weighted sum of rewards Σ w_t r_t on episode ep from its present
+// state, and that sum, by dynamic programming forward over the episode's
+// states (sweep): of the paths that reach one state, the one with the
+// highest sum is kept. With w_t = 1/n it maximises the mean reward, the
+// score of an episode of n interactions; a test's payoff at τ weighs the
+// interactions otherwise (package exam's Bounds). The episode is run
+// exactly as it plays, its random stream included, so the result is the
+// maximum over every action sequence on this episode, its seed fixed
+// (clairvoyant: see Optimal). Ties go to the lowest action at the earliest
+// step. ep is left as it was. The error is env.ErrUnsaved when a
+// behaviour's memory cannot be saved, or ErrPlanTooLarge.
+func Best(ep *env.Episode, w []float64) ([]int, float64, error) {
+	n := len(w)
+	cur, next := []float64{0}, []float64(nil) // the best sums of the states after t and t+1 steps
+	back := make([][]link, n)                 // back[t][j]: how the best path reached state j after t+1 steps
+	err := sweep(ep, n, func(t int) {
+		if t > 0 {
+			cur, next = next, cur[:0]
+		}
+	}, func(t, i, a int, r float64, j int) {
+		v := cur[i] + w[t]*r
+		if j == len(next) {
+			next = append(next, v)
+			back[t] = append(back[t], link{int32(i), int32(a)})
+		} else if v > next[j] {
+			next[j], back[t][j] = v, link{int32(i), int32(a)}
+		}
+	})
+	if err != nil || n == 0 {
 		return nil, 0, err
 	}
+	best := 0
+	for j, v := range next {
+		if v > next[best] {
+			best = j
+		}
+	}
+	plan := make([]int, n)
+	for t, j := n-1, best; t >= 0; t-- {
+		l := back[t][j]
+		plan[t], j = int(l.action), int(l.from)
+	}
+	return plan, next[best], nil
+}
+
+// RandomValue returns the expectation of Σ w_t r_t over len(w)
+// interactions on episode ep from its present state, for an agent that
+// draws each action uniformly (agent random), exactly: forward over the
+// episode's states (sweep), each with the probability that random reaches
+// it, merged states adding theirs. Like Best it is of this episode, its
+// seed fixed. ep is left as it was; the errors are Best's.
+func RandomValue(ep *env.Episode, w []float64) (float64, error) {
+	actions := float64(len(ep.Env().Actions))
+	cur, next := []float64{1}, []float64(nil) // the probabilities of the states after t and t+1 steps
+	total := 0.0
+	err := sweep(ep, len(w), func(t int) {
+		if t > 0 {
+			cur, next = next, cur[:0]
+		}
+	}, func(t, i, a int, r float64, j int) {
+		p := cur[i] / actions
+		total += w[t] * p * r
+		if j == len(next) {
+			next = append(next, p)
+		} else {
+			next[j] += p
+		}
+	})
+	if err != nil {
+		return 0, err
+	}
+	return total, nil
+}
+
+// sweep runs ep forward n interactions over its distinct states. Before
+// step t it calls step(t); then every state i reached after t interactions
+// (numbered from 0 in the order first reached; the present state is 0 at
+// t = 0) is tried with every action a, and visit(t, i, a, r, j) is told the
+// reward r and the state j reached, which is new when j equals the number
+// of states reached after t+1 interactions so far. States with one key
+// (env.Episode.AppendKey: the same future whatever π does) are one state.
+// ep is left as it was.
+func sweep(ep *env.Episode, n int, step func(t int), visit func(t, i, a int, r float64, j int)) error {
+	start, err := ep.Save()
+	if err != nil {
+		return err
+	}
 	defer ep.Restore(start)
-	if n <= 0 {
-		return nil, 0, nil
-	}
 	actions := len(ep.Env().Actions)
-	type node struct {
-		s     env.State
-		value float64
-	}
-	cur := []node{{start, 0}}
-	// back[t][i] is how the best path reached state i after t+1 steps:
-	// the index of its state after t steps and its action.
-	back := make([][]link, n)
+	cur, next := []env.State{start}, []env.State(nil)
 	index := map[string]int{}
 	var key []byte
 	nodes := 0
 	for t := range n {
-		var next []node
-		var links []link
+		step(t)
+		next = next[:0]
 		clear(index)
-		for i, nd := range cur {
-			ep.Restore(nd.s)
+		for i, s := range cur {
+			ep.Restore(s)
 			if _, err := ep.Begin(); err != nil {
-				return nil, 0, err
+				return err
 			}
 			mid, err := ep.Save()
 			if err != nil {
-				return nil, 0, err
+				return err
 			}
 			for a := range actions {
 				if a > 0 {
@@ -73,46 +134,32 @@ func Best(ep *env.Episode, n int) ([]int, float64, error) {
 				}
 				r, err := ep.Finish(a)
 				if err != nil {
-					return nil, 0, err
+					return err
 				}
-				v := nd.value + r
 				if key, err = ep.AppendKey(key[:0]); err != nil {
-					return nil, 0, err
+					return err
 				}
-				if j, ok := index[string(key)]; ok {
-					if v > next[j].value {
-						next[j].value, links[j] = v, link{int32(i), int32(a)}
+				j, ok := index[string(key)]
+				if !ok {
+					if len(next) >= MaxPlanStates || nodes >= MaxPlanNodes {
+						return fmt.Errorf("interaction %d of %d: more than %d states at an interaction or %d in all: %w",
+							t+1, n, MaxPlanStates, MaxPlanNodes, ErrPlanTooLarge)
 					}
-					continue
+					s, err := ep.Save()
+					if err != nil {
+						return err
+					}
+					j = len(next)
+					index[string(key)] = j
+					next = append(next, s)
+					nodes++
 				}
-				if len(next) >= MaxPlanStates || nodes >= MaxPlanNodes {
-					return nil, 0, fmt.Errorf("step %d of %d: more than %d states at a step or %d in all: %w",
-						t+1, n, MaxPlanStates, MaxPlanNodes, ErrPlanTooLarge)
-				}
-				s, err := ep.Save()
-				if err != nil {
-					return nil, 0, err
-				}
-				index[string(key)] = len(next)
-				next = append(next, node{s, v})
-				links = append(links, link{int32(i), int32(a)})
-				nodes++
+				visit(t, i, a, r, j)
 			}
 		}
-		cur, back[t] = next, links
+		cur, next = next, cur
 	}
-	best := 0
-	for i, nd := range cur {
-		if nd.value > cur[best].value {
-			best = i
-		}
-	}
-	plan := make([]int, n)
-	for t, i := n-1, best; t >= 0; t-- {
-		l := back[t][i]
-		plan[t], i = int(l.action), int(l.from)
-	}
-	return plan, cur[best].value / float64(n), nil
+	return nil
 }
 
 // link is a step of a path: the state it came from and its action.
@@ -155,7 +202,11 @@ func (o *Optimal) Start(e *env.Env, rng *rand.Rand) {
 
 // Plan plans the episode's n interactions (env.Planner).
 func (o *Optimal) Plan(ep *env.Episode, n int) {
-	o.plan, _, o.err = Best(ep, n)
+	w := make([]float64, n)
+	for t := range w {
+		w[t] = 1 / float64(n)
+	}
+	o.plan, _, o.err = Best(ep, w)
 	if o.err != nil {
 		o.err = fmt.Errorf("optimal: %w", o.err)
 	}

@@ -3,6 +3,7 @@ package agent_test
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -23,26 +24,44 @@ func (s *script) Act(*env.View) int          { s.at++; return s.actions[s.at-1] 
 func (s *script) End(float64)                {}
 
 // bruteForce plays every action sequence of n interactions on the episode
-// of seed, each in an episode of its own, and returns the highest score.
-func bruteForce(e *env.Env, seed uint64, n int) float64 {
+// of seed, each in an episode of its own, and returns the highest score
+// and the mean score over the sequences, which is random's expectation.
+func bruteForce(e *env.Env, seed uint64, n int) (best, mean float64) {
 	actions := len(e.Actions)
 	seq := make([]int, n)
-	best := 0.0
+	var sum float64
+	count := 0
 	for first := true; ; first = false {
 		score := env.NewEpisode(e, &script{actions: seq}, seed).Run(n, nil)
 		if first || score > best {
 			best = score
 		}
+		sum += score
+		count++
 		i := 0 // the next sequence, as a number in base actions
 		for ; i < n && seq[i] == actions-1; i++ {
 			seq[i] = 0
 		}
 		if i == n {
-			return best
+			return best, sum / float64(count)
 		}
 		seq[i]++
 	}
 }
+
+// uniform weighs n interactions equally: Best and RandomValue then give
+// the mean reward.
+func uniform(n int) []float64 {
+	w := make([]float64, n)
+	for t := range w {
+		w[t] = 1 / float64(n)
+	}
+	return w
+}
+
+// near says whether two sums of one set of rewards agree but for the
+// rounding of their order.
+func near(x, y float64) bool { return math.Abs(x-y) <= 1e-12 }
 
 // TestOptimalIsBruteForce compares the optimal agent's score with the
 // best over every action sequence, each played in an episode of its own,
@@ -61,7 +80,7 @@ func TestOptimalIsBruteForce(t *testing.T) {
 	} {
 		e := loadFixture(t, c.file)
 		for seed := range uint64(4) {
-			want := bruteForce(e, seed, c.steps)
+			want, mean := bruteForce(e, seed, c.steps)
 			o := &agent.Optimal{}
 			got := env.NewEpisode(e, o, seed).Run(c.steps, nil)
 			if o.Err() != nil {
@@ -70,9 +89,13 @@ func TestOptimalIsBruteForce(t *testing.T) {
 			if got != want {
 				t.Errorf("%s seed %d: optimal scores %v, brute force %v", c.file, seed, got, want)
 			}
-			_, best, err := agent.Best(env.NewEpisode(e, &script{}, seed), c.steps)
-			if err != nil || best != want {
+			_, best, err := agent.Best(env.NewEpisode(e, &script{}, seed), uniform(c.steps))
+			if err != nil || !near(best, want) {
 				t.Errorf("%s seed %d: Best says %v (%v), brute force %v", c.file, seed, best, err, want)
+			}
+			rv, err := agent.RandomValue(env.NewEpisode(e, &script{}, seed), uniform(c.steps))
+			if err != nil || !near(rv, mean) {
+				t.Errorf("%s seed %d: RandomValue says %v (%v), the mean over every sequence %v", c.file, seed, rv, err, mean)
 			}
 		}
 	}
@@ -155,7 +178,7 @@ func TestOptimalFallsBack(t *testing.T) {
 // whose behaviours' memories cannot be saved.
 func TestBestOnAPlainEpisode(t *testing.T) {
 	e := loadFixture(t, "thesis/omega1-blocker.anynt")
-	_, _, err := agent.Best(env.NewPlainEpisode(e, &script{}, 1), 3)
+	_, _, err := agent.Best(env.NewPlainEpisode(e, &script{}, 1), uniform(3))
 	if !errors.Is(err, env.ErrUnsaved) {
 		t.Fatalf("error %v, want env.ErrUnsaved", err)
 	}
@@ -189,7 +212,7 @@ func BenchmarkOptimalLambdaOne(b *testing.B) {
 func TestPlanningLeavesNoCount(t *testing.T) {
 	e := loadFixture(t, "thesis/omega1-blocker.anynt")
 	const steps = 30
-	plan, _, err := agent.Best(env.NewEpisode(e, &script{}, 2), steps)
+	plan, _, err := agent.Best(env.NewEpisode(e, &script{}, 2), uniform(steps))
 	if err != nil {
 		t.Fatal(err)
 	}
