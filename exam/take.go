@@ -501,10 +501,7 @@ type itemPlay struct {
 // newItemPlay readies item i for x, with w's buffers.
 func newItemPlay(items []Item, i int, x Examinee, s Settings, w *scratch) itemPlay {
 	it := items[i]
-	tau := seconds(ticks(s.Tau)) // on the clock's grid
-	if tau == 0 {
-		tau = seconds(int64(it.Steps) * ticks(s.Pace.Mean()))
-	}
+	tau := itemTau(it, s)
 	return itemPlay{it: it, s: s, w: w, tau: tau, t: newTally(s, w.curve),
 		o:    Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)},
 		keep: x.Process != nil && s.Tau == 0}
@@ -693,53 +690,77 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 	// A planner (agent optimal) plans the steps; a test in physical time
 	// may cut the episode sooner, and the plan does not know when.
 	ep.Plan(steps)
-	rng := rand.New(rand.NewPCG(seed, 0x7ace)) // the clock's own stream
+	c := newClock(seed, tau, pace)
 	paced, _ := a.(agent.Paced)
 	timed, _ := a.(*agentproto.Episode)
-	limit := ticks(tau)
-	var t int64
 	reward := 0.0
-	end = seconds(limit)
+	end = seconds(c.limit)
 	for i := range steps {
-		var dt int64 // time passes between two actions: at least a tick
 		if timed != nil {
 			reward = ep.Interact()
 			if timed.Fault() != nil {
 				how = faulted
 				break
 			}
-			var ok bool
-			if dt, ok = answerTime(timed.Took(), t, limit); !ok {
+			dt, ok := answerTime(timed.Took(), c.t, c.limit)
+			if !ok {
 				how = cutByTau
 				break
 			}
+			c.t += dt
 		} else {
-			d := pace.draw(rng)
+			d := c.draw()
 			if paced != nil {
 				d = paced.Delay(d, reward)
 			}
-			if !(d > 0) || math.IsInf(d, 1) {
-				how = stoppedItself
-				break
-			}
-			if d > MaxTau { // out of time: tau ≤ MaxTau; this keeps ticks(d) in range
-				how = cutByTau
-				break
-			}
-			if dt = max(ticks(d), 1); t+dt > limit {
-				how = cutByTau
+			var ok bool
+			if how, ok = c.advance(d); !ok {
 				break
 			}
 			reward = ep.Interact()
 		}
-		t += dt
-		run = append(run, aggregate.Interaction{T: seconds(t), Reward: reward})
+		run = append(run, aggregate.Interaction{T: seconds(c.t), Reward: reward})
 		if i == steps-1 {
-			end = seconds(t)
+			end = seconds(c.t)
 		}
 	}
 	ep.End()
 	return run, end, how
+}
+
+// clock is an episode's simulated time, t ticks of limit, and the stream
+// its pace draws delays from, seeded by the episode's seed: for an agent
+// that keeps the pace, the times of its actions are the same whatever it
+// does (Bounds relies on it).
+type clock struct {
+	rng      *rand.Rand
+	pace     Pace
+	t, limit int64
+}
+
+func newClock(seed uint64, tau float64, pace Pace) clock {
+	return clock{rng: rand.New(rand.NewPCG(seed, 0x7ace)), pace: pace, limit: ticks(tau)}
+}
+
+// draw draws the pace's next delay.
+func (c *clock) draw() float64 { return c.pace.draw(c.rng) }
+
+// advance moves the clock on by a delay of d seconds, at least a tick, or
+// says how the episode ends instead: the agent stopped acting (a delay of
+// 0 or +Inf), or the next action would come after τ.
+func (c *clock) advance(d float64) (ending, bool) {
+	if !(d > 0) || math.IsInf(d, 1) {
+		return stoppedItself, false
+	}
+	if d > MaxTau { // out of time: tau ≤ MaxTau; this keeps ticks(d) in range
+		return cutByTau, false
+	}
+	dt := max(ticks(d), 1)
+	if c.t+dt > c.limit {
+		return cutByTau, false
+	}
+	c.t += dt
+	return allSteps, true
 }
 
 // answerTime is the time an answer that took took seconds moves the

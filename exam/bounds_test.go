@@ -1,0 +1,92 @@
+package exam_test
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/exam"
+)
+
+// TestBoundsHoldEveryAgent gives the seven exercises of two Λ_one tests to
+// every built-in agent that keeps the pace, 3 episodes each, under every
+// payoff and pace model, and asks each item's optimum to be at least every
+// agent's score, the optimal agent's to be the optimum where the payoff
+// is the mean reward, and random's expectation to be at most the optimum (package agent checks it
+// against the mean over every action sequence).
+func TestBoundsHoldEveryAgent(t *testing.T) {
+	items := lambdaOneItems(t, 1, 2)
+	var names []string
+	for _, name := range agent.Names() {
+		a, err := agent.New(name, agent.DefaultSettings)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, paced := a.(agent.Paced); !paced {
+			if name == "mc-aixi-ctw" { // a planner: its default budget costs 3 ms an action
+				name += ":simulations=2,depth=8"
+			}
+			names = append(names, name)
+		}
+	}
+	xs, err := exam.Examinees(names, agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		score exam.Score
+		pace  string
+		tau   float64
+	}{
+		{exam.ScorePerCycle, "constant:1", 0},
+		{exam.ScoreDiminishing, "uniform:0.5:1.5", 30},
+		{exam.ScoreDiscounted, "exponential:1", 0},
+		{exam.ScoreSum, "constant:1", 25},
+		{exam.ScorePerSecond, "uniform:0.5:1.5", 0},
+	} {
+		s := exam.DefaultSettings
+		s.Episodes, s.Score, s.Tau = 3, c.score, c.tau
+		if s.Pace, err = exam.ParsePace(c.pace); err != nil {
+			t.Fatal(err)
+		}
+		bounds := exam.Bounds(items, s)
+		out, err := exam.Take(items, xs, s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, b := range bounds {
+			if b.Err != nil {
+				t.Fatalf("%s: %v", items[i].Name, b.Err)
+			}
+			for a, x := range xs {
+				o := out[a*len(items)+i]
+				if o.Score > b.Optimum+1e-12 {
+					t.Errorf("%s, %s: %s scores %v, above the optimum %v", c.score, items[i].Name, x.Name, o.Score, b.Optimum)
+				}
+				if x.Name == "optimal" && c.score == exam.ScorePerCycle && math.Abs(o.Score-b.Optimum) > 1e-12 {
+					t.Errorf("%s: optimal scores %v, the optimum is %v", items[i].Name, o.Score, b.Optimum)
+				}
+			}
+			if b.Random > b.Optimum+1e-12 {
+				t.Errorf("%s, %s: random's expectation %v above the optimum %v", c.score, items[i].Name, b.Random, b.Optimum)
+			}
+			if math.Abs(b.Normalised(b.Optimum)-1) > 1e-9 || math.Abs(b.Normalised(b.Random)) > 1e-9 {
+				t.Errorf("%s: the optimum normalises to %v and random to %v", items[i].Name, b.Normalised(b.Optimum), b.Normalised(b.Random))
+			}
+		}
+	}
+}
+
+// TestBoundsStop checks that a stopped test's bounds say so.
+func TestBoundsStop(t *testing.T) {
+	s := exam.DefaultSettings
+	stop := make(chan struct{})
+	close(stop)
+	s.Stop = stop
+	for _, b := range exam.Bounds(lambdaOneItems(t, 1, 1), s) {
+		if !errors.Is(b.Err, exam.ErrNoBound) || !math.IsNaN(b.Normalised(0.5)) {
+			t.Fatalf("bound %+v of a stopped test", b)
+		}
+	}
+}
