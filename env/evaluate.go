@@ -1,6 +1,7 @@
 package env
 
 import (
+	"fmt"
 	"math"
 	"sync"
 
@@ -20,6 +21,12 @@ type Evaluation struct {
 	// Bounds counts each behaviour's runs over all episodes, and those
 	// that ended at a bound.
 	Bounds []BoundCount
+	// Failed counts the episodes whose agent failed to play as it should
+	// (an agent with an Err method, such as package agent's Optimal that
+	// could not plan, which then plays otherwise); Failure is the first
+	// such episode's error, nil when none failed.
+	Failed  int
+	Failure error
 }
 
 // EpisodeSeed derives episode i's seed from the run's seed, so that
@@ -41,13 +48,25 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 	scores := make([]float64, episodes)
 	maxSteps := make([]int, episodes)
 	bounds := make([][]BoundCount, episodes)
+	failures := make([]error, episodes)
 	// Each worker keeps its behaviours from episode to episode, memos and all.
 	cores.Each(episodes, func() *behaviours { return newBehaviours(e) }, func(b *behaviours, i int) {
-		ep := newEpisode(e, newAgent(), EpisodeSeed(seed, i), b)
+		a := newAgent()
+		ep := newEpisode(e, a, EpisodeSeed(seed, i), b)
 		scores[i] = ep.Run(n, nil)
 		maxSteps[i], bounds[i] = ep.MaxSteps, ep.Bounds
+		if f, ok := a.(interface{ Err() error }); ok && f.Err() != nil {
+			failures[i] = fmt.Errorf("episode %d: %w", i, f.Err())
+		}
 	}, progress)
 	ev := Evaluation{Scores: scores}
+	for _, f := range failures {
+		if f != nil {
+			if ev.Failed++; ev.Failure == nil {
+				ev.Failure = f
+			}
+		}
+	}
 	ev.Mean, ev.CI95 = MeanCI(scores)
 	for _, s := range maxSteps {
 		ev.MaxSteps = max(ev.MaxSteps, s)

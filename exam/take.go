@@ -286,7 +286,8 @@ type Outcome struct {
 	// answer did, measured).
 	Cut int
 	// Fault is the fault of an agent outside anynt (an *agentproto.Fault),
-	// nil when it behaved. The faulted episode is the last one played and
+	// or why a built-in agent did not play as it should (agent.Optimal
+	// could not plan), nil when it behaved. The faulted episode is the last one played and
 	// Scores holds the episodes played; its run ended with the fault, and
 	// its payoffs are read at τ, as for an agent that stopped acting.
 	Fault error
@@ -295,7 +296,8 @@ type Outcome struct {
 	Times agentproto.Times
 }
 
-// AgentError is Take's error when an agent outside anynt faulted, or
+// AgentError is Take's error when an agent outside anynt faulted, a
+// built-in agent failed to play as it should (Outcome.Fault), or
 // Settings.Stop stopped the test (then Faults ends with ErrStopped): the
 // outcomes are still given, for the items played (the first Items of the
 // test, for every examinee).
@@ -394,6 +396,13 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 		n = k / len(inside)
 		faults = append(faults, ErrStopped)
 	}
+	for _, a := range inside {
+		for _, o := range out[a*len(items) : a*len(items)+n] {
+			if o.Fault != nil {
+				faults = append(faults, o.Fault)
+			}
+		}
+	}
 	if n < len(items) {
 		kept := make([]Outcome, 0, n*len(examinees))
 		for a := range examinees {
@@ -434,6 +443,13 @@ func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done fun
 	return len(items), faults
 }
 
+// failing is a built-in agent that can fail to play as it should (agent
+// Optimal, when it cannot plan): its Err, after an episode, is the
+// outcome's fault, so that its score is not read as what it claims to be.
+type failing interface {
+	Err() error
+}
+
 // scratch is what a worker of Take lends each item it plays: an
 // episode's interactions and the tally's sums, which the outcome does not
 // keep. They were a fifth of the bytes a Λ_one test allocated.
@@ -472,6 +488,8 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 		var fault error
 		if timed != nil {
 			times, fault = timed.Times, timed.Fault()
+		} else if f, ok := a.(failing); ok && f.Err() != nil {
+			fault = fmt.Errorf("%s on %s, episode %d: %w", x.Name, ip.it.Name, e, f.Err())
 		}
 		if ip.record(e, w.run, end, how, times, fault) {
 			break

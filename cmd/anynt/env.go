@@ -449,14 +449,28 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 			}
 			o.AgentSettings[s.Key] = s.Value
 		}
-		return writeJSON(io.out, o)
+		if err := writeJSON(io.out, o); err != nil {
+			return err
+		}
+		return agentFailed(fl.agent, ev)
 	}
 	fmt.Fprintf(io.out, "%s: agent %s, %s of %s, seed %d\nmean %+.4f, 95%% CI %s\n%s\n",
 		file, fl.agent, count(fl.episodes, "episode"), count(fl.steps, "interaction"), fl.seed, ev.Mean, ciText(ev.CI95[0], ev.CI95[1], fl.episodes), scoreMeaning)
 	for _, l := range boundLines(ev.Bounds) {
 		fmt.Fprintln(io.out, l)
 	}
-	return nil
+	return agentFailed(fl.agent, ev)
+}
+
+// agentFailed is the error of a run in which a built-in agent failed to
+// play as it should (optimal that could not plan), exiting with
+// exitAgent once the scores are written.
+func agentFailed(name string, ev env.Evaluation) error {
+	if ev.Failed == 0 {
+		return nil
+	}
+	return &exitError{code: exitAgent, err: fmt.Errorf("--agent %s failed in %d of %d episodes, whose scores are not what it claims; the first: %w",
+		name, ev.Failed, len(ev.Scores), ev.Failure)}
 }
 
 // writeTrace plays the first episode (its seed is the evaluation's first)

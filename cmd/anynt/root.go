@@ -21,7 +21,7 @@ const (
 	exitUsage = 2 // the command line is wrong
 	exitLimit = 3 // a run stopped at a limit (steps, length, work, tries)
 	exitIO    = 4 // a file could not be read or written
-	exitAgent = 5 // an agent outside anynt failed (--agent-cmd)
+	exitAgent = 5 // an agent outside anynt failed (--agent-cmd), or optimal could not plan
 )
 
 // exitError carries an exit status out of a command.
