@@ -184,7 +184,8 @@ type link struct {
 // choices it knows what an agent could not. Where Best cannot plan (too
 // many states, or a memory the memo could not hold), or when the episode
 // is played without asking it to plan, it plays as the one-step Oracle and
-// Err says why: its score is then no bound.
+// Err says why: its score is then no bound, and env.Evaluate and package
+// exam's Take report the episode as failed.
 type Optimal struct {
 	plan   []int
 	at     int
