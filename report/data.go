@@ -10,6 +10,7 @@ import (
 
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
+	"github.com/anynt/anynt/exam"
 )
 
 // number is a figure in JSON: null when it is NaN or infinite, which JSON
@@ -80,6 +81,37 @@ type jsonItem struct {
 	Stopped      int                `json:"stopped"`
 	Times        *jsonTimes         `json:"response_times,omitempty"`
 	Fault        string             `json:"fault,omitempty"`
+	*jsonScale
+}
+
+// jsonScale is an item's scale in JSON (exam.Bound), present when the
+// report has bounds: the figures are null when the item has none, and
+// scale_error says why.
+type jsonScale struct {
+	Optimum    number `json:"optimum"`
+	Random     number `json:"random_expected"`
+	Normalised number `json:"normalised"`
+	Error      string `json:"scale_error,omitempty"`
+}
+
+// scaleOf is item i's scale for outcome o, nil without bounds.
+func (r *Report) scaleOf(i int, o exam.Outcome) *jsonScale {
+	if !r.hasScale() {
+		return nil
+	}
+	b := r.Bounds[i]
+	if b.Err != nil {
+		return &jsonScale{Optimum: number(math.NaN()), Random: number(math.NaN()), Normalised: number(math.NaN()), Error: b.Err.Error()}
+	}
+	return &jsonScale{Optimum: number(b.Optimum), Random: number(b.Random), Normalised: number(b.Normalised(o.Score))}
+}
+
+// jsonNormalised are an agent's normalised figures in JSON, with its rank.
+type jsonNormalised struct {
+	N    int         `json:"n"`
+	Mean number      `json:"mean"`
+	SD   number      `json:"sd"`
+	CI95 *[2]float64 `json:"ci95"`
 }
 
 // kApproxJSON is K_approx in JSON, null for an environment whose Good and
@@ -145,6 +177,12 @@ type jsonSummary struct {
 	Faults    *int               `json:"faults,omitempty"`
 	Paired    *jsonPaired        `json:"paired,omitempty"`
 	Published *PaperFigures      `json:"published,omitempty"`
+	// Normalised is absent without bounds; Rank is the agent's place in
+	// the ranking (Report.Ranking), from 1, and AgainstNext its paired
+	// difference from the agent ranked next, absent for the last.
+	Normalised  *jsonNormalised `json:"normalised,omitempty"`
+	Rank        int             `json:"rank"`
+	AgainstNext *jsonPaired     `json:"against_next,omitempty"`
 }
 
 type jsonStratum struct {
@@ -211,20 +249,21 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if err := enc.Encode(jsonItem{jsonHead: r.head("item", ag), Test: it.Test, Exercise: it.Number, Name: it.Name,
 				Cells: it.Cells, KApprox: kApproxJSON(it.KApprox), Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
 				ItemSeed: it.Seed, Tau: o.Tau, Score: o.Score, CI95: interval(o.CI95, len(o.Scores)), Scores: o.Scores,
-				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times, o.Cut), Fault: faultText(o.Fault)}); err != nil {
+				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times, o.Cut), Fault: faultText(o.Fault),
+				jsonScale: r.scaleOf(i, o)}); err != nil {
 				return err
 			}
 		}
 	}
-	for _, s := range r.Summaries {
-		if err := enc.Encode(r.jsonSummary(s)); err != nil {
+	for a, s := range r.Summaries {
+		if err := enc.Encode(r.jsonSummary(a, s)); err != nil {
 			return err
 		}
 	}
 	return bw.Flush()
 }
 
-func (r *Report) jsonSummary(s Summary) jsonSummary {
+func (r *Report) jsonSummary(a int, s Summary) jsonSummary {
 	js := jsonSummary{jsonHead: r.head("summary", s.Agent), N: s.N, Mean: number(s.Mean), SD: number(s.SD),
 		TestSD: number(s.TestSD), CI95: interval(s.CI95, s.N), R: number(s.Corr.R), P: number(s.Corr.P), POne: number(s.Corr.POne),
 		StrataBy: string(r.Protocol.Strata), Payoffs: s.Payoffs, Curve: s.Curve, Stopped: s.Stopped, Published: s.Paper,
@@ -239,6 +278,18 @@ func (r *Report) jsonSummary(s Summary) jsonSummary {
 	if p := s.Paired; p != nil {
 		js.Paired = &jsonPaired{Against: p.Against, N: p.N, Mean: number(p.Mean), CI95: interval(p.CI95, p.N), P: number(p.P)}
 	}
+	if n := s.Normalised; n != nil {
+		js.Normalised = &jsonNormalised{N: n.N, Mean: number(n.Mean), SD: number(n.SD), CI95: interval(n.CI95, n.N)}
+	}
+	for k, rk := range r.Ranking {
+		if rk.Agent != a {
+			continue
+		}
+		js.Rank = k + 1
+		if p := rk.Next; p != nil {
+			js.AgainstNext = &jsonPaired{Against: p.Against, N: p.N, Mean: number(p.Mean), CI95: interval(p.CI95, p.N), P: number(p.P)}
+		}
+	}
 	return js
 }
 
@@ -250,6 +301,7 @@ var csvHeader = []string{
 	"test", "exercise", "name", "cells", "k_approx", "bits", "complexity", "interactions", "item_seed",
 	"tau", "score", "ci95_low", "ci95_high", "count", "sum", "per_second", "per_cycle", "discounted", "diminishing", "stopped",
 	"agent_cmd", "response_actions", "response_mean_seconds", "response_max_seconds", "response_cut_by_tau", "fault",
+	"optimum", "random_expected", "normalised",
 }
 
 // WriteCSV writes a header row and one row for each agent and item. The
@@ -289,7 +341,15 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			} else {
 				row = append(row, "", "", "", "")
 			}
-			if err := cw.Write(append(row, faultText(o.Fault))); err != nil {
+			row = append(row, faultText(o.Fault), "", "", "")
+			if sc := r.scaleOf(i, o); sc != nil {
+				for k, x := range []number{sc.Optimum, sc.Random, sc.Normalised} {
+					if f := float64(x); !math.IsNaN(f) {
+						row[len(row)-3+k] = g(f)
+					}
+				}
+			}
+			if err := cw.Write(row); err != nil {
 				return err
 			}
 		}

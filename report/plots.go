@@ -55,8 +55,9 @@ type Figure struct {
 // Figures draws the report's plots: score against complexity (Insa-Cabrera et
 // al. 2011, Fig. 4 right), scores per stratum (Fig. 4 left) when there are
 // two strata or more (one box an agent over every item would only repeat the
-// histogram), score distributions (Fig. 3), and the anytime curve of each of
-// the payoffs of Hernández-Orallo (2010a).
+// histogram), score distributions (Fig. 3), the ranking of the agents (two
+// or more), and the anytime curve of each of the payoffs of
+// Hernández-Orallo (2010a).
 func (r *Report) Figures() ([]Figure, error) {
 	var figs []Figure
 	builds := []func() (Figure, error){r.complexityFigure, r.strataFigure, r.distributionFigure}
@@ -65,6 +66,13 @@ func (r *Report) Figures() ([]Figure, error) {
 	}
 	for _, build := range builds {
 		f, err := build()
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, f)
+	}
+	if len(r.Agents) > 1 {
+		f, err := r.rankingFigure()
 		if err != nil {
 			return nil, err
 		}
@@ -327,6 +335,57 @@ func (r *Report) distributionFigure() (Figure, error) {
 	legendRoom(p)
 	return Figure{ID: "distribution", Caption: "Histograms of the item scores, one an agent, scaled to unit area (density).",
 		Plot: p, Width: wide, Height: tall}, nil
+}
+
+// rankingFigure draws each agent's mean normalised score (or mean score,
+// without bounds) with its 95% interval, in the order of the ranking.
+func (r *Report) rankingFigure() (Figure, error) {
+	y, what := r.scoreLabel(), "mean score"
+	if r.hasScale() {
+		y, what = "normalised score (0 random's expectation, 1 the optimum)", "mean normalised score"
+	}
+	p := newPlot("Ranking of the agents by "+what, "", y)
+	p.Legend.Left = false
+	var ticks []plot.Tick
+	for k, rk := range r.Ranking {
+		s := r.Summaries[rk.Agent]
+		mean, ci, n := s.Mean, s.CI95, s.N
+		if nf := s.Normalised; nf != nil {
+			mean, ci, n = nf.Mean, nf.CI95, nf.N
+		}
+		ticks = append(ticks, plot.Tick{Value: float64(k), Label: s.Agent.Name})
+		if math.IsNaN(mean) {
+			continue
+		}
+		pt := plotter.XYs{{X: float64(k), Y: mean}}
+		dot, err := plotter.NewScatter(pt)
+		if err != nil {
+			return Figure{}, err
+		}
+		dot.GlyphStyle = draw.GlyphStyle{Color: colour(rk.Agent, 0xFF), Radius: vg.Points(4), Shape: glyphs[rk.Agent%len(glyphs)]}
+		p.Add(dot)
+		p.Legend.Add(fmt.Sprintf("%s (%s)", s.Agent.Name, signedShort(mean)), dot)
+		if n >= 2 {
+			bars, err := plotter.NewYErrorBars(struct {
+				plotter.XYs
+				plotter.YErrors
+			}{pt, plotter.YErrors{{Low: mean - ci[0], High: ci[1] - mean}}})
+			if err != nil {
+				return Figure{}, err
+			}
+			bars.LineStyle = draw.LineStyle{Color: colour(rk.Agent, 0xFF), Width: vg.Points(1.5)}
+			p.Add(bars)
+		}
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.X.Min, p.X.Max = -0.5, float64(len(r.Ranking))-0.5
+	legendRoom(p)
+	caption := "Each agent's mean score over the items with its 95% interval, the best first."
+	if r.hasScale() {
+		caption = fmt.Sprintf("Each agent's mean normalised score over the %s with a scale, with its 95%% interval, the best first: "+
+			"0 is random's expected score and 1 the optimum of each item.", count(len(r.Scaled()), "item"))
+	}
+	return Figure{ID: "ranking", Caption: caption, Plot: p, Width: wide, Height: short}, nil
 }
 
 func (r *Report) curveFigure(j int) (Figure, error) {

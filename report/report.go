@@ -82,6 +82,9 @@ type Input struct {
 	// Outcomes are exam.Take's: examinee by examinee in the order of
 	// Agents, item by item in the order of Items.
 	Outcomes []exam.Outcome
+	// Bounds are the items' scales (exam.Bounds), one an item in the order
+	// of Items, or none: then the report has no normalised scores.
+	Bounds []exam.Bound
 }
 
 // Report is a test's figures, computed once and written as text, CSV,
@@ -90,6 +93,8 @@ type Report struct {
 	Input
 	Strata    []Stratum
 	Summaries []Summary // one an agent, in the order of Agents
+	// Ranking orders the agents, the best first (Rank).
+	Ranking []Rank
 }
 
 // Stratum is a group of items.
@@ -134,6 +139,9 @@ type Summary struct {
 	// Paper is the figures of Insa-Cabrera et al. (2011) for this agent, when
 	// its test and settings were the paper's; nil otherwise.
 	Paper *PaperFigures
+	// Normalised are its figures on the items' scales; nil when the
+	// report has no bounds.
+	Normalised *Normalised
 }
 
 // StratumFigures are an agent's figures over one stratum.
@@ -159,7 +167,14 @@ func New(in Input) (*Report, error) {
 	r := &Report{Input: in, Strata: strata(in.Items, in.Protocol.Strata)}
 	base := in.scores(0)
 	r.Summaries = make([]Summary, len(in.Agents))
-	cores.Do(len(in.Agents), func(a int) { r.Summaries[a] = in.summary(a, base, r.Strata) }, nil)
+	scaled := r.Scaled()
+	cores.Do(len(in.Agents), func(a int) {
+		r.Summaries[a] = in.summary(a, base, r.Strata)
+		if in.hasScale() {
+			r.Summaries[a].Normalised = in.normalise(a, scaled)
+		}
+	}, nil)
+	r.Ranking = r.rank()
 	return r, nil
 }
 
@@ -192,6 +207,8 @@ func (in Input) check() error {
 		return fmt.Errorf("%w: no items or no agents", ErrOutcomes)
 	case len(in.Outcomes) != len(in.Items)*len(in.Agents):
 		return fmt.Errorf("%w: %d outcomes for %d items × %d agents", ErrOutcomes, len(in.Outcomes), len(in.Items), len(in.Agents))
+	case len(in.Bounds) != 0 && len(in.Bounds) != len(in.Items):
+		return fmt.Errorf("%w: %d bounds for %d items", ErrOutcomes, len(in.Bounds), len(in.Items))
 	case in.Protocol.Strata != ByCells && in.Protocol.Strata != ByComplexity:
 		return fmt.Errorf("no strata %q (cells or complexity)", in.Protocol.Strata)
 	}

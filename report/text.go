@@ -119,12 +119,18 @@ var payoffMeaning = map[exam.Score]string{
 // Hernández-Orallo (2010a) defines it, and the complexity columns.
 func (r *Report) keyLines() []string {
 	s := r.Settings.Score
-	return []string{
+	lines := []string{
 		fmt.Sprintf("%s (%s): %s (Hernández-Orallo 2010a, \"On Evaluating Agent Performance in a Fixed Period of Time\")", scoreNotation[s], s, payoffMeaning[s]),
 		"K_approx: the length in bytes of Good and Evil's pattern compressed by zlib, the complexity of Insa-Cabrera et al. 2011, " +
 			"\"Comparing humans and AI agents\"; n/a for an environment whose Good and Evil run a program",
 		"bits: the environment's description length, in bits (docs/complexity.md)",
 	}
+	if r.hasScale() {
+		lines = append(lines, "optimum: the highest score an agent keeping the pace could reach on an item's episodes, knowing their random draws "+
+			"(the clairvoyant optimum, agent optimal); random: the expected score of random on them, exactly; "+
+			"normalised: (score − random) / (optimum − random), 0 at random's expectation, 1 at the optimum (docs/reports.md)")
+	}
+	return lines
 }
 
 // Table is one table of the report, as text cells.
@@ -164,12 +170,16 @@ func (t Table) writeAligned(w *bufio.Writer) {
 }
 
 // Tables are the report's tables in the order they are printed: the
-// items, the summary, the strata, the payoffs and, with two agents or
-// more, the paired differences.
+// items, their scales (with bounds), the summary, the strata, the payoffs
+// and, with two agents or more, the paired differences and the ranking.
 func (r *Report) Tables() []Table {
-	ts := []Table{r.itemsTable(), r.summaryTable(), r.strataTable(), r.payoffsTable()}
+	ts := []Table{r.itemsTable()}
+	if r.hasScale() {
+		ts = append(ts, r.scaleTable())
+	}
+	ts = append(ts, r.summaryTable(), r.strataTable(), r.payoffsTable())
 	if len(r.Summaries) > 1 {
-		ts = append(ts, r.pairedTable())
+		ts = append(ts, r.pairedTable(), r.rankingTable())
 	}
 	if t, ok := r.outsideTable(); ok {
 		ts = append(ts, t)
@@ -214,6 +224,83 @@ func (r *Report) itemsTable() Table {
 		}
 		t.Rows[i] = row
 	}, nil)
+	return t
+}
+
+// scaleTable has a row an item: its optimum, random's expectation and
+// each agent's normalised score, "—" where the item has no scale (with
+// the reason in the last column).
+func (r *Report) scaleTable() Table {
+	t := Table{Title: "scale of each item: the optimum (the clairvoyant best of its episodes) and random's expectation, " +
+		"and each agent's normalised score, (score − random) / (optimum − random)",
+		Head: []string{"test", "exercise", "name", "optimum", "random"}}
+	for _, a := range r.Agents {
+		t.Head = append(t.Head, a.Name)
+	}
+	t.Head = append(t.Head, "no scale because")
+	for i, it := range r.Items {
+		b := r.Bounds[i]
+		row := []string{strconv.Itoa(it.Test), strconv.Itoa(it.Number), it.Name, "—", "—"}
+		why := ""
+		if b.Err == nil {
+			row[3], row[4] = signed(b.Optimum), signed(b.Random)
+		} else {
+			why = b.Err.Error()
+		}
+		if why == "" && math.IsNaN(b.Normalised(0)) {
+			why = "the optimum is random's expectation"
+		}
+		for a := range r.Agents {
+			row = append(row, normalisedText(b.Normalised(r.Outcomes[a*len(r.Items)+i].Score)))
+		}
+		t.Rows = append(t.Rows, append(row, why))
+	}
+	return t
+}
+
+// normalisedText prints a normalised score, "—" when there is none.
+func normalisedText(x float64) string {
+	if math.IsNaN(x) {
+		return "—"
+	}
+	return signed(x)
+}
+
+// rankingTable lists the agents from the best, each with its paired
+// difference from the one below it and whether that order is significant
+// (p < 0.05): by mean normalised score when the items have scales.
+func (r *Report) rankingTable() Table {
+	by := "mean score"
+	if r.hasScale() {
+		by = fmt.Sprintf("mean normalised score over the %s with a scale", count(len(r.Scaled()), "item"))
+	}
+	t := Table{Title: "ranking by " + by + "; against the next: the paired difference from the agent ranked next (the same items and episode seeds)",
+		Head: []string{"rank", "agent", "mean score"}}
+	if r.hasScale() {
+		t.Head = append(t.Head, "normalised", "95% CI")
+	} else {
+		t.Head = append(t.Head, "95% CI")
+	}
+	t.Head = append(t.Head, "against the next", "95% CI", "p (paired t)", "order significant (p < 0.05)")
+	for k, rk := range r.Ranking {
+		s := r.Summaries[rk.Agent]
+		row := []string{strconv.Itoa(k + 1), s.Agent.Name, signed(s.Mean)}
+		if n := s.Normalised; n != nil {
+			row = append(row, normalisedText(n.Mean), ciText(n.CI95, n.N))
+		} else {
+			row = append(row, ciText(s.CI95, s.N))
+		}
+		if p := rk.Next; p != nil {
+			sig := "no"
+			if p.P < 0.05 {
+				sig = "yes"
+			}
+			row = append(row, signed(p.Mean), ciText(p.CI95, p.N), pText(p.P), sig)
+		} else {
+			row = append(row, "", "", "", "")
+		}
+		t.Rows = append(t.Rows, row)
+	}
 	return t
 }
 

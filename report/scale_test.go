@@ -1,0 +1,151 @@
+package report_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/report"
+)
+
+// scaled is a report of random, qlearning and optimal on two Λ_one tests
+// with the items' bounds, the third item's replaced by an error.
+func scaled(t *testing.T) (report.Input, *report.Report) {
+	t.Helper()
+	in := input(t, 2, exam.DefaultSettings, "random", "qlearning", "optimal")
+	in.Bounds = exam.Bounds(in.Items, in.Settings)
+	in.Bounds[2] = exam.Bound{Err: errors.New("too many states to plan over")}
+	return in, build(t, in)
+}
+
+// TestNormalisedFiguresComeFromTheBounds checks each agent's normalised
+// mean against the scores and bounds item by item, over the items with a
+// scale, and that the optimal agent, which plays the optimum, has mean 1.
+func TestNormalisedFiguresComeFromTheBounds(t *testing.T) {
+	in, r := scaled(t)
+	n := len(in.Items)
+	if got := r.Scaled(); len(got) != n-1 || got[2] != 3 {
+		t.Fatalf("scaled items %v: want every item but the third", got)
+	}
+	for a, s := range r.Summaries {
+		var sum float64
+		for i, b := range in.Bounds {
+			if i != 2 {
+				sum += (in.Outcomes[a*n+i].Score - b.Random) / (b.Optimum - b.Random)
+			}
+		}
+		if s.Normalised == nil || s.Normalised.N != n-1 || math.Abs(s.Normalised.Mean-sum/float64(n-1)) > 1e-12 {
+			t.Errorf("%s: normalised %+v, want the mean %v over %d items", s.Agent.Name, s.Normalised, sum/float64(n-1), n-1)
+		}
+	}
+	if m := r.Summaries[2].Normalised.Mean; math.Abs(m-1) > 1e-9 {
+		t.Errorf("optimal's normalised mean is %v, not 1", m)
+	}
+	if _, err := report.New(report.Input{Version: in.Version, Protocol: in.Protocol, Settings: in.Settings, Agents: in.Agents,
+		Items: in.Items, Outcomes: in.Outcomes, Bounds: in.Bounds[1:]}); !errors.Is(err, report.ErrOutcomes) {
+		t.Errorf("bounds for one item less: error %v", err)
+	}
+}
+
+// TestRankingOrdersByNormalisedMean checks the ranking: optimal, then
+// qlearning, then random, each paired with the next on the normalised
+// scores, and the order of the first two significant.
+func TestRankingOrdersByNormalisedMean(t *testing.T) {
+	_, r := scaled(t)
+	var names []string
+	for _, rk := range r.Ranking {
+		names = append(names, r.Agents[rk.Agent].Name)
+	}
+	if got := strings.Join(names, " "); got != "optimal qlearning random" {
+		t.Fatalf("ranking %s", got)
+	}
+	first, second := r.Summaries[r.Ranking[0].Agent].Normalised, r.Summaries[r.Ranking[1].Agent].Normalised
+	if p := r.Ranking[0].Next; p == nil || p.Against != "qlearning" || math.Abs(p.Mean-(first.Mean-second.Mean)) > 1e-12 || !(p.P < 0.05) {
+		t.Errorf("optimal against qlearning: %+v", p)
+	}
+	if r.Ranking[2].Next != nil {
+		t.Errorf("the last agent has a next: %+v", r.Ranking[2].Next)
+	}
+}
+
+// TestScaleInEveryForm checks that the text, the JSON and the CSV carry
+// each item's optimum, random's expectation and normalised score, and the
+// reason of an item without a scale.
+func TestScaleInEveryForm(t *testing.T) {
+	in, r := scaled(t)
+	n := len(in.Items)
+	var text bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"scale of each item", "too many states to plan over", "ranking by mean normalised score over the 13 items with a scale",
+		"normalised: (score − random) / (optimum − random)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text lacks %q", want)
+		}
+	}
+
+	var js bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(&js)
+	k := 0
+	for sc.Scan() {
+		var o struct {
+			Kind       string          `json:"kind"`
+			Optimum    *float64        `json:"optimum"`
+			Random     *float64        `json:"random_expected"`
+			Normalised json.RawMessage `json:"normalised"` // an object in a summary
+			ScaleError string          `json:"scale_error"`
+			Rank       int             `json:"rank"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+			t.Fatal(err)
+		}
+		if o.Kind == "summary" {
+			if o.Rank < 1 || o.Rank > 3 || !strings.Contains(sc.Text(), `"normalised":{"n":13`) {
+				t.Errorf("summary %s", sc.Text())
+			}
+			continue
+		}
+		i, b := k%n, in.Bounds[k%n]
+		var norm *float64
+		if err := json.Unmarshal(o.Normalised, &norm); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case i == 2 && (o.Optimum != nil || norm != nil || o.ScaleError == ""):
+			t.Errorf("item 3 has no scale: %s", sc.Text())
+		case i != 2 && (o.Optimum == nil || *o.Optimum != b.Optimum || *o.Random != b.Random ||
+			norm == nil || *norm != b.Normalised(in.Outcomes[k].Score)):
+			t.Errorf("item %d: %s", i+1, sc.Text())
+		}
+		k++
+	}
+
+	var c bytes.Buffer
+	if err := r.WriteCSV(&c); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&c).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(rows[0]) - 3
+	if got := strings.Join(rows[0][last:], ","); got != "optimum,random_expected,normalised" {
+		t.Fatalf("the last columns are %s", got)
+	}
+	if got := strings.Join(rows[3][last:], ","); got != ",," {
+		t.Errorf("item 3 has no scale, its row ends %q", got)
+	}
+	if rows[1][last] == "" || rows[1][last+2] == "" {
+		t.Errorf("item 1's row ends %q", rows[1][last:])
+	}
+}
