@@ -60,7 +60,8 @@ var ErrNoBound = errors.New("the test was stopped before its bound was computed"
 // timed for real, acts at other times, and under a payoff that forgets
 // (v‖τ, v̌‖τ) can pass the optimum by stopping early (Hernández-Orallo
 // 2010a, Theorem 1). When s.Stop is closed, the items left get ErrNoBound.
-func Bounds(items []Item, s Settings) []Bound {
+// progress, if not nil, is called after each item, one call at a time.
+func Bounds(items []Item, s Settings, progress func(done int)) []Bound {
 	out := make([]Bound, len(items))
 	cores.Do(len(items), func(i int) {
 		select {
@@ -70,7 +71,7 @@ func Bounds(items []Item, s Settings) []Bound {
 		default:
 		}
 		out[i] = bound(items[i], s)
-	}, nil)
+	}, progress)
 	return out
 }
 

@@ -52,7 +52,7 @@ func TestBoundsHoldEveryAgent(t *testing.T) {
 		if s.Pace, err = exam.ParsePace(c.pace); err != nil {
 			t.Fatal(err)
 		}
-		bounds := exam.Bounds(items, s)
+		bounds := exam.Bounds(items, s, nil)
 		out, err := exam.Take(items, xs, s, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -86,7 +86,7 @@ func TestBoundsStop(t *testing.T) {
 	stop := make(chan struct{})
 	close(stop)
 	s.Stop = stop
-	for _, b := range exam.Bounds(lambdaOneItems(t, 1, 1), s) {
+	for _, b := range exam.Bounds(lambdaOneItems(t, 1, 1), s, nil) {
 		if !errors.Is(b.Err, exam.ErrNoBound) || !math.IsNaN(b.Normalised(0.5)) {
 			t.Fatalf("bound %+v of a stopped test", b)
 		}

@@ -19,7 +19,7 @@ import (
 func scaled(t *testing.T) (report.Input, *report.Report) {
 	t.Helper()
 	in := input(t, 2, exam.DefaultSettings, "random", "qlearning", "optimal")
-	in.Bounds = exam.Bounds(in.Items, in.Settings)
+	in.Bounds = exam.Bounds(in.Items, in.Settings, nil)
 	in.Bounds[2] = exam.Bound{Err: errors.New("too many states to plan over")}
 	return in, build(t, in)
 }

@@ -30,6 +30,7 @@ type testFlags struct {
 	seed                        uint64
 	tau, lambda                 float64
 	json, csv, quiet, adaptive  bool
+	bounds                      bool
 	settings                    agent.Settings
 	files                       []string // a battery's files and folders
 	outside                     outsideFlags
@@ -78,7 +79,7 @@ var protocols = map[string]protocol{
 // and prints its own trajectory.
 var (
 	adaptiveOnly    = []string{"test-time", "first-time", "time-step", "max-time", "ladder", "up", "down"}
-	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "quiet", "weighting", "sample", "steps", "stratum-width"}
+	adaptiveRefuses = []string{"protocol", "tests", "episodes", "tau", "quiet", "weighting", "sample", "steps", "stratum-width", "bounds"}
 )
 
 func protocolNames() []string {
@@ -194,6 +195,7 @@ On a terminal a progress line on standard error shows the rate and time left.`,
 	fl.registerExam(f, []string{"random", "qlearning"})
 	fl.outside.register(f)
 	fl.outside.registerBatch(f)
+	f.BoolVar(&fl.bounds, "bounds", true, "compute each item's optimum and random's expectation, and the normalised scores (--bounds=false skips it)")
 	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
 	fl.adaptiveTest = newAdaptiveFlags()
 	fl.adaptiveTest.register(f)
@@ -439,8 +441,16 @@ func runTest(io *stdio, fl testFlags) (err error) {
 	if p.settings != nil {
 		p.report.Settings = p.settings(fl)
 	}
+	var bounds []exam.Bound
+	if fl.bounds {
+		if !fl.quiet {
+			bar = newProgress(io.err, "item scales", len(items))
+		}
+		bounds = exam.Bounds(items, s, bar.update)
+		bar.clear()
+	}
 	rep, err := report.New(report.Input{Version: versionString(), Protocol: p.report, Seed: fl.seed, Tests: fl.tests,
-		Settings: s, Agents: agents, Items: items, Outcomes: outcomes})
+		Settings: s, Agents: agents, Items: items, Outcomes: outcomes, Bounds: bounds})
 	if err != nil {
 		return err
 	}

@@ -31,9 +31,16 @@ func TestTestLambdaOneQLearning(t *testing.T) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
 		}
 	}
-	rows := regexp.MustCompile(`(?m)^[123] +[1-7] +lambda-one:[567]/[1-7] `).FindAllString(out, -1)
+	items, scales, _ := strings.Cut(out, "scale of each item")
+	rows := regexp.MustCompile(`(?m)^[123] +[1-7] +lambda-one:[567]/[1-7] `).FindAllString(items, -1)
 	if len(rows) != 21 {
 		t.Errorf("%d exercise rows, want 21", len(rows))
+	}
+	// The scales: an optimum, random's expectation and qlearning's
+	// normalised score for every item.
+	scaled := regexp.MustCompile(`(?m)^[123] +[1-7] +lambda-one:[567]/[1-7] +\+[01]\.\d{4} +[-+]0\.\d{4} +[-+]\d\.\d{4} *$`).FindAllString(scales, -1)
+	if len(scaled) != 21 {
+		t.Errorf("%d rows of scales, want 21:\n%s", len(scaled), scales)
 	}
 	if strings.Contains(out, "paired differences") {
 		t.Error("one agent has no paired differences")
@@ -301,5 +308,21 @@ func TestTestAdaptive(t *testing.T) {
 		if _, errw, code := anynt(t, "", append([]string{"test"}, args...)...); code != exitUsage {
 			t.Errorf("test %v: status %d (%s), want %d", args, code, errw, exitUsage)
 		}
+	}
+}
+
+// --bounds=false leaves out the items' scales: no optimum, no normalised
+// score, and a ranking by mean score.
+func TestTestWithoutBounds(t *testing.T) {
+	out, errw, code := anynt(t, "", "test", "--agent", "random,oracle", "--tests", "1", "--bounds=false")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	if strings.Contains(out, "scale of each item") || strings.Contains(out, "normalised") || !strings.Contains(out, "ranking by mean score;") {
+		t.Errorf("--bounds=false:\n%s", out)
+	}
+	js, errw, code := anynt(t, "", "test", "--agent", "random,oracle", "--tests", "1", "--bounds=false", "--json")
+	if code != exitOK || strings.Contains(js, `"optimum"`) || strings.Contains(js, `"normalised"`) {
+		t.Errorf("--bounds=false --json: status %d %s\n%s", code, errw, js)
 	}
 }
