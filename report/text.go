@@ -170,16 +170,16 @@ func (t Table) writeAligned(w *bufio.Writer) {
 }
 
 // Tables are the report's tables in the order they are printed: the
-// items, their scales (with bounds), the summary, the strata, the payoffs
-// and, with two agents or more, the paired differences and the ranking.
+// items, the summary, the strata, the payoffs, with two agents or more the
+// paired differences and the ranking, the items' scales (with bounds), and
+// the agents outside anynt and the faults when there are any.
 func (r *Report) Tables() []Table {
-	ts := []Table{r.itemsTable()}
-	if r.hasScale() {
-		ts = append(ts, r.scaleTable())
-	}
-	ts = append(ts, r.summaryTable(), r.strataTable(), r.payoffsTable())
+	ts := []Table{r.itemsTable(), r.summaryTable(), r.strataTable(), r.payoffsTable()}
 	if len(r.Summaries) > 1 {
 		ts = append(ts, r.pairedTable(), r.rankingTable())
+	}
+	if r.hasScale() {
+		ts = append(ts, r.scaleTable())
 	}
 	if t, ok := r.outsideTable(); ok {
 		ts = append(ts, t)

@@ -107,7 +107,11 @@ summary per agent (mean, sd, 95% CI, Pearson's r of score against
 complexity with its two- and one-tailed p); the same per stratum (as Table 2
 of Insa-Cabrera et al. 2011, "Comparing humans and AI agents"); the five
 payoffs at τ of Hernández-Orallo 2010a, "On Evaluating Agent Performance in
-a Fixed Period of Time"; and every agent's paired difference from the first.
+a Fixed Period of Time"; every agent's paired difference from the first;
+each item's scale, its optimum (the clairvoyant best of its episodes) and
+random's expected score, with each agent's normalised score, (score −
+random) / (optimum − random) (--bounds=false skips it); and the ranking of
+the agents, each with its paired difference from the next.
 For Q-learning with the thesis's settings on lambda-one, the figures of
 Insa-Cabrera et al. 2011 are printed beside ours. The same seed gives the
 same output, bit for bit (docs/reports.md).
