@@ -244,3 +244,50 @@ func TestQLambdaCutsTracesAfterExploring(t *testing.T) {
 		t.Errorf("%d cuts and %d greedy actions in 200: the seed tests too little", cut, kept)
 	}
 }
+
+// freqLog passes Freq's interactions through, writing down the reward it
+// was shown, the action it took and its means after the update.
+type freqLog struct {
+	*Freq
+	rewards []float64
+	actions []int
+	means   [][]float64
+}
+
+func (l *freqLog) Act(v *env.View) int {
+	a := l.Freq.Act(v)
+	l.rewards, l.actions = append(l.rewards, v.Reward), append(l.actions, a)
+	l.means = append(l.means, slices.Clone(l.Freq.means))
+	return a
+}
+
+// Freq's means by the rule, replayed on smallWorld's rewards: each action
+// starts with one visit of reward 0, and the reward that follows an
+// action is added to its total and counted, mean = total / (visits + 1).
+// With ε = 0.3 every action is tried and its mean checked after every
+// interaction; with ε = 0 every action is one of the largest means.
+func TestFreqKeepsTheMeans(t *testing.T) {
+	for _, eps := range []float64{0.3, 0} {
+		l := &freqLog{Freq: &Freq{Epsilon: eps}}
+		env.NewEpisode(loadEnv(t, smallWorld), l, 5).Run(300, nil)
+		total, count := make([]float64, 3), []float64{1, 1, 1}
+		for i, r := range l.rewards {
+			if i > 0 {
+				prev := l.actions[i-1]
+				total[prev] += r
+				count[prev]++
+			}
+			for a := range total {
+				if want := total[a] / count[a]; math.Abs(l.means[i][a]-want) > 1e-12 {
+					t.Fatalf("ε %v, interaction %d: action %d's mean is %v, by the rule %v", eps, i+1, a, l.means[i][a], want)
+				}
+			}
+			if eps == 0 && l.means[i][l.actions[i]] != slices.Max(l.means[i]) {
+				t.Fatalf("ε 0, interaction %d: action %d of mean %v, below the largest of %v", i+1, l.actions[i], l.means[i][l.actions[i]], l.means[i])
+			}
+		}
+		if eps > 0 && slices.Contains(count, 1) {
+			t.Errorf("ε %v: an action never tried in 300 interactions (visits %v)", eps, count)
+		}
+	}
+}
