@@ -291,3 +291,38 @@ func TestFreqKeepsTheMeans(t *testing.T) {
 		}
 	}
 }
+
+// The learners' ε-greedy choice breaks ties uniformly and explores
+// uniformly: over 3,000 draws (one seeded stream, so the counts are
+// fixed), values (1, 0, 1) and ε = 0 give actions 0 and 2 about 1,500
+// times each and action 1 never; ε = 1 gives each action about 1,000
+// times; ε = 0.3 takes action 1 about 0.3·⅓ of the time. The bounds are
+// six binomial standard deviations.
+func TestLearnersBreakTiesUniformly(t *testing.T) {
+	const draws = 3000
+	rng := rand.New(rand.NewPCG(9, 10))
+	var ties []int
+	for _, c := range []struct {
+		epsilon float64
+		chances []float64
+	}{
+		{0, []float64{0.5, 0, 0.5}},
+		{1, []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}},
+		{0.3, []float64{0.45, 0.1, 0.45}},
+	} {
+		counts := make([]int, 3)
+		for range draws {
+			a, greedy, best := egreedy(rng, []float64{1, 0, 1}, c.epsilon, &ties)
+			if greedy != (a != 1) || best != 1 {
+				t.Fatalf("ε %v: action %d said greedy %v, best %v", c.epsilon, a, greedy, best)
+			}
+			counts[a]++
+		}
+		for a, p := range c.chances {
+			mean, sd := draws*p, math.Sqrt(draws*p*(1-p))
+			if math.Abs(float64(counts[a])-mean) > 6*sd {
+				t.Errorf("ε %v: action %d drawn %d times in %d, want %.0f ± %.0f (counts %v)", c.epsilon, a, counts[a], draws, mean, 6*sd, counts)
+			}
+		}
+	}
+}
