@@ -244,3 +244,85 @@ func TestQLambdaCutsTracesAfterExploring(t *testing.T) {
 		t.Errorf("%d cuts and %d greedy actions in 200: the seed tests too little", cut, kept)
 	}
 }
+
+// freqLog passes Freq's interactions through, writing down the reward it
+// was shown, the action it took and its means after the update.
+type freqLog struct {
+	*Freq
+	rewards []float64
+	actions []int
+	means   [][]float64
+}
+
+func (l *freqLog) Act(v *env.View) int {
+	a := l.Freq.Act(v)
+	l.rewards, l.actions = append(l.rewards, v.Reward), append(l.actions, a)
+	l.means = append(l.means, slices.Clone(l.Freq.means))
+	return a
+}
+
+// Freq's means by the rule, replayed on smallWorld's rewards: each action
+// starts with one visit of reward 0, and the reward that follows an
+// action is added to its total and counted, mean = total / (visits + 1).
+// With ε = 0.3 every action is tried and its mean checked after every
+// interaction; with ε = 0 every action is one of the largest means.
+func TestFreqKeepsTheMeans(t *testing.T) {
+	for _, eps := range []float64{0.3, 0} {
+		l := &freqLog{Freq: &Freq{Epsilon: eps}}
+		env.NewEpisode(loadEnv(t, smallWorld), l, 5).Run(300, nil)
+		total, count := make([]float64, 3), []float64{1, 1, 1}
+		for i, r := range l.rewards {
+			if i > 0 {
+				prev := l.actions[i-1]
+				total[prev] += r
+				count[prev]++
+			}
+			for a := range total {
+				if want := total[a] / count[a]; math.Abs(l.means[i][a]-want) > 1e-12 {
+					t.Fatalf("ε %v, interaction %d: action %d's mean is %v, by the rule %v", eps, i+1, a, l.means[i][a], want)
+				}
+			}
+			if eps == 0 && l.means[i][l.actions[i]] != slices.Max(l.means[i]) {
+				t.Fatalf("ε 0, interaction %d: action %d of mean %v, below the largest of %v", i+1, l.actions[i], l.means[i][l.actions[i]], l.means[i])
+			}
+		}
+		if eps > 0 && slices.Contains(count, 1) {
+			t.Errorf("ε %v: an action never tried in 300 interactions (visits %v)", eps, count)
+		}
+	}
+}
+
+// The learners' ε-greedy choice breaks ties uniformly and explores
+// uniformly: over 3,000 draws (one seeded stream, so the counts are
+// fixed), values (1, 0, 1) and ε = 0 give actions 0 and 2 about 1,500
+// times each and action 1 never; ε = 1 gives each action about 1,000
+// times; ε = 0.3 takes action 1 about 0.3·⅓ of the time. The bounds are
+// six binomial standard deviations.
+func TestLearnersBreakTiesUniformly(t *testing.T) {
+	const draws = 3000
+	rng := rand.New(rand.NewPCG(9, 10))
+	var ties []int
+	for _, c := range []struct {
+		epsilon float64
+		chances []float64
+	}{
+		{0, []float64{0.5, 0, 0.5}},
+		{1, []float64{1.0 / 3, 1.0 / 3, 1.0 / 3}},
+		{0.3, []float64{0.45, 0.1, 0.45}},
+	} {
+		counts := make([]int, 3)
+		for range draws {
+			a, greedy, best := egreedy(rng, []float64{1, 0, 1}, c.epsilon, &ties)
+			if greedy != (a != 1) || best != 1 {
+				t.Fatalf("ε %v: action %d said greedy %v, best %v", c.epsilon, a, greedy, best)
+			}
+			counts[a]++
+		}
+		for a, p := range c.chances {
+			mean, sd := draws*p, math.Sqrt(draws*p*(1-p))
+			if math.Abs(float64(counts[a])-mean) > 6*sd {
+				t.Errorf("ε %v: action %d drawn %d times in %d, want %.0f ± %.0f (counts %v)", c.epsilon, a, counts[a], draws, mean, 6*sd, counts)
+			}
+		}
+	}
+}
