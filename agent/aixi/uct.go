@@ -6,11 +6,10 @@ import (
 )
 
 // decision is a node of the ρUCT search tree where the agent chooses: a
-// history ending in a percept. value is the mean of the rewards summed
-// from here to the horizon over the visits.
+// history ending in a percept. UCB reads its visits and its children's
+// values; its own value is never read, so it keeps none.
 type decision struct {
 	visits  int
-	value   float64
 	actions []*chance // by action; nil until tried
 }
 
@@ -81,7 +80,6 @@ func (p *planner) sampleDecision(d *decision, m int) float64 {
 	if d.actions == nil {
 		d.actions = make([]*chance, p.a.actions)
 	}
-	d.value += (r - d.value) / float64(d.visits+1)
 	d.visits++
 	return r
 }
