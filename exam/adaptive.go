@@ -251,7 +251,13 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 			return r, err
 		}
 		var how ending
-		run, _, how = play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
+		a := x.New()
+		run, _, how = play(env.NewPlayer(rung.Env), a, AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
+		if f, ok := a.(failing); ok && f.Err() != nil {
+			// A score that is not what the agent claims would move the
+			// staircase: the test stops instead.
+			return r, fmt.Errorf("%s on %s: %w", x.Name, rung.Name, f.Err())
+		}
 		// Read at the environment's time, which the step is labelled
 		// with, as Take reads an item at τ: an agent that used up
 		// MaxAdaptiveInteractions before it has its idle time counted.

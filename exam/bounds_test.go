@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -132,5 +133,33 @@ func TestAFailedBuiltInAgentIsAFault(t *testing.T) {
 	}
 	if len(o.Scores) != 2 || out[0].Fault != nil {
 		t.Errorf("the faulted outcome keeps %d episodes, the other's fault is %v", len(o.Scores), out[0].Fault)
+	}
+}
+
+// recorder stays and records how many interactions it is asked to plan.
+type recorder struct {
+	agent.Stay
+	asked *[]int
+}
+
+func (r recorder) Plan(_ *env.Episode, n int) { *r.asked = append(*r.asked, n) }
+
+// TestAPlannerPlansTheInteractionsBeforeTau checks that a planner is asked
+// to plan the interactions it will have, those the pace fits before τ (7
+// at one a second in 7.5 s), not the item's steps (20 and more): the
+// adaptive test's items have a million steps and a τ of seconds, and
+// planning the million cost the optimal agent minutes.
+func TestAPlannerPlansTheInteractionsBeforeTau(t *testing.T) {
+	items := lambdaOneItems(t, 1, 1)[:2]
+	var asked []int
+	x := exam.Examinee{Name: "recorder", New: func() env.Agent { return recorder{asked: &asked} }}
+	s := exam.DefaultSettings
+	s.Episodes, s.Tau = 2, 7.5
+	out, err := exam.Take(items, []exam.Examinee{x}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(asked, []int{7, 7, 7, 7}) || out[0].Values.Count != 7 || out[1].Values.Count != 7 {
+		t.Fatalf("asked to plan %v interactions, played %d and %d; want 7 each", asked, out[0].Values.Count, out[1].Values.Count)
 	}
 }

@@ -705,12 +705,19 @@ func curveTau(tau float64, k, points int) float64 {
 // sums and compare with τ exactly (see ticks).
 func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, how ending) {
 	ep := p.Episode(a, seed)
-	// A planner (agent optimal) plans the steps; a test in physical time
-	// may cut the episode sooner, and the plan does not know when.
-	ep.Plan(steps)
-	c := newClock(seed, tau, pace)
 	paced, _ := a.(agent.Paced)
 	timed, _ := a.(*agentproto.Episode)
+	if _, ok := a.(env.Planner); ok {
+		// A planner (agent optimal) plans the interactions it will have:
+		// keeping the pace, those the clock fits before τ, known from the
+		// episode's seed; choosing its own pace, it cannot know them.
+		n := steps
+		if paced == nil && timed == nil {
+			n = len(paceTimes(seed, steps, tau, pace))
+		}
+		ep.Plan(n)
+	}
+	c := newClock(seed, tau, pace)
 	reward := 0.0
 	end = seconds(c.limit)
 	for i := range steps {
