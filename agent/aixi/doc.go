@@ -99,8 +99,8 @@
 //
 // Measured again with the present planner (scripts/aixi-budget; seed 1,
 // the table in docs/environments.md, "MC-AIXI-CTW against its budget"):
-// 1, 4, 16, 64 and 256 simulations score +0.027, +0.029, +0.051, +0.113
-// and +0.110 over random, significantly from 16 on; at 64 simulations
+// 1, 4, 16, 64, 256 and 1024 simulations score +0.027, +0.029, +0.051,
+// +0.113, +0.110 and +0.108 over random, significantly from 16 on; at 64 simulations
 // horizons 2 and 4 score +0.058 and +0.062, depth 8 +0.105, and depths
 // 16, 32 and 64 exactly the same, +0.113. Q-learning scores +0.276. So
 // neither budget, horizon nor depth is what holds MC-AIXI-CTW below
