@@ -133,3 +133,27 @@ func TestBeatsRandomOnTwoCells(t *testing.T) {
 		}
 	}
 }
+
+// Every simulation goes through one of the root's actions, so that all of
+// them inform the choice: the visits of the root's actions sum to the
+// budget, and a budget of one simulation plays (it tries one action and
+// takes it).
+func TestEverySimulationTriesAnAction(t *testing.T) {
+	e := load(t, "../../corpus/lambda-one/fixture-b.anynt")
+	for _, sims := range []int{1, 2, 7} {
+		s := small
+		s.Simulations = sims
+		a := New(s).(*Agent)
+		env.NewEpisode(e, a, 3).Run(10, nil)
+		root := a.planner.search()
+		visits := 0
+		for _, c := range root.actions {
+			if c != nil {
+				visits += c.visits
+			}
+		}
+		if visits != sims {
+			t.Errorf("%d simulations: the root's actions have %d visits", sims, visits)
+		}
+	}
+}

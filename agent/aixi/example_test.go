@@ -23,5 +23,5 @@ func ExampleNew() {
 	}
 	score := env.NewEpisode(e, aixi.New(s), 1).Run(60, nil)
 	fmt.Printf("score %.2f\n", score)
-	// Output: score 0.80
+	// Output: score 0.73
 }

@@ -35,12 +35,7 @@ type planner struct {
 // plan runs the simulations from the model's current history and returns
 // the action of the highest mean value (ties broken at random).
 func (p *planner) plan() int {
-	a := p.a
-	root := &decision{}
-	for range a.settings.Simulations {
-		p.sampleDecision(root, a.settings.Horizon)
-		a.model.revertTo(0)
-	}
+	root := p.search()
 	p.tied = p.tied[:0]
 	best := math.Inf(-1)
 	for act, c := range root.actions {
@@ -57,15 +52,32 @@ func (p *planner) plan() int {
 	return p.tied[p.rng.IntN(len(p.tied))]
 }
 
+// search runs the simulations from the model's current history and
+// returns the search tree's root. The root is expanded before the first:
+// each simulation goes through one of its actions, so that all of them
+// inform the choice (the paper's ρUCT keeps the tree from action to
+// action, so its root has been visited; built afresh, a root valued by a
+// rollout first would waste that simulation, and with one simulation
+// leave no action tried).
+func (p *planner) search() *decision {
+	a := p.a
+	root := &decision{actions: make([]*chance, a.actions)}
+	for range a.settings.Simulations {
+		p.sampleDecision(root, a.settings.Horizon)
+		a.model.revertTo(0)
+	}
+	return root
+}
+
 // sampleDecision simulates from a decision node with m steps to go and
-// returns the rewards summed: a node never visited is valued by a
-// rollout, as the paper's ρUCT does.
+// returns the rewards summed: a node never visited (its actions nil) is
+// valued by a rollout, as the paper's ρUCT does.
 func (p *planner) sampleDecision(d *decision, m int) float64 {
 	if m == 0 {
 		return 0
 	}
 	var r float64
-	if d.visits == 0 {
+	if d.actions == nil { // a leaf: never visited, and not the root
 		r = p.rollout(m)
 	} else {
 		act := p.selectAction(d, m)
