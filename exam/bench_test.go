@@ -61,3 +61,37 @@ func BenchmarkBattery(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBounds computes the scales of one Λ_one test (7 exercises, 20
+// to 80 interactions) and of a battery of 100 generated environments of
+// 100 interactions, on every core: for each item, the optimum and random's
+// expectation of its one episode, the two forward sweeps over its states
+// that a report with --bounds adds to the test.
+func BenchmarkBounds(b *testing.B) {
+	lambdaOne, err := exam.LambdaOneItems(1, 1, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	pool, err := exam.GeneratePool(60, 100, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	battery, err := exam.Battery(pool, exam.Sampling{Weighting: exam.List, Steps: 100, Seed: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		items []exam.Item
+	}{{"lambda-one-test", lambdaOne}, {"battery-100", battery}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, bd := range exam.Bounds(c.items, exam.DefaultSettings, nil) {
+					if bd.Err != nil {
+						b.Fatal(bd.Err)
+					}
+				}
+			}
+		})
+	}
+}
