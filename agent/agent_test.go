@@ -8,7 +8,6 @@ import (
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
-	"github.com/anynt/anynt/lang"
 )
 
 // line loads a 3-cell line (s l r) with Good, Evil and π placed, Good and
@@ -17,15 +16,7 @@ func line(t *testing.T, pi, good, evil int, rewards string) *env.Env {
 	t.Helper()
 	src := "actions s l r\nspace lr+:l-r+:l-r\ngoodevil pattern s\nset garbage off\nset cycle off\n" + rewards
 	src += "place π " + string(rune('0'+pi)) + "\nplace ⊕ " + string(rune('0'+good)) + "\nplace ⊖ " + string(rune('0'+evil)) + "\n"
-	f, err := lang.Parse("line.anynt", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := env.Load(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
+	return parseEnv(t, "line.anynt", []byte(src))
 }
 
 // firstAction returns the first action an agent takes from the placement.

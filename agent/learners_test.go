@@ -20,6 +20,12 @@ func loadFixture(tb testing.TB, name string) *env.Env {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	return parseEnv(tb, name, src)
+}
+
+// parseEnv parses and loads the environment src, named name.
+func parseEnv(tb testing.TB, name string, src []byte) *env.Env {
+	tb.Helper()
 	f, err := lang.Parse(name, src)
 	if err != nil {
 		tb.Fatal(err)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
-	"github.com/anynt/anynt/lang"
 )
 
 // swapCells is two cells, Good and Evil swapping every interaction (the
@@ -30,19 +29,6 @@ place π 2
 place ⊕ 1
 place ⊖ 2
 `
-
-func parseEnv(t *testing.T, name string, src []byte) *env.Env {
-	t.Helper()
-	f, err := lang.Parse(name, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := env.Load(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
 
 // lateMean runs one episode of steps interactions and returns the mean
 // reward of its last window interactions.
