@@ -55,6 +55,14 @@ figcaption { font-size: 0.85em; max-width: 40em; }
 {{end}}</table>
 </details>
 {{end}}
+{{range .Folded}}<h2>{{.Title}}</h2>
+<details><summary>every item</summary>
+<table>
+<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>
+</details>
+{{end}}
 </main>
 </body>
 </html>
@@ -102,11 +110,21 @@ func (r *Report) WriteHTML(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tables := r.Tables()
+	// The tables of a row an item (the items, their scales) are folded
+	// below the plots; the others, a row an agent, come first.
+	all := r.Tables()
+	var tables, folded []Table
+	for _, t := range all[1:] {
+		if t.PerItem {
+			folded = append(folded, t)
+		} else {
+			tables = append(tables, t)
+		}
+	}
 	bw := bufio.NewWriter(w)
 	if err := page.Execute(bw, map[string]any{
 		"Title": r.Title(), "Protocol": r.Protocol.Name, "Seed": r.Seed, "Settings": r.SettingsText(), "Score": r.scoreText(), "Key": r.keyLines(),
-		"Agents": agents, "Tables": tables[1:], "Figures": hf, "Items": tables[0],
+		"Agents": agents, "Tables": tables, "Figures": hf, "Items": all[0], "Folded": folded,
 		"ItemsHeading": "Items", "ItemsSummary": "every item and each agent's score",
 	}); err != nil {
 		return err

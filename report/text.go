@@ -138,6 +138,8 @@ type Table struct {
 	Title string
 	Head  []string
 	Rows  [][]string
+	// PerItem marks a table of a row an item, which the HTML report folds.
+	PerItem bool
 }
 
 // writeAligned writes the head and the rows a line each, every cell but a
@@ -194,7 +196,7 @@ func (r *Report) Tables() []Table {
 // its 95% interval, a column that is left out when no item has one (one
 // episode an item, the papers' protocol) and no agent faulted.
 func (r *Report) itemsTable() Table {
-	t := Table{Head: []string{"test", "exercise", "name", "cells", "K_approx", "bits", "interactions"}}
+	t := Table{Head: []string{"test", "exercise", "name", "cells", "K_approx", "bits", "interactions"}, PerItem: true}
 	intervals := slices.ContainsFunc(r.Outcomes, func(o exam.Outcome) bool { return len(o.Scores) >= 2 || o.Fault != nil })
 	for _, a := range r.Agents {
 		t.Head = append(t.Head, a.Name)
@@ -233,7 +235,7 @@ func (r *Report) itemsTable() Table {
 func (r *Report) scaleTable() Table {
 	t := Table{Title: "scale of each item: the optimum (the clairvoyant best of its episodes) and random's expectation, " +
 		"and each agent's normalised score, (score − random) / (optimum − random)",
-		Head: []string{"test", "exercise", "name", "optimum", "random"}}
+		Head: []string{"test", "exercise", "name", "optimum", "random"}, PerItem: true}
 	for _, a := range r.Agents {
 		t.Head = append(t.Head, a.Name)
 	}
