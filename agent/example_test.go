@@ -35,8 +35,8 @@ func ExampleLookup_spec() {
 
 // Best plans an episode: the action sequence with the highest weighted sum
 // of rewards on it, and that sum, found by running the environment forward
-// from the episode's state; RandomValue is the sum's expectation for an
-// agent acting at random. Here fixture B (the thesis's Fig. 5.1) for 6
+// from the episode's state; Scale gives that sum again and its
+// expectation for an agent acting at random. Here fixture B (the thesis's Fig. 5.1) for 6
 // interactions of seed 1, each of weight 1: the sum of the rewards.
 func ExampleBest() {
 	src, err := fs.ReadFile(corpus.Files, "lambda-one/fixture-b.anynt")
@@ -52,21 +52,21 @@ func ExampleBest() {
 		panic(err)
 	}
 	w := []float64{1, 1, 1, 1, 1, 1}
-	plan, sum, err := agent.Best(env.NewEpisode(e, agent.Stay{}, 1), w)
+	plan, sum, err := agent.Best(env.NewEpisode(e, agent.Stay{}, 1), w, agent.PlanBudget)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(plan, sum)
-	random, err := agent.RandomValue(env.NewEpisode(e, agent.Stay{}, 1), w)
+	optimum, random, err := agent.Scale(env.NewEpisode(e, agent.Stay{}, 1), w, agent.PlanBudget)
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%.4f\n", random)
+	fmt.Printf("%v %.4f\n", optimum, random)
 	// An Optimal agent plays that plan when the episode is run: its score
 	// is the mean reward.
 	fmt.Println(env.NewEpisode(e, &agent.Optimal{}, 1).Run(6, nil))
 	// Output:
 	// [0 1 1 2 1 0] 4
-	// -0.4587
+	// 4 -0.4587
 	// 0.6666666666666666
 }

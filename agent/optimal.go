@@ -8,17 +8,23 @@ import (
 	"github.com/anynt/anynt/env"
 )
 
-// Bounds of Best's work: the most distinct states it keeps at one step,
-// and over the whole episode (each costs a back pointer, 8 bytes). Λ_one
-// exercises need a state per cell π can be in, a few thousand nodes per
-// thousand interactions; past either bound Best gives up.
-const (
-	MaxPlanStates = 1 << 16
-	MaxPlanNodes  = 1 << 24
-)
+// Budget bounds the work of a forward sweep over an episode's states (Best,
+// Scale): the most distinct states it keeps at one interaction, and the
+// most it reaches in all; each is a saved state, and Best keeps a back
+// pointer for each. The work is about Nodes × the actions × one
+// interaction. A Λ_one exercise has a state per cell π can be in, a few
+// thousand in all for a thousand interactions; trace rewards multiply
+// them, since the rewards left in the cells tell paths apart.
+type Budget struct {
+	States, Nodes int
+}
 
-// ErrPlanTooLarge is the cause of Best's error when the episode has more
-// states than MaxPlanStates at a step, or MaxPlanNodes in all.
+// PlanBudget is the optimal agent's: up to 65,536 states at an
+// interaction and 16,777,216 in all, seconds to minutes of work.
+var PlanBudget = Budget{States: 1 << 16, Nodes: 1 << 24}
+
+// ErrPlanTooLarge is the cause of Best's and Scale's error when the
+// episode has more states than their budget allows.
 var ErrPlanTooLarge = errors.New("too many states to plan over")
 
 // Best returns the action sequence of len(w) interactions with the
@@ -32,12 +38,12 @@ var ErrPlanTooLarge = errors.New("too many states to plan over")
 // maximum over every action sequence on this episode, its seed fixed
 // (clairvoyant: see Optimal). Ties go to the lowest action at the earliest
 // step. ep is left as it was. The error is env.ErrUnsaved when a
-// behaviour's memory cannot be saved, or ErrPlanTooLarge.
-func Best(ep *env.Episode, w []float64) ([]int, float64, error) {
+// behaviour's memory cannot be saved, or ErrPlanTooLarge past budget b.
+func Best(ep *env.Episode, w []float64, b Budget) ([]int, float64, error) {
 	n := len(w)
 	cur, next := []float64{0}, []float64(nil) // the best sums of the states after t and t+1 steps
 	back := make([][]link, n)                 // back[t][j]: how the best path reached state j after t+1 steps
-	err := sweep(ep, n, func(t int) {
+	err := sweep(ep, n, b, func(t int) {
 		if t > 0 {
 			cur, next = next, cur[:0]
 		}
@@ -67,33 +73,40 @@ func Best(ep *env.Episode, w []float64) ([]int, float64, error) {
 	return plan, next[best], nil
 }
 
-// RandomValue returns the expectation of Σ w_t r_t over len(w)
-// interactions on episode ep from its present state, for an agent that
-// draws each action uniformly (agent random), exactly: forward over the
-// episode's states (sweep), each with the probability that random reaches
-// it, merged states adding theirs. Like Best it is of this episode, its
-// seed fixed. ep is left as it was; the errors are Best's.
-func RandomValue(ep *env.Episode, w []float64) (float64, error) {
+// Scale returns, for len(w) interactions on episode ep from its present
+// state, the highest weighted sum of rewards Σ w_t r_t over every action
+// sequence (Best's, without the plan) and its expectation for an agent
+// that draws each action uniformly (agent random), both exactly, in one
+// forward sweep over the episode's states: each state keeps its best sum
+// and the probability that random reaches it, merged states adding
+// theirs. Like Best it is of this episode, its seed fixed. ep is left as
+// it was; the errors are Best's.
+func Scale(ep *env.Episode, w []float64, b Budget) (optimum, random float64, err error) {
 	actions := float64(len(ep.Env().Actions))
-	cur, next := []float64{1}, []float64(nil) // the probabilities of the states after t and t+1 steps
-	total := 0.0
-	err := sweep(ep, len(w), func(t int) {
+	type node struct{ best, p float64 }
+	cur, next := []node{{0, 1}}, []node(nil) // the states after t and t+1 steps
+	err = sweep(ep, len(w), b, func(t int) {
 		if t > 0 {
 			cur, next = next, cur[:0]
 		}
 	}, func(t, i, a int, r float64, j int) {
-		p := cur[i] / actions
-		total += w[t] * p * r
+		v, p := cur[i].best+w[t]*r, cur[i].p/actions
+		random += w[t] * p * r
 		if j == len(next) {
-			next = append(next, p)
-		} else {
-			next[j] += p
+			next = append(next, node{v, p})
+			return
 		}
+		next[j].best = max(next[j].best, v)
+		next[j].p += p
 	})
-	if err != nil {
-		return 0, err
+	if err != nil || len(w) == 0 {
+		return 0, 0, err
 	}
-	return total, nil
+	optimum = next[0].best
+	for _, nd := range next {
+		optimum = max(optimum, nd.best)
+	}
+	return optimum, random, nil
 }
 
 // sweep runs ep forward n interactions over its distinct states. Before
@@ -103,8 +116,8 @@ func RandomValue(ep *env.Episode, w []float64) (float64, error) {
 // reward r and the state j reached, which is new when j equals the number
 // of states reached after t+1 interactions so far. States with one key
 // (env.Episode.AppendKey: the same future whatever π does) are one state.
-// ep is left as it was.
-func sweep(ep *env.Episode, n int, step func(t int), visit func(t, i, a int, r float64, j int)) error {
+// Past budget b it stops with ErrPlanTooLarge. ep is left as it was.
+func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, a int, r float64, j int)) error {
 	start, err := ep.Save()
 	if err != nil {
 		return err
@@ -141,9 +154,9 @@ func sweep(ep *env.Episode, n int, step func(t int), visit func(t, i, a int, r f
 				}
 				j, ok := index[string(key)]
 				if !ok {
-					if len(next) >= MaxPlanStates || nodes >= MaxPlanNodes {
+					if len(next) >= b.States || nodes >= b.Nodes {
 						return fmt.Errorf("interaction %d of %d: more than %d states at an interaction or %d in all: %w",
-							t+1, n, MaxPlanStates, MaxPlanNodes, ErrPlanTooLarge)
+							t+1, n, b.States, b.Nodes, ErrPlanTooLarge)
 					}
 					s, err := ep.Save()
 					if err != nil {
@@ -194,7 +207,7 @@ type Optimal struct {
 }
 
 // errNotAsked is Err's when no plan was asked for.
-var errNotAsked = errors.New("optimal: the episode was played without asking it to plan (env.Episode.Plan)")
+var errNotAsked = errors.New("the episode was played without asking it to plan (env.Episode.Plan)")
 
 func (o *Optimal) Start(e *env.Env, rng *rand.Rand) {
 	o.plan, o.at, o.err = nil, 0, errNotAsked
@@ -207,10 +220,7 @@ func (o *Optimal) Plan(ep *env.Episode, n int) {
 	for t := range w {
 		w[t] = 1 / float64(n)
 	}
-	o.plan, _, o.err = Best(ep, w)
-	if o.err != nil {
-		o.err = fmt.Errorf("optimal: %w", o.err)
-	}
+	o.plan, _, o.err = Best(ep, w, PlanBudget)
 }
 
 func (o *Optimal) Act(v *env.View) int {
@@ -219,7 +229,7 @@ func (o *Optimal) Act(v *env.View) int {
 		return o.plan[o.at-1]
 	}
 	if o.err == nil {
-		o.err = errors.New("optimal: the episode ran longer than planned")
+		o.err = errors.New("the episode ran longer than planned")
 	}
 	return o.oracle.Act(v)
 }

@@ -49,7 +49,7 @@ func bruteForce(e *env.Env, seed uint64, n int) (best, mean float64) {
 	}
 }
 
-// uniform weighs n interactions equally: Best and RandomValue then give
+// uniform weighs n interactions equally: Best and Scale then give
 // the mean reward.
 func uniform(n int) []float64 {
 	w := make([]float64, n)
@@ -89,13 +89,14 @@ func TestOptimalIsBruteForce(t *testing.T) {
 			if got != want {
 				t.Errorf("%s seed %d: optimal scores %v, brute force %v", c.file, seed, got, want)
 			}
-			_, best, err := agent.Best(env.NewEpisode(e, &script{}, seed), uniform(c.steps))
+			_, best, err := agent.Best(env.NewEpisode(e, &script{}, seed), uniform(c.steps), agent.PlanBudget)
 			if err != nil || !near(best, want) {
 				t.Errorf("%s seed %d: Best says %v (%v), brute force %v", c.file, seed, best, err, want)
 			}
-			rv, err := agent.RandomValue(env.NewEpisode(e, &script{}, seed), uniform(c.steps))
-			if err != nil || !near(rv, mean) {
-				t.Errorf("%s seed %d: RandomValue says %v (%v), the mean over every sequence %v", c.file, seed, rv, err, mean)
+			opt, rv, err := agent.Scale(env.NewEpisode(e, &script{}, seed), uniform(c.steps), agent.PlanBudget)
+			if err != nil || !near(rv, mean) || !near(opt, want) {
+				t.Errorf("%s seed %d: Scale says %v and %v (%v); the best and the mean over every sequence are %v and %v",
+					c.file, seed, opt, rv, err, want, mean)
 			}
 		}
 	}
@@ -185,7 +186,7 @@ func TestOptimalFallsBack(t *testing.T) {
 // whose behaviours' memories cannot be saved.
 func TestBestOnAPlainEpisode(t *testing.T) {
 	e := loadFixture(t, "thesis/omega1-blocker.anynt")
-	_, _, err := agent.Best(env.NewPlainEpisode(e, &script{}, 1), uniform(3))
+	_, _, err := agent.Best(env.NewPlainEpisode(e, &script{}, 1), uniform(3), agent.PlanBudget)
 	if !errors.Is(err, env.ErrUnsaved) {
 		t.Fatalf("error %v, want env.ErrUnsaved", err)
 	}
@@ -219,7 +220,7 @@ func BenchmarkOptimalLambdaOne(b *testing.B) {
 func TestPlanningLeavesNoCount(t *testing.T) {
 	e := loadFixture(t, "thesis/omega1-blocker.anynt")
 	const steps = 30
-	plan, _, err := agent.Best(env.NewEpisode(e, &script{}, 2), uniform(steps))
+	plan, _, err := agent.Best(env.NewEpisode(e, &script{}, 2), uniform(steps), agent.PlanBudget)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,5 +234,23 @@ func TestPlanningLeavesNoCount(t *testing.T) {
 	}
 	if ep.MaxSteps != played.MaxSteps || !slices.Equal(ep.Bounds, played.Bounds) {
 		t.Errorf("optimal's episode counts %d steps, %v; its plan played %d, %v", ep.MaxSteps, ep.Bounds, played.MaxSteps, played.Bounds)
+	}
+}
+
+// TestBudgetStopsThePlan checks that Best and Scale give up with
+// ErrPlanTooLarge past either bound of their budget, on the ω1-blocker,
+// whose trace rewards make hundreds of states within a few interactions.
+func TestBudgetStopsThePlan(t *testing.T) {
+	e := loadFixture(t, "thesis/omega1-blocker.anynt")
+	for _, b := range []agent.Budget{{States: 3, Nodes: 1 << 20}, {States: 1 << 16, Nodes: 20}} {
+		if _, _, err := agent.Best(env.NewEpisode(e, &script{}, 1), uniform(30), b); !errors.Is(err, agent.ErrPlanTooLarge) {
+			t.Errorf("Best within %+v: error %v", b, err)
+		}
+		if _, _, err := agent.Scale(env.NewEpisode(e, &script{}, 1), uniform(30), b); !errors.Is(err, agent.ErrPlanTooLarge) {
+			t.Errorf("Scale within %+v: error %v", b, err)
+		}
+	}
+	if _, _, err := agent.Scale(env.NewEpisode(e, &script{}, 1), uniform(30), agent.PlanBudget); err != nil {
+		t.Errorf("Scale within the agent's budget: %v", err)
 	}
 }

@@ -16,11 +16,11 @@ import (
 // test's pace.
 type Bound struct {
 	// Optimum is the highest payoff any such agent can reach on the
-	// episodes, knowing their random draws (agent.Best: the clairvoyant
+	// episodes, knowing their random draws (agent.Scale: the clairvoyant
 	// optimum of the realised episodes, so at least every agent's score).
 	Optimum float64
 	// Random is the expected payoff of an agent acting uniformly at random
-	// on the same episodes, exactly (agent.RandomValue).
+	// on the same episodes, exactly (agent.Scale).
 	Random float64
 	// Err says why the item has no bound (too many states to plan over, a
 	// behaviour's memory the memo could not hold, a stopped test); the
@@ -40,6 +40,12 @@ func (b Bound) Normalised(score float64) float64 {
 	return (score - b.Random) / span
 }
 
+// ScaleBudget bounds the work of an item's scale, episode by episode: a
+// sixteenth of the optimal agent's (agent.PlanBudget), about a second of
+// work on two cores at the most, so that a report's scales cost little
+// beside its test. Items with more states get no scale.
+var ScaleBudget = agent.Budget{States: 1 << 16, Nodes: 1 << 20}
+
 // minSpan is the smallest gap between the optimum and random's expectation
 // that normalises: below it the two differ by rounding alone.
 const minSpan = 1e-9
@@ -54,8 +60,8 @@ var ErrNoBound = errors.New("the test was stopped before its bound was computed"
 // interactions are at the times a built-in agent keeping the pace acts
 // (the clock draws them from the episode's seed, whatever the agent does),
 // up to the item's steps and τ; the payoff at τ is then a weighted sum of
-// their rewards (payoffWeights), which agent.Best maximises and
-// agent.RandomValue takes the expectation of over random's actions. An
+// their rewards (payoffWeights), whose maximum and whose expectation over
+// random's actions agent.Scale gives, within ScaleBudget. An
 // agent that changes its pace (agent.Paced) or an agent outside anynt,
 // timed for real, acts at other times, and under a payoff that forgets
 // (v‖τ, v̌‖τ) can pass the optimum by stopping early (Hernández-Orallo
@@ -84,11 +90,7 @@ func bound(it Item, s Settings) Bound {
 		seed := env.EpisodeSeed(it.Seed, e)
 		times := paceTimes(seed, it.Steps, tau, s.Pace)
 		w := payoffWeights(s.Score, times, tau, s.Lambda)
-		_, best, err := agent.Best(p.Episode(agent.Stay{}, seed), w)
-		if err != nil {
-			return Bound{Err: fmt.Errorf("episode %d: %w", e, err)}
-		}
-		random, err := agent.RandomValue(p.Episode(agent.Stay{}, seed), w)
+		best, random, err := agent.Scale(p.Episode(agent.Stay{}, seed), w, ScaleBudget)
 		if err != nil {
 			return Bound{Err: fmt.Errorf("episode %d: %w", e, err)}
 		}

@@ -163,3 +163,16 @@ func TestAPlannerPlansTheInteractionsBeforeTau(t *testing.T) {
 		t.Fatalf("asked to plan %v interactions, played %d and %d; want 7 each", asked, out[0].Values.Count, out[1].Values.Count)
 	}
 }
+
+// TestBoundsWithinTheirBudget checks that an item with more states than
+// ScaleBudget allows gets no scale, with the planner's error.
+func TestBoundsWithinTheirBudget(t *testing.T) {
+	saved := exam.ScaleBudget
+	exam.ScaleBudget = agent.Budget{States: 2, Nodes: 4}
+	defer func() { exam.ScaleBudget = saved }()
+	for _, b := range exam.Bounds(lambdaOneItems(t, 1, 1), exam.DefaultSettings, nil) {
+		if !errors.Is(b.Err, agent.ErrPlanTooLarge) || !math.IsNaN(b.Normalised(0.5)) {
+			t.Fatalf("bound %+v within 2 states", b)
+		}
+	}
+}

@@ -235,7 +235,7 @@ func (r *Report) itemsTable() Table {
 func (r *Report) scaleTable() Table {
 	t := Table{Title: "scale of each item: the optimum (the clairvoyant best of its episodes) and random's expectation, " +
 		"and each agent's normalised score, (score − random) / (optimum − random)",
-		Head: []string{"test", "exercise", "name", "optimum", "random"}, PerItem: true}
+		Head: []string{"test", "exercise", "name", "optimum", "random expected"}, PerItem: true}
 	for _, a := range r.Agents {
 		t.Head = append(t.Head, a.Name)
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/agentproto"
 )
 
@@ -324,5 +325,23 @@ func TestTestWithoutBounds(t *testing.T) {
 	js, errw, code := anynt(t, "", "test", "--agent", "random,oracle", "--tests", "1", "--bounds=false", "--json")
 	if code != exitOK || strings.Contains(js, `"optimum"`) || strings.Contains(js, `"normalised"`) {
 		t.Errorf("--bounds=false --json: status %d %s\n%s", code, errw, js)
+	}
+}
+
+// The optimal agent that cannot plan (its budget shrunk to a few states)
+// is a fault of its items in test and a failed run in run: exit status 5,
+// what was measured written first, the fault named with its item.
+func TestOptimalThatCannotPlanIsAFault(t *testing.T) {
+	saved := agent.PlanBudget
+	agent.PlanBudget = agent.Budget{States: 2, Nodes: 4}
+	defer func() { agent.PlanBudget = saved }()
+	out, errw, code := anynt(t, "", "test", "--agent", "random,optimal", "--tests", "1")
+	if code != exitAgent || !strings.Contains(out, "faults (") || !strings.Contains(out, "summary over the items") ||
+		!strings.Contains(errw, "optimal on lambda-one:1/1, episode 0: interaction 2 of 20: more than 2 states at an interaction or 4 in all") {
+		t.Errorf("test: status %d, stderr %s\n%s", code, errw, out)
+	}
+	out, errw, code = anynt(t, "", "run", "--agent", "optimal", "--episodes", "3", "--steps", "50", "../../corpus/lambda-one/fixture-b.anynt")
+	if code != exitAgent || !strings.Contains(out, "mean ") || !strings.Contains(errw, "--agent optimal failed in 3 of 3 episodes") {
+		t.Errorf("run: status %d, stderr %s\n%s", code, errw, out)
 	}
 }
