@@ -214,12 +214,9 @@ func (o *Optimal) Start(e *env.Env, rng *rand.Rand) {
 	o.oracle.Start(e, rng)
 }
 
-// Plan plans the episode's n interactions (env.Planner).
-func (o *Optimal) Plan(ep *env.Episode, n int) {
-	w := make([]float64, n)
-	for t := range w {
-		w[t] = 1 / float64(n)
-	}
+// Plan plans the episode's interactions for the highest score, the sum of
+// their rewards weighed by w (env.Planner).
+func (o *Optimal) Plan(ep *env.Episode, w []float64) {
 	o.plan, _, o.err = Best(ep, w, PlanBudget)
 }
 

@@ -168,7 +168,7 @@ func TestOptimalFallsBack(t *testing.T) {
 	}
 	o = &agent.Optimal{}
 	ep = env.NewEpisode(e, o, 1)
-	ep.Plan(2)
+	ep.Plan(env.MeanWeights(2))
 	for range 3 {
 		ep.Interact()
 	}

@@ -260,7 +260,9 @@ func (ep *Episode) place() {
 // Run plays n scored interactions, ends the episode and returns the score:
 // the average reward, ρ/n ([P] §4.4 step 15).
 func (ep *Episode) Run(n int, trace func(Step)) float64 {
-	ep.Plan(n)
+	if _, ok := ep.agent.(Planner); ok {
+		ep.Plan(MeanWeights(n))
+	}
 	total := 0.0
 	for i := range n {
 		if trace == nil {

@@ -10,7 +10,9 @@ import (
 )
 
 // Planner is an agent that is shown its episode before the first scored
-// interaction, with the number n of interactions it will play, so that it
+// interaction, with how the score weighs the rewards of the interactions
+// it will play (one weight each: 1/n each for the mean reward of n, the
+// score Run returns; a test's payoff weighs them otherwise), so that it
 // can run the environment forward (Save, Begin, Finish, Restore) and plan
 // (package agent's optimal). Plan must leave the episode as it found it:
 // Restore the State it saved first. Run asks every Planner to plan; a
@@ -18,21 +20,32 @@ import (
 // not plan are not asked anything, so their interactions cost the same.
 type Planner interface {
 	Agent
-	Plan(ep *Episode, n int)
+	Plan(ep *Episode, weights []float64)
 }
 
 // Plan shows the episode to its agent if it is a Planner, before the first
-// scored interaction of n; the VM step counts and bound counts of the
-// planning runs are forgotten, so that MaxSteps and Bounds describe the
-// episode played. Other agents are not asked anything.
-func (ep *Episode) Plan(n int) {
+// scored interaction, with the weights of the rewards to come in its
+// score; the VM step counts and bound counts of the planning runs are
+// forgotten, so that MaxSteps and Bounds describe the episode played.
+// Other agents are not asked anything.
+func (ep *Episode) Plan(weights []float64) {
 	p, ok := ep.agent.(Planner)
 	if !ok {
 		return
 	}
 	maxSteps, bounds := ep.MaxSteps, slices.Clone(ep.Bounds)
-	p.Plan(ep, n)
+	p.Plan(ep, weights)
 	ep.MaxSteps, ep.Bounds = maxSteps, bounds
+}
+
+// MeanWeights weighs n interactions equally, 1/n each: the score of an
+// episode played by Run, its mean reward.
+func MeanWeights(n int) []float64 {
+	w := make([]float64, n)
+	for t := range w {
+		w[t] = 1 / float64(n)
+	}
+	return w
 }
 
 // Env is the environment the episode runs.

@@ -252,7 +252,7 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		}
 		var how ending
 		a := x.New()
-		run, _, how = play(env.NewPlayer(rung.Env), a, AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, run[:0])
+		run, _, how = play(env.NewPlayer(rung.Env), a, AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, s.Score, s.Lambda, run[:0])
 		if f, ok := a.(failing); ok && f.Err() != nil {
 			// A score that is not what the agent claims would move the
 			// staircase: the test stops instead.

@@ -34,7 +34,7 @@ func TestAdaptiveReadsAnEnvironmentAtItsTime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, end, _ := play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, 1, 1), MaxAdaptiveInteractions, st.Time, s.Pace, nil)
+	run, end, _ := play(env.NewPlayer(rung.Env), x.New(), AdaptiveEpisodeSeed(seed, 1, 1), MaxAdaptiveInteractions, st.Time, s.Pace, s.Score, s.Lambda, nil)
 	atTime, atEnd := s.Score.Of(values(run, st.Time, s.Lambda)), s.Score.Of(values(run, end, s.Lambda))
 	if atTime == atEnd {
 		t.Fatalf("v̌‖τ is %v both at the time and at the end %v s: the test tells nothing", atTime, end)

@@ -25,7 +25,7 @@ func TestPaceTimesArePlays(t *testing.T) {
 		for _, tau := range []float64{seconds(int64(it.Steps) * ticks(10)), float64(it.Steps) / 3} {
 			for seed := range uint64(3) {
 				a, _ := agent.New("random", agent.DefaultSettings)
-				run, _, _ := play(env.NewPlayer(it.Env), a, seed, it.Steps, tau, pace, nil)
+				run, _, _ := play(env.NewPlayer(it.Env), a, seed, it.Steps, tau, pace, ScoreDiminishing, 0.9, nil)
 				times := paceTimes(seed, it.Steps, tau, pace)
 				if len(times) != len(run) {
 					t.Fatalf("%s τ %v seed %d: %d times, play acted %d times", pace, tau, seed, len(times), len(run))

@@ -483,7 +483,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 		}
 		var end float64
 		var how ending
-		w.run, end, how = play(player, a, ip.seed(e), ip.it.Steps, ip.tau, s.Pace, w.run[:0])
+		w.run, end, how = play(player, a, ip.seed(e), ip.it.Steps, ip.tau, s.Pace, s.Score, s.Lambda, w.run[:0])
 		var times agentproto.Times
 		var fault error
 		if timed != nil {
@@ -702,20 +702,24 @@ func curveTau(tau float64, k, points int) float64 {
 // since then the test stopped the agent, tau otherwise, when the agent ran
 // out of time or stopped of its own accord (Outcome.AtEnd reads it there).
 // The clock counts whole microseconds (ticks), so that times are exact
-// sums and compare with τ exactly (see ticks).
-func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, run aggregate.Run) (_ aggregate.Run, end float64, how ending) {
+// sums and compare with τ exactly (see ticks). score and lambda say what
+// scores the episode, for a planner.
+func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, score Score, lambda float64, run aggregate.Run) (_ aggregate.Run, end float64, how ending) {
 	ep := p.Episode(a, seed)
 	paced, _ := a.(agent.Paced)
 	timed, _ := a.(*agentproto.Episode)
 	if _, ok := a.(env.Planner); ok {
-		// A planner (agent optimal) plans the interactions it will have:
-		// keeping the pace, those the clock fits before τ, known from the
-		// episode's seed; choosing its own pace, it cannot know them.
-		n := steps
+		// A planner (agent optimal) plans for the payoff at τ of the
+		// interactions it will have: keeping the pace, those the clock
+		// fits before τ, at times the episode's seed decides, so that the
+		// payoff weighs each reward by a known weight (payoffWeights).
+		// Choosing its own pace, it cannot know them: it plans the steps
+		// for their mean reward.
+		w := env.MeanWeights(steps)
 		if paced == nil && timed == nil {
-			n = len(paceTimes(seed, steps, tau, pace))
+			w = payoffWeights(score, paceTimes(seed, steps, tau, pace), tau, lambda)
 		}
-		ep.Plan(n)
+		ep.Plan(w)
 	}
 	c := newClock(seed, tau, pace)
 	reward := 0.0
