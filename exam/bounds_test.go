@@ -12,14 +12,14 @@ import (
 	"github.com/anynt/anynt/exam"
 )
 
-// TestBoundsHoldEveryAgent gives the seven exercises of two Λ_one tests to
+// TestBoundsHoldEveryAgent gives the seven exercises of three Λ_one tests to
 // every built-in agent that keeps the pace, 3 episodes each, under every
 // payoff and pace model, and asks each item's optimum to be at least every
 // agent's score, the optimal agent's to be the optimum (it plans for the
 // payoff), and random's expectation to be at most the optimum (package agent checks it
 // against the mean over every action sequence).
 func TestBoundsHoldEveryAgent(t *testing.T) {
-	items := lambdaOneItems(t, 1, 2)
+	items := lambdaOneItems(t, 2, 3)
 	var names []string
 	for _, name := range agent.Names() {
 		a, err := agent.New(name, agent.DefaultSettings)
@@ -38,18 +38,22 @@ func TestBoundsHoldEveryAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		score exam.Score
-		pace  string
-		tau   float64
+		score  exam.Score
+		pace   string
+		tau    float64
+		lambda float64
 	}{
-		{exam.ScorePerCycle, "constant:1", 0},
-		{exam.ScoreDiminishing, "uniform:0.5:1.5", 30},
-		{exam.ScoreDiscounted, "exponential:1", 0},
-		{exam.ScoreSum, "constant:1", 25},
-		{exam.ScorePerSecond, "uniform:0.5:1.5", 0},
+		{exam.ScorePerCycle, "constant:1", 0, 0.9},
+		{exam.ScoreDiminishing, "uniform:0.5:1.5", 30, 0.9},
+		{exam.ScoreDiscounted, "exponential:1", 0, 0.9},
+		// A steep discount: the plan for the mean reward is not the
+		// plan for V|γ|τ here (exercise 3 of the third test).
+		{exam.ScoreDiscounted, "constant:1", 0, 0.3},
+		{exam.ScoreSum, "constant:1", 25, 0.9},
+		{exam.ScorePerSecond, "uniform:0.5:1.5", 0, 0.9},
 	} {
 		s := exam.DefaultSettings
-		s.Episodes, s.Score, s.Tau = 3, c.score, c.tau
+		s.Episodes, s.Score, s.Tau, s.Lambda = 3, c.score, c.tau, c.lambda
 		if s.Pace, err = exam.ParsePace(c.pace); err != nil {
 			t.Fatal(err)
 		}
