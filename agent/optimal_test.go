@@ -254,3 +254,36 @@ func TestBudgetStopsThePlan(t *testing.T) {
 		t.Errorf("Scale within the agent's budget: %v", err)
 	}
 }
+
+// growing is a 5-cell ring with an object whose memory grows by a symbol
+// every interaction, so that every branch of a plan interns a new memory in
+// the behaviour's memo, which never forgets one.
+const growing = `actions s l r
+
+space table {
+	1 5 2
+	2 1 3
+	3 2 4
+	4 3 5
+	5 4 1
+}
+
+object ω1 {
+	->. ∇ Δ
+}
+
+goodevil pattern r r l
+`
+
+// TestPlansDoNotFillTheMemoOfLaterEpisodes plays the optimal agent for
+// 200 short episodes of an environment whose memories grow: planned
+// episodes get fresh behaviours, so none fails to plan, as each alone
+// would not (when the worker's memo was kept, all but the first dozen
+// failed, and how many depended on which worker played which episode).
+func TestPlansDoNotFillTheMemoOfLaterEpisodes(t *testing.T) {
+	e := parseEnv(t, "growing.anynt", []byte(growing))
+	ev := env.Evaluate(e, func() env.Agent { return &agent.Optimal{} }, 200, 8, 1, nil)
+	if ev.Failed != 0 {
+		t.Fatalf("%d of 200 episodes failed to plan; the first: %v", ev.Failed, ev.Failure)
+	}
+}

@@ -52,6 +52,13 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 	// Each worker keeps its behaviours from episode to episode, memos and all.
 	cores.Each(episodes, func() *behaviours { return newBehaviours(e) }, func(b *behaviours, i int) {
 		a := newAgent()
+		if _, ok := a.(Planner); ok {
+			// A plan interns the memories of every branch it tries in
+			// the memos, which never forget one: a planned episode gets
+			// fresh behaviours, so that whether it can plan does not
+			// depend on the episodes the worker played before.
+			b = newBehaviours(e)
+		}
 		ep := newEpisode(e, a, EpisodeSeed(seed, i), b)
 		scores[i] = ep.Run(n, nil)
 		maxSteps[i], bounds[i] = ep.MaxSteps, ep.Bounds

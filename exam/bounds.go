@@ -84,9 +84,12 @@ func Bounds(items []Item, s Settings, progress func(done int)) []Bound {
 // bound computes one item's bound, episode after episode.
 func bound(it Item, s Settings) Bound {
 	tau := itemTau(it, s)
-	p := env.NewPlayer(it.Env)
 	var b Bound
 	for e := range s.Episodes {
+		// Fresh behaviours for each episode: the sweep interns the
+		// memories of every branch in their memos, which never forget
+		// one, and an episode's scale must not depend on the others.
+		p := env.NewPlayer(it.Env)
 		seed := env.EpisodeSeed(it.Seed, e)
 		times := paceTimes(seed, it.Steps, tau, s.Pace)
 		w := payoffWeights(s.Score, times, tau, s.Lambda)

@@ -480,6 +480,14 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 			a = timed
 		} else {
 			a = x.New()
+			if _, ok := a.(env.Planner); ok {
+				// A plan interns the memories of every branch it
+				// tries in the behaviours' memos, which never forget
+				// one: each planned episode gets fresh behaviours, so
+				// that whether it can plan does not depend on the
+				// episodes before it.
+				player = env.NewPlayer(ip.it.Env)
+			}
 		}
 		var end float64
 		var how ending
