@@ -341,7 +341,7 @@ func (r *Report) distributionFigure() (Figure, error) {
 // without bounds) with its 95% interval, in the order of the ranking.
 func (r *Report) rankingFigure() (Figure, error) {
 	y, what := r.scoreLabel(), "mean score"
-	if r.hasScale() {
+	if r.byNormalised() {
 		y, what = "normalised score (0 random's expectation, 1 the optimum)", "mean normalised score"
 	}
 	p := newPlot("Ranking of the agents by "+what, "", y)
@@ -350,7 +350,7 @@ func (r *Report) rankingFigure() (Figure, error) {
 	for k, rk := range r.Ranking {
 		s := r.Summaries[rk.Agent]
 		mean, ci, n := s.Mean, s.CI95, s.N
-		if nf := s.Normalised; nf != nil {
+		if nf := s.Normalised; nf != nil && r.byNormalised() {
 			mean, ci, n = nf.Mean, nf.CI95, nf.N
 		}
 		ticks = append(ticks, plot.Tick{Value: float64(k), Label: s.Agent.Name})
@@ -381,7 +381,7 @@ func (r *Report) rankingFigure() (Figure, error) {
 	p.X.Min, p.X.Max = -0.5, float64(len(r.Ranking))-0.5
 	legendRoom(p)
 	caption := "Each agent's mean score over the items with its 95% interval, the best first."
-	if r.hasScale() {
+	if r.byNormalised() {
 		caption = fmt.Sprintf("Each agent's mean normalised score over the %s with a scale, with its 95%% interval, the best first: "+
 			"0 is random's expected score and 1 the optimum of each item.", count(len(r.Scaled()), "item"))
 	}

@@ -17,7 +17,7 @@ type Normalised struct {
 }
 
 // Rank is an agent's place in the ranking: by mean normalised score when
-// the items have a scale, by mean score otherwise, the higher first (ties
+// some item has a scale, by mean score otherwise, the higher first (ties
 // in the order of Agents), with its paired difference from the agent
 // ranked next below it (nil for the last).
 type Rank struct {
@@ -54,20 +54,29 @@ func (in Input) normalisedScores(a int) []float64 {
 	return out
 }
 
-// normalise describes agent a's normalised scores over the items idx.
+// normalise describes agent a's normalised scores over the items idx;
+// with none, its figures are NaN (they cannot be computed).
 func (in Input) normalise(a int, idx []int) *Normalised {
 	xs := pick(in.normalisedScores(a), idx)
 	n := &Normalised{N: len(xs)}
+	if len(xs) == 0 {
+		n.Mean, n.SD, n.CI95 = math.NaN(), math.NaN(), [2]float64{math.NaN(), math.NaN()}
+		return n
+	}
 	n.Mean, n.SD, n.CI95 = describe(xs)
 	return n
 }
+
+// byNormalised says whether the ranking is by normalised score: the report
+// has bounds and some item has a scale.
+func (r *Report) byNormalised() bool { return r.hasScale() && len(r.Scaled()) > 0 }
 
 // rank orders the agents and pairs each with the next.
 func (r *Report) rank() []Rank {
 	idx := r.Scaled()
 	key := func(a int) []float64 { return r.scores(a) }
 	mean := func(a int) float64 { return r.Summaries[a].Mean }
-	if r.hasScale() {
+	if r.byNormalised() {
 		key = func(a int) []float64 { return pick(r.normalisedScores(a), idx) }
 		mean = func(a int) float64 { return r.Summaries[a].Normalised.Mean }
 	}
@@ -75,13 +84,7 @@ func (r *Report) rank() []Rank {
 	for a := range order {
 		order[a] = a
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		ma, mb := mean(a), mean(b)
-		if math.IsNaN(ma) || math.IsNaN(mb) { // no scaled item: the order given
-			return 0
-		}
-		return cmp.Compare(mb, ma)
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(mean(b), mean(a)) })
 	ranks := make([]Rank, len(order))
 	for k, a := range order {
 		ranks[k].Agent = a

@@ -149,3 +149,32 @@ func TestScaleInEveryForm(t *testing.T) {
 		t.Errorf("item 1's row ends %q", rows[1][last:])
 	}
 }
+
+// TestRankingWithoutAnyScale checks a report whose items all lack a scale
+// (a stopped test, items too large to plan): it ranks by mean score, says
+// why, and gives no normalised mean (null in JSON), rather than ranking
+// every agent at 0.
+func TestRankingWithoutAnyScale(t *testing.T) {
+	in := input(t, 1, exam.DefaultSettings, "random", "oracle")
+	in.Bounds = make([]exam.Bound, len(in.Items))
+	for i := range in.Bounds {
+		in.Bounds[i].Err = exam.ErrNoBound
+	}
+	r := build(t, in)
+	if got := r.Agents[r.Ranking[0].Agent].Name; got != "oracle" {
+		t.Errorf("ranked first: %s, want oracle (the higher mean score)", got)
+	}
+	var text, js bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "ranking by mean score (no item has a scale)") {
+		t.Errorf("the text:\n%s", text.String())
+	}
+	if !strings.Contains(js.String(), `"normalised":{"n":0,"mean":null`) {
+		t.Errorf("the JSON summaries lack a null normalised mean:\n%s", js.String())
+	}
+}

@@ -273,12 +273,15 @@ func normalisedText(x float64) string {
 // (p < 0.05): by mean normalised score when the items have scales.
 func (r *Report) rankingTable() Table {
 	by := "mean score"
-	if r.hasScale() {
+	switch {
+	case r.byNormalised():
 		by = fmt.Sprintf("mean normalised score over the %s with a scale", count(len(r.Scaled()), "item"))
+	case r.hasScale():
+		by = "mean score (no item has a scale)"
 	}
 	t := Table{Title: "ranking by " + by + "; against the next: the paired difference from the agent ranked next (the same items and episode seeds)",
 		Head: []string{"rank", "agent", "mean score"}}
-	if r.hasScale() {
+	if r.byNormalised() {
 		t.Head = append(t.Head, "normalised", "95% CI")
 	} else {
 		t.Head = append(t.Head, "95% CI")
@@ -287,7 +290,7 @@ func (r *Report) rankingTable() Table {
 	for k, rk := range r.Ranking {
 		s := r.Summaries[rk.Agent]
 		row := []string{strconv.Itoa(k + 1), s.Agent.Name, signed(s.Mean)}
-		if n := s.Normalised; n != nil {
+		if n := s.Normalised; n != nil && r.byNormalised() {
 			row = append(row, normalisedText(n.Mean), ciText(n.CI95, n.N))
 		} else {
 			row = append(row, ciText(s.CI95, s.N))
