@@ -179,6 +179,11 @@ type AdaptiveResult struct {
 	// Unused is the test time left over once the next environment no
 	// longer fitted.
 	Unused float64
+	// Fault says why a built-in agent's test stopped early: it failed to
+	// play the next environment as it claims (agent.Optimal could not
+	// plan), and a score that is not what it claims would move its
+	// staircase. The steps before it stand; nil when none failed.
+	Fault error
 }
 
 // At is the estimate, its standard error and the environments it rests on
@@ -212,7 +217,9 @@ func AdaptiveEpisodeSeed(seed uint64, number, level int) uint64 {
 // TakeAdaptive gives the adaptive test of seed to every examinee, the
 // examinees spread over the machine's cores, and returns their results in
 // order. Each examinee's test is a sequence, since each level depends on
-// the last score; the result depends only on the arguments.
+// the last score; the result depends only on the arguments. When a
+// built-in agent fails to play as it claims (AdaptiveResult.Fault), the
+// results are still given, and the error is an *AgentError of the faults.
 func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]AdaptiveResult, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -223,10 +230,17 @@ func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]Adap
 	out := make([]AdaptiveResult, len(examinees))
 	errs := make([]error, len(examinees))
 	cores.Do(len(examinees), func(k int) { out[k], errs[k] = takeAdaptive(examinees[k], s, seed) }, nil)
-	for _, err := range errs {
+	var faults []error
+	for k, err := range errs {
 		if err != nil {
 			return nil, err
 		}
+		if f := out[k].Fault; f != nil {
+			faults = append(faults, f)
+		}
+	}
+	if len(faults) > 0 {
+		return out, &AgentError{Faults: faults, Items: len(out)}
 	}
 	return out, nil
 }
@@ -254,9 +268,9 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		a := x.New()
 		run, _, how = play(env.NewPlayer(rung.Env), a, AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, s.Score, s.Lambda, run[:0])
 		if f, ok := a.(failing); ok && f.Err() != nil {
-			// A score that is not what the agent claims would move the
-			// staircase: the test stops instead.
-			return r, fmt.Errorf("%s on %s: %w", x.Name, rung.Name, f.Err())
+			r.Fault = fmt.Errorf("%s on %s: %w", x.Name, rung.Name, f.Err())
+			t += d // its time is spent
+			break
 		}
 		// Read at the environment's time, which the step is labelled
 		// with, as Take reads an item at τ: an agent that used up
@@ -272,7 +286,9 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		level = nextLevel(level, levels, score, s)
 	}
 	r.Unused = s.Tau - seconds(t)
-	r.MeanLevel /= float64(len(r.Steps)) // Validate: the first fits
+	if len(r.Steps) > 0 { // Validate: the first fits, unless the agent failed on it
+		r.MeanLevel /= float64(len(r.Steps))
+	}
 	r.Score, r.SE = est.value()
 	r.Low, r.High = est.interval(r.Steps, s.move, intervalStream(seed, len(r.Steps)))
 	return r, nil

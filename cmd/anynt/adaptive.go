@@ -111,6 +111,17 @@ type adaptiveResult struct {
 	MeanLevel    float64  `json:"mean_level"`
 	TimeUsed     float64  `json:"time_used"`
 	Unused       float64  `json:"unused"`
+	// Fault says why the agent's test stopped early (optimal could not
+	// plan the next environment); absent when it did not.
+	Fault string `json:"fault,omitempty"`
+}
+
+// faultOf is why r's test stopped early, empty when it did not.
+func faultOf(r exam.AdaptiveResult) string {
+	if r.Fault == nil {
+		return ""
+	}
+	return r.Fault.Error()
 }
 
 // se is a standard error for JSON: null below two environments, where the
@@ -147,12 +158,26 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 		s.Ladder = named
 	}
 	results, err := exam.TakeAdaptive(examinees, s, seed)
-	if errors.Is(err, exam.ErrNoItems) {
+	var failed *exam.AgentError
+	switch {
+	case errors.Is(err, exam.ErrNoItems):
 		return usage(errors.New("--adaptive: no agent to test"))
-	}
-	if err != nil {
+	case errors.As(err, &failed):
+		// The results are written, then the exit status says an agent
+		// failed (optimal that could not plan).
+		err = &exitError{code: exitAgent, err: failed}
+	case err != nil:
 		return err
 	}
+	if err := writeAdaptiveReport(io, fl, s, seed, form, results); err != nil {
+		return err
+	}
+	return err
+}
+
+// writeAdaptiveReport writes the adaptive test's results in the form
+// asked for: the HTML page with --html, then JSON lines, CSV or the text.
+func writeAdaptiveReport(io *stdio, fl adaptiveFlags, s exam.AdaptiveSettings, seed uint64, form adaptiveForm, results []exam.AdaptiveResult) error {
 	if fl.settings.Ladder != nil { // a pool's
 		warnNeverUp(io, results, s.Up)
 	}
@@ -207,6 +232,9 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 		used := s.Tau - r.Unused
 		fmt.Fprintf(io.out, "%s: score %+.4f ± %s (standard error), 95%% interval %s, over %s in %g s of %g; mean level %.2f\n",
 			r.Agent, r.Score, seText(r.SE, len(r.Steps)), intervalText(r), count(len(r.Steps), "environment"), used, s.Tau, r.MeanLevel)
+		if r.Fault != nil {
+			fmt.Fprintf(io.out, "%s: its test stopped early: %v\n", r.Agent, r.Fault)
+		}
 	}
 	fmt.Fprintf(io.out, "\nscore: the mean over the environments of level/%d × the environment's payoff, from -1 to 1; a random agent scores 0 in expectation; the estimate at a step is the score had the test stopped there\n", levels)
 	return nil
@@ -321,7 +349,7 @@ func writeAdaptiveJSON(io *stdio, results []exam.AdaptiveResult, set adaptiveSet
 		}
 		if err := writeJSON(io.out, adaptiveResult{adaptiveHead: adaptiveHead{versionString(), "adaptive-result", r.Agent, r.Seed, set},
 			Score: r.Score, SE: se(r.SE, len(r.Steps)), Low: se(r.Low, len(r.Steps)), High: se(r.High, len(r.Steps)), Environments: len(r.Steps), MeanLevel: r.MeanLevel,
-			TimeUsed: set.TestTime - r.Unused, Unused: r.Unused}); err != nil {
+			TimeUsed: set.TestTime - r.Unused, Unused: r.Unused, Fault: faultOf(r)}); err != nil {
 			return &exitError{code: exitIO, err: err}
 		}
 	}

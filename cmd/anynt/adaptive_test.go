@@ -207,3 +207,21 @@ func TestAdaptiveWarnsWhenNoPayoffReachesUp(t *testing.T) {
 		}
 	}
 }
+
+// The optimal agent that cannot plan stops its own adaptive test there:
+// the others' results and its steps before are written, its fault is
+// named, and the exit status is 5.
+func TestAdaptiveOptimalThatCannotPlan(t *testing.T) {
+	saved := agent.PlanBudget
+	agent.PlanBudget = agent.Budget{States: 2, Nodes: 4}
+	defer func() { agent.PlanBudget = saved }()
+	out, errw, code := anynt(t, "", "test", "--adaptive", "--agent", "random,optimal", "--test-time", "500")
+	if code != exitAgent || !strings.Contains(out, "random: score") || !strings.Contains(out, "optimal: its test stopped early: optimal on ") ||
+		!strings.Contains(errw, "too many states to plan over") {
+		t.Errorf("status %d, stderr %s\n%s", code, errw, out)
+	}
+	js, _, code := anynt(t, "", "test", "--adaptive", "--agent", "random,optimal", "--test-time", "500", "--json")
+	if code != exitAgent || !strings.Contains(js, `"fault":"optimal on `) {
+		t.Errorf("--json: status %d\n%s", code, js)
+	}
+}
