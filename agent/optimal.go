@@ -10,18 +10,22 @@ import (
 
 // Budget bounds the work of a forward sweep over an episode's states (Best,
 // Scale): the most distinct states it keeps at one interaction, and the
-// most it reaches in all; each is a saved state, and Best keeps a back
-// pointer for each. The work is about Nodes × the actions × one
-// interaction. A Λ_one exercise has a state per cell π can be in, a few
-// thousand in all for a thousand interactions; trace rewards multiply
-// them, since the rewards left in the cells tell paths apart.
+// most work in all. The work is the tries, an action from a state, each
+// counted by the state's size: one for every 32 bytes of its key
+// (env.Episode.AppendKey), at least one. A try restores, runs and keys
+// the episode, which costs in proportion to the space when the cells hold
+// rewards (8 bytes of key a cell), so that counting by size bounds the
+// time on a large space as on a small one. A Λ_one exercise has a state
+// per cell π can be in, a few thousand tries of one for a thousand
+// interactions; trace rewards multiply the states, since the rewards left
+// in the cells tell paths apart.
 type Budget struct {
-	States, Nodes int
+	States, Work int
 }
 
 // PlanBudget is the optimal agent's: up to 65,536 states at an
-// interaction and 16,777,216 in all, seconds to minutes of work.
-var PlanBudget = Budget{States: 1 << 16, Nodes: 1 << 24}
+// interaction and 16,777,216 of work in all, up to about a minute.
+var PlanBudget = Budget{States: 1 << 16, Work: 1 << 24}
 
 // ErrPlanTooLarge is the cause of Best's and Scale's error when the
 // episode has more states than their budget allows.
@@ -127,7 +131,7 @@ func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, 
 	cur, next := []env.State{start}, []env.State(nil)
 	index := map[string]int{}
 	var key []byte
-	nodes := 0
+	work := 0
 	for t := range n {
 		step(t)
 		next = next[:0]
@@ -152,11 +156,15 @@ func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, 
 				if key, err = ep.AppendKey(key[:0]); err != nil {
 					return err
 				}
+				if work += 1 + len(key)/32; work > b.Work {
+					return fmt.Errorf("interaction %d of %d: more than %d of work (tries of an action, by the state's size): %w",
+						t+1, n, b.Work, ErrPlanTooLarge)
+				}
 				j, ok := index[string(key)]
 				if !ok {
-					if len(next) >= b.States || nodes >= b.Nodes {
-						return fmt.Errorf("interaction %d of %d: more than %d states at an interaction or %d in all: %w",
-							t+1, n, b.States, b.Nodes, ErrPlanTooLarge)
+					if len(next) >= b.States {
+						return fmt.Errorf("interaction %d of %d: more than %d states at an interaction: %w",
+							t+1, n, b.States, ErrPlanTooLarge)
 					}
 					s, err := ep.Save()
 					if err != nil {
@@ -165,7 +173,7 @@ func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, 
 					j = len(next)
 					index[string(key)] = j
 					next = append(next, s)
-					nodes++
+
 				}
 				visit(t, i, a, r, j)
 			}

@@ -242,7 +242,7 @@ func TestPlanningLeavesNoCount(t *testing.T) {
 // whose trace rewards make hundreds of states within a few interactions.
 func TestBudgetStopsThePlan(t *testing.T) {
 	e := loadFixture(t, "thesis/omega1-blocker.anynt")
-	for _, b := range []agent.Budget{{States: 3, Nodes: 1 << 20}, {States: 1 << 16, Nodes: 20}} {
+	for _, b := range []agent.Budget{{States: 3, Work: 1 << 20}, {States: 1 << 16, Work: 20}} {
 		if _, _, err := agent.Best(env.NewEpisode(e, &script{}, 1), uniform(30), b); !errors.Is(err, agent.ErrPlanTooLarge) {
 			t.Errorf("Best within %+v: error %v", b, err)
 		}

@@ -41,10 +41,10 @@ func (b Bound) Normalised(score float64) float64 {
 }
 
 // ScaleBudget bounds the work of an item's scale, episode by episode: a
-// sixteenth of the optimal agent's (agent.PlanBudget), about a second of
-// work on two cores at the most, so that a report's scales cost little
-// beside its test. Items with more states get no scale.
-var ScaleBudget = agent.Budget{States: 1 << 16, Nodes: 1 << 20}
+// sixteenth of the optimal agent's (agent.PlanBudget), seconds at the most
+// (docs/reports.md), so that a report's scales cost little beside its
+// test. Items with more states get no scale.
+var ScaleBudget = agent.Budget{States: 1 << 16, Work: 1 << 20}
 
 // minSpan is the smallest gap between the optimum and random's expectation
 // that normalises: below it the two differ by rounding alone.

@@ -172,7 +172,7 @@ func TestAPlannerPlansTheInteractionsBeforeTau(t *testing.T) {
 // ScaleBudget allows gets no scale, with the planner's error.
 func TestBoundsWithinTheirBudget(t *testing.T) {
 	saved := exam.ScaleBudget
-	exam.ScaleBudget = agent.Budget{States: 2, Nodes: 4}
+	exam.ScaleBudget = agent.Budget{States: 2, Work: 4}
 	defer func() { exam.ScaleBudget = saved }()
 	for _, b := range exam.Bounds(lambdaOneItems(t, 1, 1), exam.DefaultSettings, nil) {
 		if !errors.Is(b.Err, agent.ErrPlanTooLarge) || !math.IsNaN(b.Normalised(0.5)) {

@@ -213,7 +213,7 @@ func TestAdaptiveWarnsWhenNoPayoffReachesUp(t *testing.T) {
 // named, and the exit status is 5.
 func TestAdaptiveOptimalThatCannotPlan(t *testing.T) {
 	saved := agent.PlanBudget
-	agent.PlanBudget = agent.Budget{States: 2, Nodes: 4}
+	agent.PlanBudget = agent.Budget{States: 2, Work: 4}
 	defer func() { agent.PlanBudget = saved }()
 	out, errw, code := anynt(t, "", "test", "--adaptive", "--agent", "random,optimal", "--test-time", "500")
 	if code != exitAgent || !strings.Contains(out, "random: score") || !strings.Contains(out, "optimal: its test stopped early: optimal on ") ||

@@ -333,11 +333,11 @@ func TestTestWithoutBounds(t *testing.T) {
 // what was measured written first, the fault named with its item.
 func TestOptimalThatCannotPlanIsAFault(t *testing.T) {
 	saved := agent.PlanBudget
-	agent.PlanBudget = agent.Budget{States: 2, Nodes: 4}
+	agent.PlanBudget = agent.Budget{States: 2, Work: 4}
 	defer func() { agent.PlanBudget = saved }()
 	out, errw, code := anynt(t, "", "test", "--agent", "random,optimal", "--tests", "1")
 	if code != exitAgent || !strings.Contains(out, "faults (") || !strings.Contains(out, "summary over the items") ||
-		!strings.Contains(errw, "optimal on lambda-one:1/1, episode 0: interaction 2 of 20: more than 2 states at an interaction or 4 in all") {
+		!strings.Contains(errw, "optimal on lambda-one:1/1, episode 0: interaction 2 of 20: more than 4 of work") {
 		t.Errorf("test: status %d, stderr %s\n%s", code, errw, out)
 	}
 	out, errw, code = anynt(t, "", "run", "--agent", "optimal", "--episodes", "3", "--steps", "50", "../../corpus/lambda-one/fixture-b.anynt")
