@@ -298,7 +298,7 @@ type Outcome struct {
 
 // AgentError is Take's error when an agent outside anynt faulted, a
 // built-in agent failed to play as it should (Outcome.Fault), or
-// Settings.Stop stopped the test (then Faults ends with ErrStopped): the
+// Settings.Stop stopped the test (then Faults holds ErrStopped): the
 // outcomes are still given, for the items played (the first Items of the
 // test, for every examinee).
 type AgentError struct {
