@@ -36,10 +36,7 @@ figcaption { font-size: 0.85em; max-width: 40em; }
 {{end}}<p>Agents and their colour in every plot:{{range .Agents}} <span class="key" style="background: {{.Colour}}"></span>{{.Name}}{{end}}</p>
 {{range .Tables}}
 <h2>{{.Title}}</h2>
-<table>
-<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
+{{template "table" .}}
 {{end}}
 <h2>Plots</h2>
 {{range .Figures}}<figure id="{{.ID}}">
@@ -49,24 +46,21 @@ figcaption { font-size: 0.85em; max-width: 40em; }
 {{end}}
 {{with .Items}}<h2>{{$.ItemsHeading}}</h2>
 <details><summary>{{$.ItemsSummary}}</summary>
-<table>
-<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
+{{template "table" .}}
 </details>
 {{end}}
 {{range .Folded}}<h2>{{.Title}}</h2>
 <details><summary>every item</summary>
-<table>
-<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
-{{end}}</table>
+{{template "table" .}}
 </details>
 {{end}}
 </main>
 </body>
 </html>
-`))
+{{define "table"}}<table>
+<tr>{{range .Head}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</table>{{end}}`))
 
 // pageParts draws the figures as inline SVG and gives each agent its
 // colour, for the page.
