@@ -276,7 +276,7 @@ goodevil pattern r r l
 `
 
 // TestPlansDoNotFillTheMemoOfLaterEpisodes plays the optimal agent for
-// 200 short episodes of an environment whose memories grow: planned
+// 200 short episodes, in a run and in a test, of an environment whose memories grow: planned
 // episodes get fresh behaviours, so none fails to plan, as each alone
 // would not (when the worker's memo was kept, all but the first dozen
 // failed, and how many depended on which worker played which episode).
@@ -284,6 +284,16 @@ func TestPlansDoNotFillTheMemoOfLaterEpisodes(t *testing.T) {
 	e := parseEnv(t, "growing.anynt", []byte(growing))
 	ev := env.Evaluate(e, func() env.Agent { return &agent.Optimal{} }, 200, 8, 1, nil)
 	if ev.Failed != 0 {
-		t.Fatalf("%d of 200 episodes failed to plan; the first: %v", ev.Failed, ev.Failure)
+		t.Fatalf("run: %d of 200 episodes failed to plan; the first: %v", ev.Failed, ev.Failure)
+	}
+	// A test plays an item's episodes one after another on one Player.
+	s := exam.DefaultSettings
+	s.Episodes = 200
+	xs, err := exam.Examinees([]string{"optimal"}, agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := exam.Take([]exam.Item{{Name: "growing", Env: e, Steps: 8, Seed: 1}}, xs, s, nil); err != nil {
+		t.Fatalf("test: %v", err)
 	}
 }

@@ -22,7 +22,7 @@ type Evaluation struct {
 	// that ended at a bound.
 	Bounds []BoundCount
 	// Failed counts the episodes whose agent failed to play as it should
-	// (an agent with an Err method, such as package agent's Optimal that
+	// (a Failer, such as package agent's Optimal that
 	// could not plan, which then plays otherwise); Failure is the first
 	// such episode's error, nil when none failed.
 	Failed  int
@@ -52,17 +52,10 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 	// Each worker keeps its behaviours from episode to episode, memos and all.
 	cores.Each(episodes, func() *behaviours { return newBehaviours(e) }, func(b *behaviours, i int) {
 		a := newAgent()
-		if _, ok := a.(Planner); ok {
-			// A plan interns the memories of every branch it tries in
-			// the memos, which never forget one: a planned episode gets
-			// fresh behaviours, so that whether it can plan does not
-			// depend on the episodes the worker played before.
-			b = newBehaviours(e)
-		}
-		ep := newEpisode(e, a, EpisodeSeed(seed, i), b)
+		ep := newEpisode(e, a, EpisodeSeed(seed, i), behavioursFor(e, a, b))
 		scores[i] = ep.Run(n, nil)
 		maxSteps[i], bounds[i] = ep.MaxSteps, ep.Bounds
-		if f, ok := a.(interface{ Err() error }); ok && f.Err() != nil {
+		if f, ok := a.(Failer); ok && f.Err() != nil {
 			failures[i] = fmt.Errorf("episode %d: %w", i, f.Err())
 		}
 	}, progress)
@@ -144,5 +137,27 @@ func NewPlayer(e *Env) *Player { return &Player{env: e, b: newBehaviours(e)} }
 // Episode starts an episode with agent and seed, as NewEpisode does; the
 // Player's previous episode must be over.
 func (p *Player) Episode(agent Agent, seed uint64) *Episode {
-	return newEpisode(p.env, agent, seed, p.b)
+	return newEpisode(p.env, agent, seed, behavioursFor(p.env, agent, p.b))
+}
+
+// Failer is an agent that can fail to play as it claims (package agent's
+// Optimal, when it cannot plan, plays otherwise): after an episode, Err
+// says why, nil when it played as it claims. Evaluate counts such
+// episodes, and package exam makes them its outcome's fault, so that a
+// score is not read as what it is not.
+type Failer interface {
+	Err() error
+}
+
+// behavioursFor gives the behaviours an episode of agent plays on: b,
+// kept from episode to episode for their memos, or fresh ones for a
+// Planner. A plan interns the memories of every branch it tries in the
+// memos, which never forget one, so that with kept behaviours whether an
+// episode can plan would depend on the episodes played before it (and on
+// which worker played them).
+func behavioursFor(e *Env, agent Agent, b *behaviours) *behaviours {
+	if _, ok := agent.(Planner); ok {
+		return newBehaviours(e)
+	}
+	return b
 }

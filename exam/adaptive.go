@@ -267,7 +267,7 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		var how ending
 		a := x.New()
 		run, _, how = play(env.NewPlayer(rung.Env), a, AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, s.Score, s.Lambda, run[:0])
-		if f, ok := a.(failing); ok && f.Err() != nil {
+		if f, ok := a.(env.Failer); ok && f.Err() != nil {
 			r.Fault = fmt.Errorf("%s on %s: %w", x.Name, rung.Name, f.Err())
 			t += d // its time is spent
 			break

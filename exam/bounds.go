@@ -86,14 +86,14 @@ func bound(it Item, s Settings) Bound {
 	tau := itemTau(it, s)
 	var b Bound
 	for e := range s.Episodes {
-		// Fresh behaviours for each episode: the sweep interns the
-		// memories of every branch in their memos, which never forget
-		// one, and an episode's scale must not depend on the others.
-		p := env.NewPlayer(it.Env)
 		seed := env.EpisodeSeed(it.Seed, e)
 		times := paceTimes(seed, it.Steps, tau, s.Pace)
 		w := payoffWeights(s.Score, times, tau, s.Lambda)
-		best, random, err := agent.Scale(p.Episode(agent.Stay{}, seed), w, ScaleBudget)
+		// An episode of its own (env.NewEpisode: fresh behaviours): the
+		// sweep interns the memories of every branch in the memos, which
+		// never forget one, and an episode's scale must not depend on
+		// the others.
+		best, random, err := agent.Scale(env.NewEpisode(it.Env, agent.Stay{}, seed), w, ScaleBudget)
 		if err != nil {
 			return Bound{Err: fmt.Errorf("episode %d: %w", e, err)}
 		}

@@ -443,13 +443,6 @@ func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done fun
 	return len(items), faults
 }
 
-// failing is a built-in agent that can fail to play as it should (agent
-// Optimal, when it cannot plan): its Err, after an episode, is the
-// outcome's fault, so that its score is not read as what it claims to be.
-type failing interface {
-	Err() error
-}
-
 // scratch is what a worker of Take lends each item it plays: an
 // episode's interactions and the tally's sums, which the outcome does not
 // keep. They were a fifth of the bytes a Λ_one test allocated.
@@ -480,14 +473,6 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 			a = timed
 		} else {
 			a = x.New()
-			if _, ok := a.(env.Planner); ok {
-				// A plan interns the memories of every branch it
-				// tries in the behaviours' memos, which never forget
-				// one: each planned episode gets fresh behaviours, so
-				// that whether it can plan does not depend on the
-				// episodes before it.
-				player = env.NewPlayer(ip.it.Env)
-			}
 		}
 		var end float64
 		var how ending
@@ -496,7 +481,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 		var fault error
 		if timed != nil {
 			times, fault = timed.Times, timed.Fault()
-		} else if f, ok := a.(failing); ok && f.Err() != nil {
+		} else if f, ok := a.(env.Failer); ok && f.Err() != nil {
 			fault = fmt.Errorf("%s on %s, episode %d: %w", x.Name, ip.it.Name, e, f.Err())
 		}
 		if ip.record(e, w.run, end, how, times, fault) {
