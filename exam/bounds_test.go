@@ -3,8 +3,8 @@ package exam_test
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -98,45 +98,28 @@ func TestBoundsStop(t *testing.T) {
 	}
 }
 
-// planless plays stay and says, after its second episode, that it could
-// not play as it claims, as agent.Optimal does when it cannot plan.
-type planless struct {
-	agent.Stay
-	episodes *int
-}
-
-func (p planless) Start(e *env.Env, rng *rand.Rand) { *p.episodes++ }
-
-func (p planless) Err() error {
-	if *p.episodes >= 2 {
-		return errTooLarge
-	}
-	return nil
-}
-
-var errTooLarge = errors.New("too many states to plan over")
-
-// TestAFailedBuiltInAgentIsAFault checks that a built-in agent whose Err
-// is set after an episode (agent.Optimal that could not plan) faults its
-// outcome there, naming it, the item and the episode, and that Take says
-// so in its error while keeping every outcome.
+// TestAFailedBuiltInAgentIsAFault gives an item to random and to the
+// optimal agent with a budget too small to plan: the optimal agent's
+// outcome is faulted at its first episode, naming it, the item and the
+// episode, and Take says so in its error while keeping every outcome.
 func TestAFailedBuiltInAgentIsAFault(t *testing.T) {
+	saved := agent.PlanBudget
+	agent.PlanBudget = agent.Budget{States: 2, Work: 4}
+	defer func() { agent.PlanBudget = saved }()
 	items := lambdaOneItems(t, 1, 1)
-	episodes := 0
-	x := exam.Examinee{Name: "planless", New: func() env.Agent { return planless{episodes: &episodes} }}
 	s := exam.DefaultSettings
 	s.Episodes = 3
-	out, err := exam.Take(items[:1], []exam.Examinee{examinee(t, "random"), x}, s, nil)
+	out, err := exam.Take(items[:1], []exam.Examinee{examinee(t, "random"), examinee(t, "optimal")}, s, nil)
 	var failed *exam.AgentError
-	if !errors.As(err, &failed) || !errors.Is(err, errTooLarge) || failed.Items != 1 || len(out) != 2 {
+	if !errors.As(err, &failed) || !errors.Is(err, agent.ErrPlanTooLarge) || failed.Items != 1 || len(out) != 2 {
 		t.Fatalf("Take: %v, %d outcomes", err, len(out))
 	}
 	o := out[1]
-	if want := "planless on lambda-one:1/1, episode 1: too many states to plan over"; o.Fault == nil || o.Fault.Error() != want {
-		t.Errorf("fault %v, want %q", o.Fault, want)
+	if o.Fault == nil || !strings.HasPrefix(o.Fault.Error(), "optimal on lambda-one:1/1, episode 0: ") {
+		t.Errorf("fault %v", o.Fault)
 	}
-	if len(o.Scores) != 2 || out[0].Fault != nil {
-		t.Errorf("the faulted outcome keeps %d episodes, the other's fault is %v", len(o.Scores), out[0].Fault)
+	if len(o.Scores) != 1 || out[0].Fault != nil || len(out[0].Scores) != 3 {
+		t.Errorf("the faulted outcome keeps %d episodes, the other %d and its fault is %v", len(o.Scores), len(out[0].Scores), out[0].Fault)
 	}
 }
 

@@ -95,6 +95,7 @@ type Report struct {
 	Summaries []Summary // one an agent, in the order of Agents
 	// Ranking orders the agents, the best first (Rank).
 	Ranking []Rank
+	scaled  []int // Scaled
 }
 
 // Stratum is a group of items.
@@ -167,11 +168,11 @@ func New(in Input) (*Report, error) {
 	r := &Report{Input: in, Strata: strata(in.Items, in.Protocol.Strata)}
 	base := in.scores(0)
 	r.Summaries = make([]Summary, len(in.Agents))
-	scaled := r.Scaled()
+	r.scaled = in.scaledItems()
 	cores.Do(len(in.Agents), func(a int) {
 		r.Summaries[a] = in.summary(a, base, r.Strata)
 		if in.hasScale() {
-			r.Summaries[a].Normalised = in.normalise(a, scaled)
+			r.Summaries[a].Normalised = in.normalise(a, r.scaled)
 		}
 	}, nil)
 	r.Ranking = r.rank()

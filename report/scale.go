@@ -34,9 +34,12 @@ func (in Input) hasScale() bool { return len(in.Bounds) > 0 }
 
 // Scaled are the indices of the items whose scale normalises: a bound was
 // computed and its optimum is above random's expectation.
-func (r *Report) Scaled() []int {
+func (r *Report) Scaled() []int { return r.scaled }
+
+// scaledItems finds the items Scaled gives, once, in New.
+func (in Input) scaledItems() []int {
 	var idx []int
-	for i, b := range r.Bounds {
+	for i, b := range in.Bounds {
 		if !math.IsNaN(b.Normalised(0)) {
 			idx = append(idx, i)
 		}
