@@ -1,6 +1,7 @@
 package env_test
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -177,3 +178,20 @@ type outsideAgent struct{}
 func (outsideAgent) Start(*env.Env, *rand.Rand) {}
 func (outsideAgent) Act(*env.View) int          { return 0 }
 func (outsideAgent) End(float64)                {}
+
+// BenchmarkHalved measures a cell's reward as a planner's key and a
+// trace's observation read it: a normal result, and one that sinks into
+// subnormals (k past 1022), where each halving rounds.
+func BenchmarkHalved(b *testing.B) {
+	for _, k := range []uint64{10, 1030, 1100} {
+		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
+			sum := 0.0
+			for b.Loop() {
+				sum += env.Halved(0.5, k)
+			}
+			if sum < 0 {
+				b.Fatal(sum)
+			}
+		})
+	}
+}
