@@ -47,7 +47,7 @@ func Best(ep *env.Episode, w []float64, b Budget) ([]int, float64, error) {
 	n := len(w)
 	cur, next := []float64{0}, []float64(nil) // the best sums of the states after t and t+1 steps
 	back := make([][]link, n)                 // back[t][j]: how the best path reached state j after t+1 steps
-	err := sweep(ep, n, b, func(t int) {
+	_, err := sweep(ep, n, b, func(t int) {
 		if t > 0 {
 			cur, next = next, cur[:0]
 		}
@@ -89,7 +89,7 @@ func Scale(ep *env.Episode, w []float64, b Budget) (optimum, random float64, err
 	actions := float64(len(ep.Env().Actions))
 	type node struct{ best, p float64 }
 	cur, next := []node{{0, 1}}, []node(nil) // the states after t and t+1 steps
-	err = sweep(ep, len(w), b, func(t int) {
+	_, err = sweep(ep, len(w), b, func(t int) {
 		if t > 0 {
 			cur, next = next, cur[:0]
 		}
@@ -113,6 +113,84 @@ func Scale(ep *env.Episode, w []float64, b Budget) (optimum, random float64, err
 	return optimum, random, nil
 }
 
+// Ahead returns a plan of len(w) interactions on episode ep from its
+// present state made with a receding horizon, where Best's exact plan is
+// too large: at each interaction t, a forward sweep over the states of the
+// interactions to come (as Best's) goes as deep as its share of budget b
+// allows, the work left over the interactions left, and the plan takes
+// the first action of the path with the highest weighted sum Σ w_k r_k
+// over the deepest interaction the sweep reached in full; the episode then
+// plays that action, and the sweep starts again from the state it reaches.
+// This is a bounded-horizon search of the realised episode, clairvoyant as
+// Best is (the episode's random stream is known, so each lookahead is a
+// maximum over action sequences, not an expectation). It returns the plan,
+// its weighted sum as played (at most Best's: a lower bound on the
+// optimum), and its horizon, the fewest interactions it looked ahead where
+// the lookahead stopped short of the episode's end: len(w) when none did,
+// and the plan is then Best's optimum. A lookahead of one interaction that
+// does not fit in its share is ErrPlanTooLarge, as are Best's past b. ep
+// is left as it was; the other errors are Best's.
+func Ahead(ep *env.Episode, w []float64, b Budget) (plan []int, value float64, horizon int, err error) {
+	start, err := ep.Save()
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	defer ep.Restore(start)
+	type node struct {
+		best  float64
+		first int // the action at t of the best path to this state
+	}
+	n := len(w)
+	plan, horizon = make([]int, n), n
+	used := 0
+	var cur, next []node
+	for t := range n {
+		share := Budget{States: b.States, Work: (b.Work - used) / (n - t)}
+		depth := 0 // the interactions of the layer in progress
+		work, err := sweep(ep, n-t, share, func(k int) {
+			depth = k
+			cur, next = next, cur[:0]
+		}, func(k, i, a int, r float64, j int) {
+			v, first := w[t+k]*r, a
+			if k > 0 {
+				v, first = v+cur[i].best, cur[i].first
+			}
+			if j == len(next) {
+				next = append(next, node{v, first})
+			} else if v > next[j].best {
+				next[j] = node{v, first}
+			}
+		})
+		used += work
+		layer := next // the states after all n−t interactions
+		switch {
+		case errors.Is(err, ErrPlanTooLarge) && depth > 0:
+			layer, horizon = cur, min(horizon, depth)
+		case errors.Is(err, ErrPlanTooLarge):
+			return nil, 0, 0, fmt.Errorf("interaction %d of %d: a lookahead of one interaction needs more than its share of the budget (%d of work, %d states): %w",
+				t+1, n, share.Work, share.States, ErrPlanTooLarge)
+		case err != nil:
+			return nil, 0, 0, err
+		}
+		best := 0
+		for j, nd := range layer {
+			if nd.best > layer[best].best {
+				best = j
+			}
+		}
+		plan[t] = layer[best].first
+		if _, err := ep.Begin(); err != nil {
+			return nil, 0, 0, err
+		}
+		r, err := ep.Finish(plan[t])
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		value += w[t] * r
+	}
+	return plan, value, horizon, nil
+}
+
 // sweep runs ep forward n interactions over its distinct states. Before
 // step t it calls step(t); then every state i reached after t interactions
 // (numbered from 0 in the order first reached; the present state is 0 at
@@ -120,11 +198,13 @@ func Scale(ep *env.Episode, w []float64, b Budget) (optimum, random float64, err
 // reward r and the state j reached, which is new when j equals the number
 // of states reached after t+1 interactions so far. States with one key
 // (env.Episode.AppendKey: the same future whatever π does) are one state.
-// Past budget b it stops with ErrPlanTooLarge. ep is left as it was.
-func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, a int, r float64, j int)) error {
+// Past budget b it stops with ErrPlanTooLarge, during step t: the states
+// after t interactions are then all visited, those after t+1 not. It
+// returns the work done. ep is left as it was.
+func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, a int, r float64, j int)) (int, error) {
 	start, err := ep.Save()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	defer ep.Restore(start)
 	actions := len(ep.Env().Actions)
@@ -139,11 +219,11 @@ func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, 
 		for i, s := range cur {
 			ep.Restore(s)
 			if _, err := ep.Begin(); err != nil {
-				return err
+				return work, err
 			}
 			mid, err := ep.Save()
 			if err != nil {
-				return err
+				return work, err
 			}
 			for a := range actions {
 				if a > 0 {
@@ -151,36 +231,35 @@ func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, 
 				}
 				r, err := ep.Finish(a)
 				if err != nil {
-					return err
+					return work, err
 				}
 				if key, err = ep.AppendKey(key[:0]); err != nil {
-					return err
+					return work, err
 				}
 				if work += 1 + len(key)/32; work > b.Work {
-					return fmt.Errorf("interaction %d of %d: more than %d of work (tries of an action, by the state's size): %w",
+					return work, fmt.Errorf("interaction %d of %d: more than %d of work (tries of an action, by the state's size): %w",
 						t+1, n, b.Work, ErrPlanTooLarge)
 				}
 				j, ok := index[string(key)]
 				if !ok {
 					if len(next) >= b.States {
-						return fmt.Errorf("interaction %d of %d: more than %d states at an interaction: %w",
+						return work, fmt.Errorf("interaction %d of %d: more than %d states at an interaction: %w",
 							t+1, n, b.States, ErrPlanTooLarge)
 					}
 					s, err := ep.Save()
 					if err != nil {
-						return err
+						return work, err
 					}
 					j = len(next)
 					index[string(key)] = j
 					next = append(next, s)
-
 				}
 				visit(t, i, a, r, j)
 			}
 		}
 		cur, next = next, cur
 	}
-	return nil
+	return work, nil
 }
 
 // link is a step of a path: the state it came from and its action.
@@ -202,30 +281,48 @@ type link struct {
 // for seed. Which draws are made can depend on π's actions (a behaviour
 // that sees π may or may not collide), which changes nothing to the bound.
 // It is not the optimum in expectation: on an environment with random
-// choices it knows what an agent could not. Where Best cannot plan (too
-// many states, or a memory the memo could not hold), or when the episode
-// is played without asking it to plan, it plays as the one-step Oracle and
+// choices it knows what an agent could not.
+//
+// Where the episode has more states than PlanBudget allows Best, it plans
+// with Ahead instead, within the same budget again, and Horizon says how
+// far it looked: its score is then a lower bound on the optimum, no upper
+// bound. Where neither can plan (not even a lookahead of one interaction
+// fits, or a memory the memo could not hold), or when the episode is
+// played without asking it to plan, it plays as the one-step Oracle and
 // Err says why: its score is then no bound, and env.Evaluate and package
 // exam's Take report the episode as failed.
 type Optimal struct {
-	plan   []int
-	at     int
-	err    error
-	oracle Oracle
+	plan    []int
+	at      int
+	horizon int
+	err     error
+	oracle  Oracle
 }
 
 // errNotAsked is Err's when no plan was asked for.
 var errNotAsked = errors.New("the episode was played without asking it to plan (env.Episode.Plan)")
 
 func (o *Optimal) Start(e *env.Env, rng *rand.Rand) {
-	o.plan, o.at, o.err = nil, 0, errNotAsked
+	o.plan, o.at, o.horizon, o.err = nil, 0, 0, errNotAsked
 	o.oracle.Start(e, rng)
 }
 
 // Plan plans the episode's interactions for the highest score, the sum of
-// their rewards weighed by w (env.Planner).
+// their rewards weighed by w (env.Planner): exactly with Best, or else
+// within a horizon with Ahead.
 func (o *Optimal) Plan(ep *env.Episode, w []float64) {
 	o.plan, _, o.err = Best(ep, w, PlanBudget)
+	if !errors.Is(o.err, ErrPlanTooLarge) {
+		return
+	}
+	exact := o.err
+	o.plan, _, o.horizon, o.err = Ahead(ep, w, PlanBudget)
+	if o.err != nil {
+		o.err = fmt.Errorf("%w; within a horizon: %w", exact, o.err)
+	}
+	if o.horizon >= len(w) {
+		o.horizon = 0
+	}
 }
 
 func (o *Optimal) Act(v *env.View) int {
@@ -244,3 +341,13 @@ func (o *Optimal) End(float64) {}
 // Err is nil when the episode is played by plan, or says why it is played
 // as the one-step oracle instead.
 func (o *Optimal) Err() error { return o.err }
+
+// Horizon is 0 when the episode was planned exactly (or not at all: see
+// Err), else the fewest interactions its plan looked ahead (Ahead): its
+// score is then a lower bound on the episode's optimum (env.Horizoner).
+func (o *Optimal) Horizon() int {
+	if o.err != nil {
+		return 0
+	}
+	return o.horizon
+}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -214,6 +215,26 @@ func BenchmarkOptimalLambdaOne(b *testing.B) {
 	}
 }
 
+// BenchmarkAhead measures a receding-horizon plan of the ω1-blocker, 300
+// interactions, whose exact plan is past the optimal agent's budget, within
+// budgets of 2^16 to 2^22 of work (the optimal agent's is 2^24).
+func BenchmarkAhead(b *testing.B) {
+	e := loadFixture(b, "thesis/omega1-blocker.anynt")
+	w := uniform(300)
+	for _, work := range []int{1 << 16, 1 << 19, 1 << 22} {
+		b.Run(fmt.Sprintf("work=%d", work), func(b *testing.B) {
+			var horizon int
+			for i := 0; b.Loop(); i++ {
+				var err error
+				if _, _, horizon, err = agent.Ahead(env.NewEpisode(e, &script{}, uint64(i)), w, agent.Budget{States: 1 << 16, Work: work}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(horizon), "horizon")
+		})
+	}
+}
+
 // TestPlanningLeavesNoCount checks that the behaviour runs of planning
 // are not counted: the optimal agent's episode reports the VM steps and
 // bound counts of the plan played by a script, run for run.
@@ -295,5 +316,124 @@ func TestPlansDoNotFillTheMemoOfLaterEpisodes(t *testing.T) {
 	}
 	if _, err := exam.Take([]exam.Item{{Name: "growing", Env: e, Steps: 8, Seed: 1}}, xs, s, nil); err != nil {
 		t.Fatalf("test: %v", err)
+	}
+}
+
+// TestAheadSeeingToTheEndIsBest checks that a receding-horizon plan whose
+// every lookahead reaches the episode's end is an optimal plan: its
+// horizon is the episode's length, its sum Best's, and its plan, played,
+// scores that sum.
+func TestAheadSeeingToTheEndIsBest(t *testing.T) {
+	for _, c := range []struct {
+		file  string
+		steps int
+	}{
+		{"lambda-one/fixture-b.anynt", 40},
+		{"thesis/omega1-blocker.anynt", 30},
+	} {
+		e := loadFixture(t, c.file)
+		for seed := range uint64(3) {
+			_, want, err := agent.Best(env.NewEpisode(e, &script{}, seed), uniform(c.steps), agent.PlanBudget)
+			if err != nil {
+				t.Fatal(err)
+			}
+			plan, got, horizon, err := agent.Ahead(env.NewEpisode(e, &script{}, seed), uniform(c.steps), agent.PlanBudget)
+			if err != nil || horizon != c.steps || !near(got, want) {
+				t.Errorf("%s seed %d: Ahead gives %v within a horizon of %d (%v); Best %v over %d",
+					c.file, seed, got, horizon, err, want, c.steps)
+			}
+			if played := env.NewEpisode(e, &script{actions: plan}, seed).Run(c.steps, nil); !near(played, got) {
+				t.Errorf("%s seed %d: Ahead's plan scores %v played, %v planned", c.file, seed, played, got)
+			}
+		}
+	}
+}
+
+// TestAheadWithinAHorizon gives Ahead budgets too small for Best on the
+// ω1-blocker, whose trace rewards make hundreds of states: it plans
+// within a horizon shorter than the episode, no longer than its first
+// lookahead (as deep as Best gets within that share of the budget), and
+// its sum is what its plan scores played, at most the optimum and above
+// random's expectation (which a plan that took the worst path's first
+// action did not reach).
+func TestAheadWithinAHorizon(t *testing.T) {
+	e := loadFixture(t, "thesis/omega1-blocker.anynt")
+	const steps = 30
+	for seed := range uint64(3) {
+		optimum, random, err := agent.Scale(env.NewEpisode(e, &script{}, seed), uniform(steps), agent.PlanBudget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, work := range []int{3000, 10000, 100000} {
+			b := agent.Budget{States: 1 << 16, Work: work}
+			if _, _, err := agent.Best(env.NewEpisode(e, &script{}, seed), uniform(steps), b); !errors.Is(err, agent.ErrPlanTooLarge) {
+				t.Fatalf("Best within %d of work: %v, want too large", work, err)
+			}
+			plan, got, horizon, err := agent.Ahead(env.NewEpisode(e, &script{}, seed), uniform(steps), b)
+			if err != nil || horizon < 1 || horizon >= steps {
+				t.Fatalf("seed %d, %d of work: horizon %d, %v", seed, work, horizon, err)
+			}
+			if played := env.NewEpisode(e, &script{actions: plan}, seed).Run(steps, nil); !near(played, got) {
+				t.Errorf("seed %d, %d of work: the plan scores %v played, %v planned", seed, work, played, got)
+			}
+			first := 0 // the interactions Best plans within the first lookahead's share
+			for first < steps {
+				share := agent.Budget{States: b.States, Work: work / steps}
+				if _, _, err := agent.Best(env.NewEpisode(e, &script{}, seed), uniform(first+1), share); err != nil {
+					break
+				}
+				first++
+			}
+			if horizon > first {
+				t.Errorf("seed %d, %d of work: a horizon of %d; the first lookahead saw %d", seed, work, horizon, first)
+			}
+			if got > optimum+1e-12 || got <= random {
+				t.Errorf("seed %d, %d of work: %v within a horizon of %d; the optimum is %v and random's expectation %v",
+					seed, work, got, horizon, optimum, random)
+			}
+		}
+	}
+}
+
+// TestAheadNeedsOneInteraction checks that Ahead gives up, naming the
+// interaction, when its share of the budget cannot look one interaction
+// ahead.
+func TestAheadNeedsOneInteraction(t *testing.T) {
+	e := loadFixture(t, "thesis/omega1-blocker.anynt")
+	_, _, _, err := agent.Ahead(env.NewEpisode(e, &script{}, 1), uniform(30), agent.Budget{States: 1 << 16, Work: 30})
+	if !errors.Is(err, agent.ErrPlanTooLarge) || !strings.HasPrefix(err.Error(), "interaction 1 of 30: a lookahead of one interaction") {
+		t.Fatalf("error %v", err)
+	}
+}
+
+// TestOptimalPlansWithinAHorizonPastItsBudget shrinks the optimal agent's
+// budget below the ω1-blocker's exact plan: it plays Ahead's plan, says
+// so by its Horizon rather than by an error, and Evaluate counts those
+// episodes; with its budget back, the same episodes are planned exactly.
+func TestOptimalPlansWithinAHorizonPastItsBudget(t *testing.T) {
+	e := loadFixture(t, "thesis/omega1-blocker.anynt")
+	const steps = 30
+	saved := agent.PlanBudget
+	defer func() { agent.PlanBudget = saved }()
+	agent.PlanBudget = agent.Budget{States: 1 << 16, Work: 3000}
+	for seed := range uint64(3) {
+		_, want, horizon, err := agent.Ahead(env.NewEpisode(e, &script{}, seed), uniform(steps), agent.PlanBudget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := &agent.Optimal{}
+		got := env.NewEpisode(e, o, seed).Run(steps, nil)
+		if o.Err() != nil || o.Horizon() != horizon || !near(got, want) {
+			t.Errorf("seed %d: optimal scores %v within a horizon of %d (%v); Ahead %v within %d", seed, got, o.Horizon(), o.Err(), want, horizon)
+		}
+	}
+	ev := env.Evaluate(e, func() env.Agent { return &agent.Optimal{} }, 4, steps, 1, nil)
+	if ev.Failed != 0 || ev.Horizoned != 4 || ev.Horizon < 1 || ev.Horizon >= steps {
+		t.Errorf("run: %d failed, %d within a horizon of %d", ev.Failed, ev.Horizoned, ev.Horizon)
+	}
+	agent.PlanBudget = saved
+	ev = env.Evaluate(e, func() env.Agent { return &agent.Optimal{} }, 4, steps, 1, nil)
+	if ev.Failed != 0 || ev.Horizoned != 0 || ev.Horizon != 0 {
+		t.Errorf("run within the budget: %d failed, %d within a horizon of %d", ev.Failed, ev.Horizoned, ev.Horizon)
 	}
 }

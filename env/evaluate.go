@@ -27,6 +27,13 @@ type Evaluation struct {
 	// such episode's error, nil when none failed.
 	Failed  int
 	Failure error
+	// Horizoned counts the episodes a planner planned within a horizon
+	// (a Horizoner whose Horizon was not 0: package agent's Optimal past
+	// its budget for an exact plan), its score there a lower bound on the
+	// optimum; Horizon is the fewest interactions it looked ahead in them,
+	// 0 when Horizoned is.
+	Horizoned int
+	Horizon   int
 }
 
 // EpisodeSeed derives episode i's seed from the run's seed, so that
@@ -49,6 +56,7 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 	maxSteps := make([]int, episodes)
 	bounds := make([][]BoundCount, episodes)
 	failures := make([]error, episodes)
+	horizons := make([]int, episodes)
 	// Each worker keeps its behaviours from episode to episode, memos and all.
 	cores.Each(episodes, func() *behaviours { return newBehaviours(e) }, func(b *behaviours, i int) {
 		a := newAgent()
@@ -58,12 +66,22 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 		if f, ok := a.(Failer); ok && f.Err() != nil {
 			failures[i] = fmt.Errorf("episode %d: %w", i, f.Err())
 		}
+		if h, ok := a.(Horizoner); ok {
+			horizons[i] = h.Horizon()
+		}
 	}, progress)
 	ev := Evaluation{Scores: scores}
 	for _, f := range failures {
 		if f != nil {
 			if ev.Failed++; ev.Failure == nil {
 				ev.Failure = f
+			}
+		}
+	}
+	for _, h := range horizons {
+		if h > 0 {
+			if ev.Horizoned++; ev.Horizon == 0 || h < ev.Horizon {
+				ev.Horizon = h
 			}
 		}
 	}
@@ -147,6 +165,16 @@ func (p *Player) Episode(agent Agent, seed uint64) *Episode {
 // score is not read as what it is not.
 type Failer interface {
 	Err() error
+}
+
+// Horizoner is a Planner whose plan may look only some interactions
+// ahead (package agent's Optimal, where an exact plan is past its
+// budget): after an episode, Horizon is 0 when it planned the episode
+// exactly, else the fewest interactions it looked ahead, its score then a
+// lower bound on the optimum rather than the optimum. Evaluate counts
+// such episodes, and package exam keeps the fewest in its outcome.
+type Horizoner interface {
+	Horizon() int
 }
 
 // behavioursFor gives the behaviours an episode of agent plays on: b,

@@ -149,8 +149,12 @@ type AdaptiveStep struct {
 	// at Start + Time (End).
 	Start, Time  float64
 	Interactions int
-	Stopped      bool    // the agent stopped acting before its time was up
-	Score        float64 // the chosen payoff at Time
+	Stopped      bool // the agent stopped acting before its time was up
+	// Horizon is the interactions a planner looked ahead where it could
+	// not plan the environment exactly (env.Horizoner), its score then a
+	// lower bound on the optimum; 0 otherwise.
+	Horizon int
+	Score   float64 // the chosen payoff at Time
 	// Estimate and SE are the test's score and its standard error over the
 	// environments done so far, this one included.
 	Estimate, SE float64
@@ -279,6 +283,9 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		est.add(level, score, s.move(score))
 		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
 			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: how == stoppedItself, Score: score}
+		if h, ok := a.(env.Horizoner); ok {
+			st.Horizon = h.Horizon()
+		}
 		st.Estimate, st.SE = est.value()
 		r.Steps = append(r.Steps, st)
 		r.MeanLevel += float64(level)

@@ -4,10 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Bound is the scale of an item's score: the optimum and random's
@@ -22,6 +24,19 @@ type Bound struct {
 	// Random is the expected payoff of an agent acting uniformly at random
 	// on the same episodes, exactly (agent.Scale).
 	Random float64
+	// Horizon is 0 when Optimum is exact on every episode. Where an
+	// episode has more states than ScaleBudget allows an exact sweep, its
+	// optimum is that of a plan made with a receding horizon instead
+	// (agent.Ahead), and Horizon is the fewest interactions such a plan
+	// looked ahead: Optimum is then a lower bound on the optimum, and an
+	// agent can pass it (a normalised score above 1).
+	Horizon int
+	// RandomPlays is 0 when Random is exact on every episode. Where an
+	// episode is too large for that, random's expectation on it is the
+	// mean of RandomPlays plays of random actions (RandomPlaysAnEpisode),
+	// and RandomSE is the standard error of Random from those plays.
+	RandomPlays int
+	RandomSE    float64
 	// Err says why the item has no bound (too many states to plan over, a
 	// behaviour's memory the memo could not hold, a stopped test); the
 	// figures are then 0.
@@ -40,10 +55,20 @@ func (b Bound) Normalised(score float64) float64 {
 	return (score - b.Random) / span
 }
 
+// RandomPlaysAnEpisode is how many plays of random actions estimate
+// random's expectation on an episode too large to compute it exactly.
+const RandomPlaysAnEpisode = 32
+
+// randomPlaysStream is the second word of the PCG stream those plays draw
+// their actions from, the first being the episode's seed.
+const randomPlaysStream = 0x7a11d0
+
 // ScaleBudget bounds the work of an item's scale, episode by episode: a
 // sixteenth of the optimal agent's (agent.PlanBudget), seconds at the most
 // (docs/reports.md), so that a report's scales cost little beside its
-// test. Items with more states get no scale.
+// test. Episodes with more states are scaled within a horizon
+// (Bound.Horizon), in the same budget again; an item where not even a
+// lookahead of one interaction fits gets no scale.
 var ScaleBudget = agent.Budget{States: 1 << 16, Work: 1 << 20}
 
 // minSpan is the smallest gap between the optimum and random's expectation
@@ -61,7 +86,9 @@ var ErrNoBound = errors.New("the test was stopped before its bound was computed"
 // (the clock draws them from the episode's seed, whatever the agent does),
 // up to the item's steps and τ; the payoff at τ is then a weighted sum of
 // their rewards (payoffWeights), whose maximum and whose expectation over
-// random's actions agent.Scale gives, within ScaleBudget. An
+// random's actions agent.Scale gives, within ScaleBudget, or else a
+// lower bound on the maximum and an estimate of the expectation
+// (Bound.Horizon, Bound.RandomPlays). An
 // agent that changes its pace (agent.Paced) or an agent outside anynt,
 // timed for real, acts at other times, and under a payoff that forgets
 // (v‖τ, v̌‖τ) can pass the optimum by stopping early (Hernández-Orallo
@@ -81,10 +108,12 @@ func Bounds(items []Item, s Settings, progress func(done int)) []Bound {
 	return out
 }
 
-// bound computes one item's bound, episode after episode.
+// bound computes one item's bound, episode after episode: exactly within
+// ScaleBudget (agent.Scale), else within a horizon (approximate).
 func bound(it Item, s Settings) Bound {
 	tau := itemTau(it, s)
 	var b Bound
+	var variance float64 // of the sum of the episodes' estimates of random's
 	for e := range s.Episodes {
 		seed := env.EpisodeSeed(it.Seed, e)
 		times := paceTimes(seed, it.Steps, tau, s.Pace)
@@ -94,6 +123,17 @@ func bound(it Item, s Settings) Bound {
 		// never forget one, and an episode's scale must not depend on
 		// the others.
 		best, random, err := agent.Scale(env.NewEpisode(it.Env, agent.Stay{}, seed), w, ScaleBudget)
+		if errors.Is(err, agent.ErrPlanTooLarge) {
+			var horizon int
+			var v float64
+			best, horizon, random, v, err = approximate(it.Env, seed, w)
+			if err == nil {
+				if horizon > 0 && (b.Horizon == 0 || horizon < b.Horizon) {
+					b.Horizon = horizon
+				}
+				b.RandomPlays, variance = RandomPlaysAnEpisode, variance+v
+			}
+		}
 		if err != nil {
 			return Bound{Err: fmt.Errorf("episode %d: %w", e, err)}
 		}
@@ -102,7 +142,45 @@ func bound(it Item, s Settings) Bound {
 	}
 	b.Optimum /= float64(s.Episodes)
 	b.Random /= float64(s.Episodes)
+	b.RandomSE = math.Sqrt(variance) / float64(s.Episodes)
 	return b
+}
+
+// approximate is the scale of the episode of seed, weights w, where it
+// has too many states for an exact one: the weighted sum of a plan made
+// with a receding horizon within ScaleBudget (agent.Ahead) and its
+// horizon, and the mean weighted sum of RandomPlaysAnEpisode plays of
+// uniformly random actions, with the variance of that mean.
+func approximate(e *env.Env, seed uint64, w []float64) (best float64, horizon int, random, variance float64, err error) {
+	if _, best, horizon, err = agent.Ahead(env.NewEpisode(e, agent.Stay{}, seed), w, ScaleBudget); err != nil {
+		return 0, 0, 0, 0, err
+	}
+	if horizon >= len(w) {
+		horizon = 0 // every lookahead reached the end: exact after all
+	}
+	ep := env.NewEpisode(e, agent.Stay{}, seed)
+	start, err := ep.Save()
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	rng := rand.New(rand.NewPCG(seed, randomPlaysStream))
+	actions := len(e.Actions)
+	sums := make([]float64, RandomPlaysAnEpisode)
+	for k := range sums {
+		ep.Restore(start)
+		for t := range w {
+			if _, err := ep.Begin(); err != nil {
+				return 0, 0, 0, 0, err
+			}
+			r, err := ep.Finish(rng.IntN(actions))
+			if err != nil {
+				return 0, 0, 0, 0, err
+			}
+			sums[k] += w[t] * r
+		}
+	}
+	mean, sd := stat.MeanStdDev(sums, nil)
+	return best, horizon, mean, sd * sd / float64(len(sums)), nil
 }
 
 // itemTau is item it's test time τ under s, on the clock's grid.

@@ -163,3 +163,56 @@ func TestBoundsWithinTheirBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestBoundsWithinAHorizon shrinks ScaleBudget below the exact scale of a
+// Λ_one test's items: each gets a scale all the same, its optimum from a
+// plan within a horizon (at most the exact optimum, a lower bound) and
+// random's expectation from plays of random actions, within five standard
+// errors of the exact one.
+func TestBoundsWithinAHorizon(t *testing.T) {
+	items := lambdaOneItems(t, 1, 1)[3:] // 50 to 80 interactions, which 1,000 of work cannot plan exactly
+	s := exam.DefaultSettings
+	s.Episodes = 4
+	exact := exam.Bounds(items, s, nil)
+	saved := exam.ScaleBudget
+	exam.ScaleBudget = agent.Budget{States: 1 << 16, Work: 1000}
+	defer func() { exam.ScaleBudget = saved }()
+	approximate := exam.Bounds(items, s, nil)
+	for i, b := range approximate {
+		x := exact[i]
+		if x.Err != nil || x.Horizon != 0 || x.RandomPlays != 0 {
+			t.Fatalf("%s: the exact bound %+v", items[i].Name, x)
+		}
+		if b.Err != nil || b.Horizon < 1 || b.Horizon >= items[i].Steps || b.RandomPlays != exam.RandomPlaysAnEpisode || !(b.RandomSE > 0) {
+			t.Fatalf("%s: within 1,000 of work, %+v", items[i].Name, b)
+		}
+		if b.Optimum > x.Optimum+1e-12 || math.Abs(b.Random-x.Random) > 5*b.RandomSE {
+			t.Errorf("%s: optimum %v within a horizon of %d, random %v ± %v; exactly %v and %v",
+				items[i].Name, b.Optimum, b.Horizon, b.Random, b.RandomSE, x.Optimum, x.Random)
+		}
+	}
+}
+
+// TestAHorizonIsNoFault gives a Λ_one test's sixth item to the optimal
+// agent with a budget too small for an exact plan: it plans within a
+// horizon, which its outcome records with no fault, its score at most
+// the exact optimum; random's outcome records none.
+func TestAHorizonIsNoFault(t *testing.T) {
+	items := lambdaOneItems(t, 1, 1)[5:6]
+	s := exam.DefaultSettings
+	s.Episodes = 3
+	bound := exam.Bounds(items, s, nil)[0]
+	saved := agent.PlanBudget
+	agent.PlanBudget = agent.Budget{States: 1 << 16, Work: 1000}
+	defer func() { agent.PlanBudget = saved }()
+	out, err := exam.Take(items, []exam.Examinee{examinee(t, "random"), examinee(t, "optimal")}, s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o := out[1]; o.Fault != nil || o.Horizon < 1 || o.Horizon >= items[0].Steps || o.Score > bound.Optimum+1e-12 {
+		t.Errorf("optimal within a horizon: %+v; the optimum is %v", o, bound.Optimum)
+	}
+	if out[0].Horizon != 0 {
+		t.Errorf("random's outcome records a horizon of %d", out[0].Horizon)
+	}
+}

@@ -291,6 +291,12 @@ type Outcome struct {
 	// Scores holds the episodes played; its run ended with the fault, and
 	// its payoffs are read at τ, as for an agent that stopped acting.
 	Fault error
+	// Horizon is the fewest interactions a planner looked ahead in the
+	// item's episodes (env.Horizoner: agent.Optimal past its budget for
+	// an exact plan), where its score is a lower bound on the optimum
+	// rather than the optimum; 0 when every episode was planned exactly,
+	// and for agents that do not plan.
+	Horizon int
 	// Times are the measured response times of an agent outside anynt,
 	// over the item's episodes; zero for a built-in agent.
 	Times agentproto.Times
@@ -483,6 +489,9 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 			times, fault = timed.Times, timed.Fault()
 		} else if f, ok := a.(env.Failer); ok && f.Err() != nil {
 			fault = fmt.Errorf("%s on %s, episode %d: %w", x.Name, ip.it.Name, e, f.Err())
+		}
+		if h, ok := a.(env.Horizoner); ok && h.Horizon() > 0 && (ip.o.Horizon == 0 || h.Horizon() < ip.o.Horizon) {
+			ip.o.Horizon = h.Horizon()
 		}
 		if ip.record(e, w.run, end, how, times, fault) {
 			break

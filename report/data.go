@@ -81,6 +81,7 @@ type jsonItem struct {
 	Stopped      int                `json:"stopped"`
 	Times        *jsonTimes         `json:"response_times,omitempty"`
 	Fault        string             `json:"fault,omitempty"`
+	Horizon      int                `json:"horizon,omitempty"`
 	*jsonScale
 }
 
@@ -88,10 +89,13 @@ type jsonItem struct {
 // report has bounds: the figures are null when the item has none, and
 // scale_error says why.
 type jsonScale struct {
-	Optimum    number `json:"optimum"`
-	Random     number `json:"random_expected"`
-	Normalised number `json:"normalised"`
-	Error      string `json:"scale_error,omitempty"`
+	Optimum        number  `json:"optimum"`
+	OptimumHorizon int     `json:"optimum_horizon,omitempty"`
+	Random         number  `json:"random_expected"`
+	RandomPlays    int     `json:"random_plays,omitempty"`
+	RandomSE       *number `json:"random_se,omitempty"`
+	Normalised     number  `json:"normalised"`
+	Error          string  `json:"scale_error,omitempty"`
 }
 
 // scaleOf is item i's scale for outcome o, nil without bounds.
@@ -103,7 +107,12 @@ func (r *Report) scaleOf(i int, o exam.Outcome) *jsonScale {
 	if b.Err != nil {
 		return &jsonScale{Optimum: number(math.NaN()), Random: number(math.NaN()), Normalised: number(math.NaN()), Error: b.Err.Error()}
 	}
-	return &jsonScale{Optimum: number(b.Optimum), Random: number(b.Random), Normalised: number(b.Normalised(o.Score))}
+	sc := &jsonScale{Optimum: number(b.Optimum), OptimumHorizon: b.Horizon, Random: number(b.Random), Normalised: number(b.Normalised(o.Score))}
+	if b.RandomPlays > 0 {
+		se := number(b.RandomSE)
+		sc.RandomPlays, sc.RandomSE = b.RandomPlays, &se
+	}
+	return sc
 }
 
 // jsonNormalised are an agent's normalised figures in JSON, with its rank.
@@ -249,7 +258,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 			if err := enc.Encode(jsonItem{jsonHead: r.head("item", ag), Test: it.Test, Exercise: it.Number, Name: it.Name,
 				Cells: it.Cells, KApprox: kApproxJSON(it.KApprox), Bits: it.Bits, Complexity: it.Complexity, Interactions: it.Steps,
 				ItemSeed: it.Seed, Tau: o.Tau, Score: o.Score, CI95: interval(o.CI95, len(o.Scores)), Scores: o.Scores,
-				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times, o.Cut), Fault: faultText(o.Fault),
+				Values: o.Values, AtEnd: o.AtEnd, Curve: o.Curve, Stopped: o.Stopped, Times: timesOf(ag, o.Times, o.Cut), Fault: faultText(o.Fault), Horizon: o.Horizon,
 				jsonScale: r.scaleOf(i, o)}); err != nil {
 				return err
 			}
@@ -301,7 +310,7 @@ var csvHeader = []string{
 	"test", "exercise", "name", "cells", "k_approx", "bits", "complexity", "interactions", "item_seed",
 	"tau", "score", "ci95_low", "ci95_high", "count", "sum", "per_second", "per_cycle", "discounted", "diminishing", "stopped",
 	"agent_cmd", "response_actions", "response_mean_seconds", "response_max_seconds", "response_cut_by_tau", "fault",
-	"optimum", "random_expected", "normalised",
+	"optimum", "random_expected", "normalised", "optimum_horizon", "random_plays", "random_se", "horizon",
 }
 
 // WriteCSV writes a header row and one row for each agent and item. The
@@ -341,13 +350,25 @@ func (r *Report) WriteCSV(w io.Writer) error {
 			} else {
 				row = append(row, "", "", "", "")
 			}
-			row = append(row, faultText(o.Fault), "", "", "")
+			row = append(row, faultText(o.Fault))
+			scale := []string{"", "", "", "", "", ""} // optimum … random_se
 			if sc := r.scaleOf(i, o); sc != nil {
 				for k, x := range []number{sc.Optimum, sc.Random, sc.Normalised} {
 					if f := float64(x); !math.IsNaN(f) {
-						row[len(row)-3+k] = g(f)
+						scale[k] = g(f)
 					}
 				}
+				if sc.OptimumHorizon > 0 {
+					scale[3] = d(sc.OptimumHorizon)
+				}
+				if sc.RandomSE != nil {
+					scale[4], scale[5] = d(sc.RandomPlays), g(float64(*sc.RandomSE))
+				}
+			}
+			row = append(row, scale...)
+			row = append(row, "")
+			if o.Horizon > 0 {
+				row[len(row)-1] = d(o.Horizon)
 			}
 			if err := cw.Write(row); err != nil {
 				return err

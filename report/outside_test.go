@@ -78,11 +78,12 @@ func TestAnAgentOutsideAnyntInEveryForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := len(rows[0]) - 9 // the scale's three columns are last, empty without bounds
-	if got := strings.Join(rows[0][last:], ","); got != "agent_cmd,response_actions,response_mean_seconds,response_max_seconds,response_cut_by_tau,fault,optimum,random_expected,normalised" {
+	last := len(rows[0]) - 13 // the scale's six columns and the horizon are last, empty without bounds
+	if got := strings.Join(rows[0][last:], ","); got != "agent_cmd,response_actions,response_mean_seconds,response_max_seconds,response_cut_by_tau,fault,"+
+		"optimum,random_expected,normalised,optimum_horizon,random_plays,random_se,horizon" {
 		t.Fatalf("the last columns are %s", got)
 	}
-	if got := strings.Join(rows[1][last:], ","); got != ",,,,,,,," {
+	if got := strings.Join(rows[1][last:], ","); got != ",,,,,,,,,,,," {
 		t.Errorf("a built-in agent's row ends %q", got)
 	}
 	if got := strings.Join(rows[n+1][last:last+5], ","); got != "python3 agent.py,10,0.002,0.005,0" || rows[n+1][last+5] != "" {

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -138,15 +139,75 @@ func TestScaleInEveryForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	last := len(rows[0]) - 3
-	if got := strings.Join(rows[0][last:], ","); got != "optimum,random_expected,normalised" {
+	last := len(rows[0]) - 7
+	if got := strings.Join(rows[0][last:], ","); got != "optimum,random_expected,normalised,optimum_horizon,random_plays,random_se,horizon" {
 		t.Fatalf("the last columns are %s", got)
 	}
-	if got := strings.Join(rows[3][last:], ","); got != ",," {
+	if got := strings.Join(rows[3][last:], ","); got != ",,,,,," {
 		t.Errorf("item 3 has no scale, its row ends %q", got)
 	}
 	if rows[1][last] == "" || rows[1][last+2] == "" {
 		t.Errorf("item 1's row ends %q", rows[1][last:])
+	}
+}
+
+// TestAnApproximateScaleInEveryForm gives the fourth item a scale within
+// a horizon, with random's expectation from plays, and the optimal agent's
+// outcome on it a plan within a horizon: the text, the JSON and the CSV
+// say so, each in its place.
+func TestAnApproximateScaleInEveryForm(t *testing.T) {
+	in := input(t, 2, exam.DefaultSettings, "random", "qlearning", "optimal")
+	in.Bounds = exam.Bounds(in.Items, in.Settings, nil)
+	n := len(in.Items)
+	b := &in.Bounds[3]
+	b.Horizon, b.RandomPlays, b.RandomSE = 4, 32, 0.0123
+	in.Outcomes[2*n+3].Horizon = 4
+	r := build(t, in)
+	var text bytes.Buffer
+	if err := r.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{fmt.Sprintf("≥%+.4f (horizon 4)", b.Optimum), fmt.Sprintf("%+.4f ±0.0123", b.Random),
+		"≥ optimum (horizon H): an item whose episodes have too many states", "from 32 plays of random actions an episode",
+		"optimal planned 1 item within a horizon (4 interactions ahead or more)"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text lacks %q:\n%s", want, text.String())
+		}
+	}
+	if strings.Contains(text.String(), "qlearning planned") {
+		t.Errorf("the text says qlearning planned within a horizon")
+	}
+
+	var js bytes.Buffer
+	if err := r.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(js.String(), "\n")
+	for k, want := range map[int]string{
+		3:       `"optimum_horizon":4,"random_expected":`,
+		2*n + 3: `"horizon":4,`,
+	} {
+		if !strings.Contains(lines[k], want) || !strings.Contains(lines[k], `"random_plays":32,"random_se":0.0123,`) {
+			t.Errorf("JSON line %d lacks %s: %s", k, want, lines[k])
+		}
+	}
+	if strings.Contains(lines[2], "horizon") || strings.Contains(lines[2], "random_se") || strings.Contains(lines[n+3], `"horizon"`) {
+		t.Errorf("JSON: an exact item or another agent says horizon: %s\n%s", lines[2], lines[n+3])
+	}
+
+	var c bytes.Buffer
+	if err := r.WriteCSV(&c); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&c).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(rows[0]) - 4
+	for row, want := range map[int]string{1 + 3: "4,32,0.0123,", 1 + n + 3: "4,32,0.0123,", 1 + 2*n + 3: "4,32,0.0123,4", 1 + 2*n + 2: ",,,"} {
+		if got := strings.Join(rows[row][last:], ","); got != want {
+			t.Errorf("CSV row %d ends %q, want %q", row, got, want)
+		}
 	}
 }
 

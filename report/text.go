@@ -129,8 +129,44 @@ func (r *Report) keyLines() []string {
 		lines = append(lines, "optimum: the highest score an agent keeping the pace could reach on an item's episodes, knowing their random draws "+
 			"(the clairvoyant optimum, agent optimal); random: the expected score of random on them, exactly; "+
 			"normalised: (score − random) / (optimum − random), 0 at random's expectation, 1 at the optimum (docs/reports.md)")
+		if r.anyApproximateScale() {
+			lines = append(lines, fmt.Sprintf("≥ optimum (horizon H): an item whose episodes have too many states for an exact optimum "+
+				"has that of a plan looking H interactions ahead or more, a lower bound (a normalised score there can pass 1); "+
+				"random ± SE: random's expectation estimated from %d plays of random actions an episode, with its standard error",
+				exam.RandomPlaysAnEpisode))
+		}
+	}
+	for _, a := range r.Agents {
+		if n, h := r.horizoned(a.Name); n > 0 {
+			lines = append(lines, fmt.Sprintf("%s planned %s within a horizon (%s ahead or more), not exactly: "+
+				"there its score is a lower bound on the optimum, not the optimum", a.Name, count(n, "item"), count(h, "interaction")))
+		}
 	}
 	return lines
+}
+
+// anyApproximateScale says whether an item's scale is approximate: its
+// optimum from a plan within a horizon, or random's from plays.
+func (r *Report) anyApproximateScale() bool {
+	for _, b := range r.Bounds {
+		if b.Err == nil && (b.Horizon > 0 || b.RandomPlays > 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// horizoned counts the items agent planned within a horizon
+// (Outcome.Horizon) and gives the fewest interactions it looked ahead.
+func (r *Report) horizoned(agent string) (items, horizon int) {
+	for _, o := range r.Outcomes {
+		if o.Agent == agent && o.Horizon > 0 {
+			if items++; horizon == 0 || o.Horizon < horizon {
+				horizon = o.Horizon
+			}
+		}
+	}
+	return items, horizon
 }
 
 // Table is one table of the report, as text cells.
@@ -246,6 +282,12 @@ func (r *Report) scaleTable() Table {
 		why := ""
 		if b.Err == nil {
 			row[3], row[4] = signed(b.Optimum), signed(b.Random)
+			if b.Horizon > 0 {
+				row[3] = fmt.Sprintf("≥%s (horizon %d)", row[3], b.Horizon)
+			}
+			if b.RandomPlays > 0 {
+				row[4] += " ±" + strconv.FormatFloat(b.RandomSE, 'f', 4, 64)
+			}
 		} else {
 			why = b.Err.Error()
 		}

@@ -92,6 +92,7 @@ type adaptiveStep struct {
 	Time         float64  `json:"time"`
 	Interactions int      `json:"interactions"`
 	Stopped      bool     `json:"stopped"`
+	Horizon      int      `json:"horizon,omitempty"`
 	Score        float64  `json:"score"`
 	Estimate     float64  `json:"estimate"`
 	SE           *float64 `json:"se"`
@@ -223,6 +224,9 @@ func writeAdaptiveReport(io *stdio, fl adaptiveFlags, s exam.AdaptiveSettings, s
 			if st.Stopped {
 				stop = " (stopped)"
 			}
+			if st.Horizon > 0 {
+				stop += fmt.Sprintf(" (horizon %d)", st.Horizon)
+			}
 			fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%.0f\t%g\t%g\t%d%s\t%+.4f\t%+.4f\t%s\t%s\t\n", st.Number, st.Level, st.Cells, st.Actions, st.KApprox,
 				st.Bits, st.Start, st.Time, st.Interactions, stop, st.Score, st.Estimate, seText(st.SE, st.Number), st.Name)
 		}
@@ -289,12 +293,13 @@ func seText(v float64, n int) string {
 // decided the test, then one step of one agent's trajectory.
 var adaptiveCSVHeader = []string{"version", "seed", "test_time", "first_time", "time_step", "max_time", "up", "down", "ladder", "max_level",
 	"pace", "score_payoff", "lambda", "alpha", "gamma", "q0", "agent", "step", "environment", "level", "cells", "actions",
-	"k_approx", "bits", "start", "time", "interactions", "stopped", "score", "estimate", "se"}
+	"k_approx", "bits", "start", "time", "interactions", "stopped", "score", "estimate", "se", "horizon"}
 
 // writeAdaptiveCSV writes a row for each step of each agent, the version
 // and the settings in every row as the test report's CSV does
 // (docs/reports.md); a standard error of fewer than two environments is
-// an empty field, and a max_time of no cap is inf.
+// an empty field, as is the horizon of a step not planned within one, and
+// a max_time of no cap is inf.
 func writeAdaptiveCSV(io *stdio, results []exam.AdaptiveResult, set adaptiveSettings, seed uint64) error {
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	d := strconv.Itoa
@@ -317,14 +322,17 @@ func writeAdaptiveCSV(io *stdio, results []exam.AdaptiveResult, set adaptiveSett
 			agentQ = q
 		}
 		for _, st := range r.Steps {
-			se := ""
+			se, horizon := "", ""
 			if st.Number >= 2 {
 				se = g(st.SE)
+			}
+			if st.Horizon > 0 {
+				horizon = d(st.Horizon)
 			}
 			row := []string{versionString(), strconv.FormatUint(seed, 10), g(set.TestTime), g(set.FirstTime), g(set.TimeStep), maxTimeText,
 				g(set.Up), g(set.Down), set.Ladder, d(set.MaxLevel), set.Pace, set.Score, g(set.Lambda), agentQ[0], agentQ[1], agentQ[2],
 				r.Agent, d(st.Number), st.Name, d(st.Level), d(st.Cells), d(st.Actions), d(st.KApprox), g(st.Bits), g(st.Start),
-				g(st.Time), d(st.Interactions), strconv.FormatBool(st.Stopped), g(st.Score), g(st.Estimate), se}
+				g(st.Time), d(st.Interactions), strconv.FormatBool(st.Stopped), g(st.Score), g(st.Estimate), se, horizon}
 			if err := cw.Write(row); err != nil {
 				return ioErr(err)
 			}
@@ -342,7 +350,7 @@ func writeAdaptiveJSON(io *stdio, results []exam.AdaptiveResult, set adaptiveSet
 		for _, st := range r.Steps {
 			if err := writeJSON(io.out, adaptiveStep{adaptiveHead: adaptiveHead{versionString(), "adaptive-step", r.Agent, r.Seed, set},
 				Step: st.Number, Environment: st.Name, Level: st.Level, Cells: st.Cells, Actions: st.Actions, KApprox: st.KApprox, Bits: st.Bits,
-				Start: st.Start, Time: st.Time, Interactions: st.Interactions, Stopped: st.Stopped, Score: st.Score,
+				Start: st.Start, Time: st.Time, Interactions: st.Interactions, Stopped: st.Stopped, Horizon: st.Horizon, Score: st.Score,
 				Estimate: st.Estimate, SE: se(st.SE, st.Number)}); err != nil {
 				return &exitError{code: exitIO, err: err}
 			}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -223,5 +224,26 @@ func TestAdaptiveOptimalThatCannotPlan(t *testing.T) {
 	js, _, code := anynt(t, "", "test", "--adaptive", "--agent", "random,optimal", "--test-time", "500", "--json")
 	if code != exitAgent || !strings.Contains(js, `"fault":"optimal on `) {
 		t.Errorf("--json: status %d\n%s", code, js)
+	}
+}
+
+// Past its budget for an exact plan, optimal plays the adaptive test's
+// environments within a horizon, with no fault: each such step says so in
+// its row and in JSON.
+func TestAdaptiveOptimalWithinAHorizon(t *testing.T) {
+	saved := agent.PlanBudget
+	agent.PlanBudget = agent.Budget{States: 1 << 16, Work: 1000}
+	defer func() { agent.PlanBudget = saved }()
+	out, errw, code := anynt(t, "", "test", "--adaptive", "--agent", "optimal", "--test-time", "500")
+	if code != exitOK || !regexp.MustCompile(`\d+ \(horizon \d+\)`).MatchString(out) {
+		t.Errorf("status %d, stderr %s\n%s", code, errw, out)
+	}
+	js, _, code := anynt(t, "", "test", "--adaptive", "--agent", "optimal", "--test-time", "500", "--json")
+	if code != exitOK || !regexp.MustCompile(`"stopped":false,"horizon":\d+,"score"`).MatchString(js) {
+		t.Errorf("--json: status %d\n%s", code, js)
+	}
+	table, _, code := anynt(t, "", "test", "--adaptive", "--agent", "optimal", "--test-time", "500", "--csv")
+	if code != exitOK || !strings.HasSuffix(strings.SplitN(table, "\n", 2)[0], ",se,horizon") || !regexp.MustCompile(`,false,[^,]*,[^,]*,[^,]*,\d+\n`).MatchString(table) {
+		t.Errorf("--csv: status %d\n%s", code, table)
 	}
 }

@@ -281,6 +281,10 @@ type runOutcome struct {
 	MaxSteps int         `json:"max_vm_steps"`
 	Scores   []float64   `json:"scores"`
 	Bounds   []boundHit  `json:"bounds"`
+	// HorizonEpisodes counts the episodes optimal planned within a
+	// horizon, Horizon the fewest interactions it looked ahead in them.
+	HorizonEpisodes int `json:"horizon_episodes,omitempty"`
+	Horizon         int `json:"horizon,omitempty"`
 	// Command, Times and Faults are an agent outside anynt's (--agent-cmd).
 	Command string     `json:"agent_cmd,omitempty"`
 	Times   *jsonTimes `json:"response_times,omitempty"`
@@ -439,7 +443,8 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 			bounds = append(bounds, boundHit{c.Behaviour, c.Runs, c.StepLimit, c.LengthLimit, c.WorkLimit})
 		}
 		o := runOutcome{Version: versionString(), File: file, Agent: fl.agent, Episodes: fl.episodes, Steps: fl.steps, Seed: fl.seed,
-			Mean: ev.Mean, CI95: ci(ev.CI95[0], ev.CI95[1], fl.episodes), MaxSteps: ev.MaxSteps, Scores: ev.Scores, Bounds: bounds}
+			Mean: ev.Mean, CI95: ci(ev.CI95[0], ev.CI95[1], fl.episodes), MaxSteps: ev.MaxSteps, Scores: ev.Scores, Bounds: bounds,
+			HorizonEpisodes: ev.Horizoned, Horizon: ev.Horizon}
 		if fl.agent == "qlearning" {
 			o.QLearning = &qSettings{fl.settings.Alpha, fl.settings.Gamma, fl.settings.Q0}
 		}
@@ -458,6 +463,10 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 		file, fl.agent, count(fl.episodes, "episode"), count(fl.steps, "interaction"), fl.seed, ev.Mean, ciText(ev.CI95[0], ev.CI95[1], fl.episodes), scoreMeaning)
 	for _, l := range boundLines(ev.Bounds) {
 		fmt.Fprintln(io.out, l)
+	}
+	if ev.Horizoned > 0 {
+		fmt.Fprintf(io.out, "%s planned %s of %d within a horizon (%s ahead or more), too large to plan exactly: "+
+			"there its score is a lower bound on the optimum, not the optimum\n", fl.agent, count(ev.Horizoned, "episode"), fl.episodes, count(ev.Horizon, "interaction"))
 	}
 	return agentFailed(fl.agent, ev)
 }
