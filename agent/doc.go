@@ -28,7 +28,10 @@
 // least as high, episode by episode. Which draws are made may depend on
 // π's actions (a collision between Good and Evil, who may see π, draws a
 // coin), which leaves the bound intact: Best runs the stream as each
-// sequence would. Oracle, the thesis's, is one-step greedy and no bound.
+// sequence would. Past its budget (PlanBudget) for that, it plans with a
+// receding horizon instead (Ahead) and states the horizon (Horizon): its
+// score is then a lower bound on the optimum, no upper bound. Oracle, the
+// thesis's, is one-step greedy and no bound.
 //
 // An agent draws only from the random stream the episode gives it, so one
 // seed decides a whole run. Lookup finds an agent by its spec, a name with,

@@ -24,7 +24,9 @@ type Budget struct {
 }
 
 // PlanBudget is the optimal agent's: up to 65,536 states at an
-// interaction and 16,777,216 of work in all, up to about a minute.
+// interaction and 16,777,216 of work in all, seconds on the spaces
+// measured (docs/environments.md), for its exact plan and then, past it,
+// for its plan within a horizon.
 var PlanBudget = Budget{States: 1 << 16, Work: 1 << 24}
 
 // ErrPlanTooLarge is the cause of Best's and Scale's error when the

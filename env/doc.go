@@ -69,8 +69,10 @@
 // the episode's State (positions, cell rewards, the random stream's PCG
 // state, each behaviour's memory as its id in the memo), Restore puts it
 // back, AppendKey keys it so that states with one future merge. A memory
-// the memo could not hold cannot be saved (ErrUnsaved). Other agents are
-// not asked, and their interactions cost what they did.
+// the memo could not hold cannot be saved (ErrUnsaved). A Horizoner says
+// when its plan looked only some interactions ahead, its score then a
+// lower bound on the optimum. Other agents are not asked, and their
+// interactions cost what they did.
 // A memo is bounded in runs and memories and in bytes, so that long
 // strings do not fill memory; a behaviour whose memory finds no room there
 // runs on the VM until it comes back to a memory the memo knows. A memo

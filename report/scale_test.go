@@ -1,7 +1,6 @@
 package report_test
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
@@ -75,30 +74,42 @@ func TestRankingOrdersByNormalisedMean(t *testing.T) {
 	}
 }
 
+// forms writes r as text, JSON lines and CSV rows.
+func forms(t *testing.T, r *report.Report) (text string, js []string, rows [][]string) {
+	t.Helper()
+	var tb, jb, cb bytes.Buffer
+	if err := r.WriteText(&tb); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteJSON(&jb); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.WriteCSV(&cb); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&cb).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb.String(), strings.Split(strings.TrimSuffix(jb.String(), "\n"), "\n"), rows
+}
+
 // TestScaleInEveryForm checks that the text, the JSON and the CSV carry
 // each item's optimum, random's expectation and normalised score, and the
 // reason of an item without a scale.
 func TestScaleInEveryForm(t *testing.T) {
 	in, r := scaled(t)
 	n := len(in.Items)
-	var text bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
+	text, js, rows := forms(t, r)
 	for _, want := range []string{"scale of each item", "too many states to plan over", "ranking by mean normalised score over the 13 items with a scale",
 		"normalised: (score − random) / (optimum − random)"} {
-		if !strings.Contains(text.String(), want) {
+		if !strings.Contains(text, want) {
 			t.Errorf("the text lacks %q", want)
 		}
 	}
 
-	var js bytes.Buffer
-	if err := r.WriteJSON(&js); err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(&js)
 	k := 0
-	for sc.Scan() {
+	for _, line := range js {
 		var o struct {
 			Kind       string          `json:"kind"`
 			Optimum    *float64        `json:"optimum"`
@@ -107,12 +118,12 @@ func TestScaleInEveryForm(t *testing.T) {
 			ScaleError string          `json:"scale_error"`
 			Rank       int             `json:"rank"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &o); err != nil {
+		if err := json.Unmarshal([]byte(line), &o); err != nil {
 			t.Fatal(err)
 		}
 		if o.Kind == "summary" {
-			if o.Rank < 1 || o.Rank > 3 || !strings.Contains(sc.Text(), `"normalised":{"n":13`) {
-				t.Errorf("summary %s", sc.Text())
+			if o.Rank < 1 || o.Rank > 3 || !strings.Contains(line, `"normalised":{"n":13`) {
+				t.Errorf("summary %s", line)
 			}
 			continue
 		}
@@ -123,22 +134,14 @@ func TestScaleInEveryForm(t *testing.T) {
 		}
 		switch {
 		case i == 2 && (o.Optimum != nil || norm != nil || o.ScaleError == ""):
-			t.Errorf("item 3 has no scale: %s", sc.Text())
+			t.Errorf("item 3 has no scale: %s", line)
 		case i != 2 && (o.Optimum == nil || *o.Optimum != b.Optimum || *o.Random != b.Random ||
 			norm == nil || *norm != b.Normalised(in.Outcomes[k].Score)):
-			t.Errorf("item %d: %s", i+1, sc.Text())
+			t.Errorf("item %d: %s", i+1, line)
 		}
 		k++
 	}
 
-	var c bytes.Buffer
-	if err := r.WriteCSV(&c); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&c).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	last := len(rows[0]) - 7
 	if got := strings.Join(rows[0][last:], ","); got != "optimum,random_expected,normalised,optimum_horizon,random_plays,random_se,horizon" {
 		t.Fatalf("the last columns are %s", got)
@@ -162,27 +165,17 @@ func TestAnApproximateScaleInEveryForm(t *testing.T) {
 	b := &in.Bounds[3]
 	b.Horizon, b.RandomPlays, b.RandomSE = 4, 32, 0.0123
 	in.Outcomes[2*n+3].Horizon = 4
-	r := build(t, in)
-	var text bytes.Buffer
-	if err := r.WriteText(&text); err != nil {
-		t.Fatal(err)
-	}
+	text, lines, rows := forms(t, build(t, in))
 	for _, want := range []string{fmt.Sprintf("≥%+.4f (horizon 4)", b.Optimum), fmt.Sprintf("%+.4f ±0.0123", b.Random),
 		"≥ optimum (horizon H): an item whose episodes have too many states", "from 32 plays of random actions an episode",
 		"optimal planned 1 item within a horizon (4 interactions ahead or more)"} {
-		if !strings.Contains(text.String(), want) {
-			t.Errorf("the text lacks %q:\n%s", want, text.String())
+		if !strings.Contains(text, want) {
+			t.Errorf("the text lacks %q:\n%s", want, text)
 		}
 	}
-	if strings.Contains(text.String(), "qlearning planned") {
+	if strings.Contains(text, "qlearning planned") {
 		t.Errorf("the text says qlearning planned within a horizon")
 	}
-
-	var js bytes.Buffer
-	if err := r.WriteJSON(&js); err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(js.String(), "\n")
 	for k, want := range map[int]string{
 		3:       `"optimum_horizon":4,"random_expected":`,
 		2*n + 3: `"horizon":4,`,
@@ -195,14 +188,6 @@ func TestAnApproximateScaleInEveryForm(t *testing.T) {
 		t.Errorf("JSON: an exact item or another agent says horizon: %s\n%s", lines[2], lines[n+3])
 	}
 
-	var c bytes.Buffer
-	if err := r.WriteCSV(&c); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&c).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
 	last := len(rows[0]) - 4
 	for row, want := range map[int]string{1 + 3: "4,32,0.0123,", 1 + n + 3: "4,32,0.0123,", 1 + 2*n + 3: "4,32,0.0123,4", 1 + 2*n + 2: ",,,"} {
 		if got := strings.Join(rows[row][last:], ","); got != want {
