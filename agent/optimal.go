@@ -30,7 +30,8 @@ type Budget struct {
 var PlanBudget = Budget{States: 1 << 16, Work: 1 << 24}
 
 // ErrPlanTooLarge is the cause of Best's and Scale's error when the
-// episode has more states than their budget allows.
+// episode has more states than their budget allows, and of Ahead's when
+// not even its first lookahead of one interaction fits.
 var ErrPlanTooLarge = errors.New("too many states to plan over")
 
 // Best returns the action sequence of len(w) interactions with the
@@ -49,7 +50,7 @@ func Best(ep *env.Episode, w []float64, b Budget) ([]int, float64, error) {
 	n := len(w)
 	cur, next := []float64{0}, []float64(nil) // the best sums of the states after t and t+1 steps
 	back := make([][]link, n)                 // back[t][j]: how the best path reached state j after t+1 steps
-	_, err := sweep(ep, n, b, func(t int) {
+	_, err := sweep(ep, n, b, 0, func(t int) {
 		if t > 0 {
 			cur, next = next, cur[:0]
 		}
@@ -91,7 +92,7 @@ func Scale(ep *env.Episode, w []float64, b Budget) (optimum, random float64, err
 	actions := float64(len(ep.Env().Actions))
 	type node struct{ best, p float64 }
 	cur, next := []node{{0, 1}}, []node(nil) // the states after t and t+1 steps
-	_, err = sweep(ep, len(w), b, func(t int) {
+	_, err = sweep(ep, len(w), b, 0, func(t int) {
 		if t > 0 {
 			cur, next = next, cur[:0]
 		}
@@ -128,10 +129,17 @@ func Scale(ep *env.Episode, w []float64, b Budget) (optimum, random float64, err
 // maximum over action sequences, not an expectation). It returns the plan,
 // its weighted sum as played (at most Best's: a lower bound on the
 // optimum), and its horizon, the fewest interactions it looked ahead where
-// the lookahead stopped short of the episode's end: len(w) when none did,
-// and the plan is then Best's optimum. A lookahead of one interaction that
-// does not fit in its share is ErrPlanTooLarge, as are Best's past b. ep
-// is left as it was; the other errors are Best's.
+// the lookahead stopped short of the last interaction of nonzero weight:
+// len(w) when none did, and the sum is then Best's optimum. Interactions
+// after the last of nonzero weight count for nothing and are planned as
+// action 0, unsearched. If the first interaction's lookahead of one
+// interaction does not fit its share, Ahead gives up at once with
+// ErrPlanTooLarge; later ones always look one interaction ahead, so that
+// a plan once begun is finished. Its work is then at most b's, plus at each
+// interaction the try that passed its share and a lookahead of one
+// interaction past it (a lookahead is charged no more than its share, so
+// that one that passed it leaves the later ones theirs). ep is left as it
+// was; the other errors are Best's.
 func Ahead(ep *env.Episode, w []float64, b Budget) (plan []int, value float64, horizon int, err error) {
 	start, err := ep.Save()
 	if err != nil {
@@ -144,12 +152,17 @@ func Ahead(ep *env.Episode, w []float64, b Budget) (plan []int, value float64, h
 	}
 	n := len(w)
 	plan, horizon = make([]int, n), n
+	weighed := n // the interactions up to the last of nonzero weight
+	for weighed > 0 && w[weighed-1] == 0 {
+		weighed--
+	}
 	used := 0
 	var cur, next []node
-	for t := range n {
-		share := Budget{States: b.States, Work: (b.Work - used) / (n - t)}
-		depth := 0 // the interactions of the layer in progress
-		work, err := sweep(ep, n-t, share, func(k int) {
+	for t := range weighed {
+		share := Budget{States: b.States, Work: max(0, (b.Work-used)/(weighed-t))}
+		free := min(t, 1) // layers swept whatever the share: none at first, then one
+		depth := 0        // the interactions of the layer in progress
+		work, err := sweep(ep, weighed-t, share, free, func(k int) {
 			depth = k
 			cur, next = next, cur[:0]
 		}, func(k, i, a int, r float64, j int) {
@@ -163,8 +176,8 @@ func Ahead(ep *env.Episode, w []float64, b Budget) (plan []int, value float64, h
 				next[j] = node{v, first}
 			}
 		})
-		used += work
-		layer := next // the states after all n−t interactions
+		used += min(work, share.Work)
+		layer := next // the states after all the interactions left
 		switch {
 		case errors.Is(err, ErrPlanTooLarge) && depth > 0:
 			layer, horizon = cur, min(horizon, depth)
@@ -201,9 +214,10 @@ func Ahead(ep *env.Episode, w []float64, b Budget) (plan []int, value float64, h
 // of states reached after t+1 interactions so far. States with one key
 // (env.Episode.AppendKey: the same future whatever π does) are one state.
 // Past budget b it stops with ErrPlanTooLarge, during step t: the states
-// after t interactions are then all visited, those after t+1 not. It
-// returns the work done. ep is left as it was.
-func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, a int, r float64, j int)) (int, error) {
+// after t interactions are then all visited, those after t+1 not. The
+// first free steps are not held to b. It returns the work done. ep is
+// left as it was.
+func sweep(ep *env.Episode, n int, b Budget, free int, step func(t int), visit func(t, i, a int, r float64, j int)) (int, error) {
 	start, err := ep.Save()
 	if err != nil {
 		return 0, err
@@ -238,13 +252,13 @@ func sweep(ep *env.Episode, n int, b Budget, step func(t int), visit func(t, i, 
 				if key, err = ep.AppendKey(key[:0]); err != nil {
 					return work, err
 				}
-				if work += 1 + len(key)/32; work > b.Work {
+				if work += 1 + len(key)/32; work > b.Work && t >= free {
 					return work, fmt.Errorf("interaction %d of %d: more than %d of work (tries of an action, by the state's size): %w",
 						t+1, n, b.Work, ErrPlanTooLarge)
 				}
 				j, ok := index[string(key)]
 				if !ok {
-					if len(next) >= b.States {
+					if len(next) >= b.States && t >= free {
 						return work, fmt.Errorf("interaction %d of %d: more than %d states at an interaction: %w",
 							t+1, n, b.States, ErrPlanTooLarge)
 					}

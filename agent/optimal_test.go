@@ -395,6 +395,30 @@ func TestAheadWithinAHorizon(t *testing.T) {
 	}
 }
 
+// TestAheadFinishesWhatItBegins gives Ahead budgets whose share at the
+// first interaction just fits a lookahead of one (about 9 of work on the
+// ω1-blocker): it finishes the plan looking one interaction ahead, rather
+// than failing near the end where the shares run short (at interaction 278
+// of 300 within 3,530, when a share could refuse one interaction); and it
+// ignores interactions of weight 0 at the end.
+func TestAheadFinishesWhatItBegins(t *testing.T) {
+	e := loadFixture(t, "thesis/omega1-blocker.anynt")
+	for _, c := range []struct{ steps, work int }{{300, 3530}, {100, 1185}} {
+		plan, got, horizon, err := agent.Ahead(env.NewEpisode(e, &script{}, 1), uniform(c.steps), agent.Budget{States: 1 << 16, Work: c.work})
+		if err != nil || horizon != 1 {
+			t.Fatalf("%d interactions within %d of work: horizon %d, %v", c.steps, c.work, horizon, err)
+		}
+		if played := env.NewEpisode(e, &script{actions: plan}, 1).Run(c.steps, nil); !near(played, got) {
+			t.Errorf("%d interactions: the plan scores %v played, %v planned", c.steps, played, got)
+		}
+	}
+	w := append(uniform(20), make([]float64, 280)...) // v̌‖τ keeps only the first rewards
+	plan, _, horizon, err := agent.Ahead(env.NewEpisode(e, &script{}, 1), w, agent.PlanBudget)
+	if err != nil || horizon != len(w) || slices.ContainsFunc(plan[20:], func(a int) bool { return a != 0 }) {
+		t.Errorf("20 weighed interactions of 300: horizon %d, %v, the rest %v", horizon, err, plan[20:])
+	}
+}
+
 // TestAheadNeedsOneInteraction checks that Ahead gives up, naming the
 // interaction, when its share of the budget cannot look one interaction
 // ahead.

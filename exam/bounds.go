@@ -22,7 +22,7 @@ type Bound struct {
 	// optimum of the realised episodes, so at least every agent's score).
 	Optimum float64
 	// Random is the expected payoff of an agent acting uniformly at random
-	// on the same episodes, exactly (agent.Scale).
+	// on the same episodes, exactly (agent.Scale) where RandomPlays is 0.
 	Random float64
 	// Horizon is 0 when Optimum is exact on every episode. Where an
 	// episode has more states than ScaleBudget allows an exact sweep, its

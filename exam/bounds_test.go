@@ -164,32 +164,43 @@ func TestBoundsWithinTheirBudget(t *testing.T) {
 	}
 }
 
-// TestBoundsWithinAHorizon shrinks ScaleBudget below the exact scale of a
-// Λ_one test's items: each gets a scale all the same, its optimum from a
-// plan within a horizon (at most the exact optimum, a lower bound) and
-// random's expectation from plays of random actions, within five standard
-// errors of the exact one.
+// TestBoundsWithinAHorizon shrinks ScaleBudget below the exact scale of
+// three Λ_one tests' larger items: each gets a scale all the same, its
+// optimum from a plan within a horizon (at most the exact optimum, a lower
+// bound) and random's expectation from plays of random actions, within
+// five standard errors of the exact one; and the errors are standard
+// errors: the mean of the squared z scores is near 1 (a standard
+// deviation of the plays in their place gives 1/32).
 func TestBoundsWithinAHorizon(t *testing.T) {
-	items := lambdaOneItems(t, 1, 1)[3:] // 50 to 80 interactions, which 1,000 of work cannot plan exactly
+	var items []exam.Item
+	for seed := range uint64(3) {
+		items = append(items, lambdaOneItems(t, seed+1, 1)[3:]...) // 50 to 80 interactions, which 600 of work cannot plan exactly
+	}
 	s := exam.DefaultSettings
 	s.Episodes = 4
 	exact := exam.Bounds(items, s, nil)
 	saved := exam.ScaleBudget
-	exam.ScaleBudget = agent.Budget{States: 1 << 16, Work: 1000}
+	exam.ScaleBudget = agent.Budget{States: 1 << 16, Work: 600}
 	defer func() { exam.ScaleBudget = saved }()
 	approximate := exam.Bounds(items, s, nil)
+	var squares float64
 	for i, b := range approximate {
 		x := exact[i]
 		if x.Err != nil || x.Horizon != 0 || x.RandomPlays != 0 {
 			t.Fatalf("%s: the exact bound %+v", items[i].Name, x)
 		}
 		if b.Err != nil || b.Horizon < 1 || b.Horizon >= items[i].Steps || b.RandomPlays != exam.RandomPlaysAnEpisode || !(b.RandomSE > 0) {
-			t.Fatalf("%s: within 1,000 of work, %+v", items[i].Name, b)
+			t.Fatalf("%s: within 600 of work, %+v", items[i].Name, b)
 		}
 		if b.Optimum > x.Optimum+1e-12 || math.Abs(b.Random-x.Random) > 5*b.RandomSE {
 			t.Errorf("%s: optimum %v within a horizon of %d, random %v ± %v; exactly %v and %v",
 				items[i].Name, b.Optimum, b.Horizon, b.Random, b.RandomSE, x.Optimum, x.Random)
 		}
+		z := (b.Random - x.Random) / b.RandomSE
+		squares += z * z
+	}
+	if m := squares / float64(len(items)); m < 0.2 || m > 5 {
+		t.Errorf("the mean squared z score of random's estimates is %v over %d items, not near 1", m, len(items))
 	}
 }
 

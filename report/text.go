@@ -127,7 +127,7 @@ func (r *Report) keyLines() []string {
 	}
 	if r.hasScale() {
 		lines = append(lines, "optimum: the highest score an agent keeping the pace could reach on an item's episodes, knowing their random draws "+
-			"(the clairvoyant optimum, agent optimal); random: the expected score of random on them, exactly; "+
+			"(the clairvoyant optimum, agent optimal); random: the expected score of random on them, exactly unless marked ±; "+
 			"normalised: (score − random) / (optimum − random), 0 at random's expectation, 1 at the optimum (docs/reports.md)")
 		if r.anyApproximateScale() {
 			lines = append(lines, fmt.Sprintf("≥ optimum (horizon H): an item whose episodes have too many states for an exact optimum "+
