@@ -14,6 +14,7 @@ import (
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
+	"github.com/anynt/anynt/internal/stats"
 )
 
 // Item is one environment of a test, with what the examinee is given of it.
@@ -636,7 +637,7 @@ func (t *tally) finish(o *Outcome) {
 		o.Curve[k] = t.curve[k].Values()
 		o.Curve[k].Tau = curveTau(o.Tau, k, t.s.CurvePoints)
 	}
-	o.Score, o.CI95 = env.MeanCI(o.Scores)
+	o.Score, o.CI95 = stats.MeanCI(o.Scores)
 }
 
 // Played scores runs played outside Take, such as a person's (package
