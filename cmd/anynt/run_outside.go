@@ -58,7 +58,7 @@ func runOutside(io *stdio, file string, fl runFlags) (err error) {
 		}
 		run.End()
 		scores = append(scores, total/float64(fl.steps))
-		times.Merge(ep.Times)
+		times.Merge(ep.Times())
 		maxSteps = max(maxSteps, run.MaxSteps)
 		f := ep.Fault()
 		if f == nil {
