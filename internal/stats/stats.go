@@ -3,6 +3,7 @@ package stats
 import (
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -37,28 +38,69 @@ func Interval(xs []float64, alpha float64) (mean, lo, hi float64, ok bool) {
 	return mean, mean - half, mean + half, true
 }
 
-// quantiles keeps Student's t quantiles by degrees of freedom and
-// probability, up to maxCachedDF degrees of freedom: samples that large
-// are rare, and the bound keeps the cache small whatever sizes a
-// long-lived process sees.
-var quantiles sync.Map // of quantile to float64
+// The quantiles once computed are kept, by probability and then by degrees
+// of freedom up to maxCachedDF: samples that large are rare, and the bound
+// keeps the cache small whatever sizes a long-lived process sees. Few
+// probabilities are ever asked for (0.975 for every 95% interval, one for
+// the sequential test's looks; at most maxLevels are kept), so finding a
+// probability's cache is a scan of a short list, and a lookup costs one
+// map load keyed by an int.
+const (
+	maxCachedDF = 1 << 16
+	maxLevels   = 8
+)
 
-type quantile struct {
-	df int
-	p  float64
+// level is the cache of one probability: df (int) to the quantile (float64).
+type level struct {
+	p    float64
+	byDF sync.Map
 }
 
-const maxCachedDF = 1 << 16
+var (
+	levels   atomic.Pointer[[]*level] // replaced whole, under levelsMu
+	levelsMu sync.Mutex
+)
+
+// levelOf returns the cache of p, made if there is room; nil if not.
+func levelOf(p float64) *level {
+	if ls := levels.Load(); ls != nil {
+		for _, l := range *ls {
+			if l.p == p {
+				return l
+			}
+		}
+	}
+	levelsMu.Lock()
+	defer levelsMu.Unlock()
+	var ls []*level
+	if old := levels.Load(); old != nil {
+		ls = *old
+	}
+	for _, l := range ls {
+		if l.p == p {
+			return l
+		}
+	}
+	if len(ls) >= maxLevels {
+		return nil
+	}
+	l := &level{p: p}
+	ls = append(ls[:len(ls):len(ls)], l)
+	levels.Store(&ls)
+	return l
+}
 
 // TQuantile is the p quantile of Student's t with df degrees of freedom.
 func TQuantile(df int, p float64) float64 {
-	k := quantile{df, p}
-	if q, ok := quantiles.Load(k); ok {
-		return q.(float64)
+	l := levelOf(p)
+	if l != nil {
+		if q, ok := l.byDF.Load(df); ok {
+			return q.(float64)
+		}
 	}
 	q := studentsT(float64(df)).Quantile(p)
-	if df <= maxCachedDF {
-		quantiles.Store(k, q)
+	if l != nil && df <= maxCachedDF {
+		l.byDF.Store(df, q)
 	}
 	return q
 }

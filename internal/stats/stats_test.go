@@ -65,6 +65,22 @@ func TestKeptQuantilesAreComputed(t *testing.T) {
 	}
 }
 
+// TQuantile gives gonum's quantile bit for bit at any probability, the
+// first time and from the cache, and past the probabilities it keeps.
+func TestTQuantileAnyLevel(t *testing.T) {
+	for round := range 2 {
+		for k := range 20 {
+			p := 0.5 + float64(k)/41
+			for _, df := range []int{1, 7, 1<<16 + 3} {
+				want := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(p)
+				if q := stats.TQuantile(df, p); q != want {
+					t.Errorf("round %d: TQuantile(%d, %v) = %v, want %v", round, df, p, q, want)
+				}
+			}
+		}
+	}
+}
+
 // Interval at the 5% level is MeanCI's interval; it is not ok, and
 // collapses to the mean, when the values do not vary or are too few to.
 func TestInterval(t *testing.T) {
