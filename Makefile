@@ -1,7 +1,8 @@
 # The project's one test command, `make test`: every side of the repository.
 #   go       go test ./... (the Go-only subset, enough for a user of Go alone;
 #            its browser tests, package e2e, drive Debian's /usr/bin/chromium:
-#            apt-get install chromium)
+#            apt-get install chromium; without it they skip, and with
+#            ANYNT_E2E=1, as .ci/run sets, they fail)
 #   python   a virtual environment .venv/ with the pinned versions of
 #            python/pyproject.toml from the package registry, the package
 #            python/ installed in it, mypy --strict on it, anynt built into

@@ -58,7 +58,7 @@ func (s *syncBuffer) String() string {
 }
 
 // playEpisode plays a whole episode of the item through p and returns it.
-func playEpisode(p *agentproto.Process, it exam.Item, e int) *agentproto.Episode {
+func playEpisode(p *agentproto.Process, it exam.Item, e int) exam.Timed {
 	ep := p.Episode(agentproto.Exercise{Name: it.Name, Episode: e, Steps: it.Steps, Seed: it.Seed})
 	run := env.NewPlayer(it.Env).Episode(ep, env.EpisodeSeed(it.Seed, e))
 	for range it.Steps {
@@ -174,8 +174,8 @@ func TestMessages(t *testing.T) {
 	if m := msgs[len(msgs)-1]; m["type"] != "bye" {
 		t.Errorf("the last message is %v; want bye", m)
 	}
-	if ep.Times.Actions != it.Steps || ep.Times.Max <= 0 || ep.Times.Total < ep.Times.Max {
-		t.Errorf("times %+v; want %d actions with positive times", ep.Times, it.Steps)
+	if ep.Times().Actions != it.Steps || ep.Times().Max <= 0 || ep.Times().Total < ep.Times().Max {
+		t.Errorf("times %+v; want %d actions with positive times", ep.Times(), it.Steps)
 	}
 }
 
@@ -269,8 +269,8 @@ func TestFaults(t *testing.T) {
 					t.Errorf("the error\n%s\ndoes not say %q", msg, want)
 				}
 			}
-			if ep.Times.Actions != 2 {
-				t.Errorf("%d answers counted before the fault; want 2", ep.Times.Actions)
+			if ep.Times().Actions != 2 {
+				t.Errorf("%d answers counted before the fault; want 2", ep.Times().Actions)
 			}
 			if tt.fault == "hang" {
 				// Restart keeps the process's 2 s, which would bound the
@@ -349,8 +349,8 @@ for line in sys.stdin:
 	if !errors.Is(ep.Fault(), agentproto.ErrTestTimeout) || !strings.Contains(ep.Fault().Error(), "the test's time for the agent is over: 3s in all") {
 		t.Errorf("fault %v; want the test's time to be over", ep.Fault())
 	}
-	if ep.Times.Actions < 2 {
-		t.Errorf("%d answers before the test's time ran out; want several", ep.Times.Actions)
+	if ep.Times().Actions < 2 {
+		t.Errorf("%d answers before the test's time ran out; want several", ep.Times().Actions)
 	}
 }
 

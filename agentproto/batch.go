@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/exam"
 )
 
 // batch is a Process's round in batches (Options.Batch): the start and
@@ -69,14 +70,14 @@ type SlotEpisode struct {
 	rewards float64
 	action  int
 	took    time.Duration
-	Times   Times
+	times   Times
 	fault   *Fault
 }
 
 // SlotEpisode readies episode x.Episode of exercise x in slot, from 0 to
 // Batch()−1; the env.Player starts it (Start). A slot plays one episode
-// at a time.
-func (p *Process) SlotEpisode(slot int, x Exercise) *SlotEpisode {
+// at a time. It is a *SlotEpisode.
+func (p *Process) SlotEpisode(slot int, x Exercise) exam.Slot {
 	return &SlotEpisode{p: p, slot: slot, x: x}
 }
 
@@ -183,7 +184,7 @@ func (p *Process) Round() {
 			continue
 		}
 		e.action, e.took = b.actions[i], took
-		e.Times.Add(took)
+		e.times.Add(took)
 	}
 }
 
@@ -270,6 +271,9 @@ func (e *SlotEpisode) End(reward float64) {
 
 // Took is the time of the slot's last round, in seconds.
 func (e *SlotEpisode) Took() float64 { return e.took.Seconds() }
+
+// Times are the response times of the slot's answers in this episode.
+func (e *SlotEpisode) Times() Times { return e.times }
 
 // Fault is the slot's fault in this episode, nil while the agent behaves.
 func (e *SlotEpisode) Fault() error {

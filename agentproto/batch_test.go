@@ -15,7 +15,7 @@ import (
 
 // slotted is an episode under way in a slot.
 type slotted struct {
-	agent *agentproto.SlotEpisode
+	agent exam.Slot
 	ep    *env.Episode
 }
 
@@ -63,8 +63,8 @@ func TestBatchMessages(t *testing.T) {
 	round(p, s)
 	round(p, s)
 	for _, sl := range s {
-		if sl.agent.Fault() != nil || sl.agent.Times.Actions != 2 || sl.agent.Action() != 0 {
-			t.Fatalf("slot: fault %v, %d answers, action %d", sl.agent.Fault(), sl.agent.Times.Actions, sl.agent.Action())
+		if sl.agent.Fault() != nil || sl.agent.Times().Actions != 2 || sl.agent.Action() != 0 {
+			t.Fatalf("slot: fault %v, %d answers, action %d", sl.agent.Fault(), sl.agent.Times().Actions, sl.agent.Action())
 		}
 	}
 	s[1].ep.End()
@@ -127,8 +127,8 @@ func TestBatchFaultIsEverySlots(t *testing.T) {
 	for k, sl := range s {
 		var f *agentproto.Fault
 		if !errors.As(sl.agent.Fault(), &f) || !errors.Is(f, agentproto.ErrMalformed) || f.Exercise != items[k].Name || f.Step != 2 || f.Slot != k || f.Batch != 3 ||
-			(len(f.Stderr) > 0) != (k == 0) || sl.agent.Times.Actions != 1 {
-			t.Errorf("slot %d: fault %+v, %d answers", k, f, sl.agent.Times.Actions)
+			(len(f.Stderr) > 0) != (k == 0) || sl.agent.Times().Actions != 1 {
+			t.Errorf("slot %d: fault %+v, %d answers", k, f, sl.agent.Times().Actions)
 		}
 	}
 	late := startSlots(p, items[3:4])[0]
@@ -150,7 +150,7 @@ func ExampleProcess_Round() {
 	}
 	defer p.Close()
 	items, _ := exam.LambdaOneItems(1, 1, "example")
-	var agents [2]*agentproto.SlotEpisode
+	var agents [2]exam.Slot
 	var eps [2]*env.Episode
 	var rewards [2]float64
 	for k, it := range items[:2] {
@@ -168,7 +168,7 @@ func ExampleProcess_Round() {
 			rewards[k] += r
 		}
 	}
-	fmt.Println(p.Name, p.Batch(), rewards, agents[0].Times.Actions, agents[1].Fault())
+	fmt.Println(p.Name, p.Batch(), rewards, agents[0].Times().Actions, agents[1].Fault())
 	// Output: random-batch.py 2 [3 7] 20 <nil>
 }
 
@@ -225,8 +225,8 @@ func TestBatchTestTimeout(t *testing.T) {
 	round(p, s)
 	round(p, s)
 	for k, sl := range s {
-		if !errors.Is(sl.agent.Fault(), agentproto.ErrTestTimeout) || sl.agent.Times.Actions != 1 {
-			t.Errorf("slot %d: fault %v, %d answers; want the test's time over at the second round", k, sl.agent.Fault(), sl.agent.Times.Actions)
+		if !errors.Is(sl.agent.Fault(), agentproto.ErrTestTimeout) || sl.agent.Times().Actions != 1 {
+			t.Errorf("slot %d: fault %v, %d answers; want the test's time over at the second round", k, sl.agent.Fault(), sl.agent.Times().Actions)
 		}
 	}
 	p.Close()

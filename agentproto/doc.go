@@ -14,6 +14,13 @@
 // random stream), each Act writes observe and reads act, End writes end.
 // Close says bye.
 //
+// A Process is an exam.Outside, the interface through which a test takes
+// an agent outside anynt: exam declares what it needs (timed episodes,
+// slots and rounds, a restart) and owns the types it speaks in (the
+// episode's EpisodeInfo, here Exercise; the response Times; the faults
+// after which the test goes no further, ErrTestTimeout and
+// ErrInterrupted), so that exam and report do not depend on this package.
+//
 // The agent runs in a process group of its own, which is ended (SIGKILL to
 // the group) whenever the agent ends: when it exits, at a fault, at Close,
 // and at Interrupt, which a signal handler calls from another goroutine;

@@ -6,46 +6,19 @@ import (
 	"time"
 
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/exam"
 )
 
-// Exercise is what an episode belongs to, as the agent is told.
-type Exercise struct {
-	Name    string // lambda-one:1/3, or a file's name
-	Episode int    // from 0
-	Steps   int
-	// Seed is the exercise's seed, which draws the permutation of its
-	// alphabet: the same for every episode of the exercise.
-	Seed uint64
-}
+// Exercise is what an episode belongs to, as the agent is told: package
+// exam's EpisodeInfo, since a Process is an exam.Outside.
+type Exercise = exam.EpisodeInfo
 
 // Times sums the response times of an episode's actions, measured on the
-// monotonic clock from writing an observe to reading its act.
-type Times struct {
-	Actions    int
-	Total, Max time.Duration
-}
+// monotonic clock from writing an observe to reading its act: exam's.
+type Times = exam.Times
 
-// Add counts one more response time.
-func (t *Times) Add(d time.Duration) {
-	t.Actions++
-	t.Total += d
-	t.Max = max(t.Max, d)
-}
-
-// Merge counts the times of u too.
-func (t *Times) Merge(u Times) {
-	t.Actions += u.Actions
-	t.Total += u.Total
-	t.Max = max(t.Max, u.Max)
-}
-
-// Mean is the mean response time, 0 for no action.
-func (t Times) Mean() time.Duration {
-	if t.Actions == 0 {
-		return 0
-	}
-	return t.Total / time.Duration(t.Actions)
-}
+// A Process is what exam.Take needs of an agent outside anynt.
+var _ exam.Outside = (*Process)(nil)
 
 // Episode is an env.Agent that plays one episode through the process: it
 // sends start, an observe for each action and end, reads each act, and
@@ -59,13 +32,13 @@ type Episode struct {
 	step    int
 	rewards float64 // every reward the agent was given, for end's score
 	took    time.Duration
-	Times   Times
+	times   Times
 	fault   *Fault
 }
 
 // Episode readies episode x.Episode of exercise x; the env.Player starts
-// it (Start).
-func (p *Process) Episode(x Exercise) *Episode { return &Episode{p: p, x: x} }
+// it (Start). It is an *Episode.
+func (p *Process) Episode(x Exercise) exam.Timed { return &Episode{p: p, x: x} }
 
 // Start sends start: the number of actions, the size of the alphabet (the
 // environment's base symbols, permuted by the exercise's seed), the
@@ -128,14 +101,14 @@ func (e *Episode) Act(v *env.View) int {
 	}
 	e.p.last = answered
 	if a, ok := quickAct(line); ok && a < e.actions {
-		e.Times.Add(e.took)
+		e.times.Add(e.took)
 		return a
 	}
 	r, pr := parseReply(line, "act")
 	if pr == nil {
 		var a int
 		if a, pr = r.action(e.actions); pr == nil {
-			e.Times.Add(e.took)
+			e.times.Add(e.took)
 			return a
 		}
 	}
@@ -165,6 +138,9 @@ func endScore(rewards float64, actions int) float64 {
 
 // Took is the time the agent took to answer the last observe, in seconds.
 func (e *Episode) Took() float64 { return e.took.Seconds() }
+
+// Times are the response times of the episode's answers.
+func (e *Episode) Times() Times { return e.times }
 
 // Fault is the agent's fault in this episode, nil while it behaves.
 func (e *Episode) Fault() error {

@@ -21,7 +21,7 @@ func ExampleStart() {
 	items, _ := exam.LambdaOneItems(1, 1, "example")
 	it := items[0]
 	ep := p.Episode(agentproto.Exercise{Name: it.Name, Steps: it.Steps, Seed: it.Seed})
-	fmt.Println(p.Name, env.NewPlayer(it.Env).Episode(ep, 7).Run(it.Steps, nil), ep.Times.Actions, ep.Fault())
+	fmt.Println(p.Name, env.NewPlayer(it.Env).Episode(ep, 7).Run(it.Steps, nil), ep.Times().Actions, ep.Fault())
 	// Output: random.py 0.15 20 <nil>
 }
 

@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/anynt/anynt/exam"
 )
 
 // The kinds of fault, the causes a Fault unwraps to (errors.Is).
 var (
-	ErrTimeout     = errors.New("no answer in time")
-	ErrTestTimeout = errors.New("the test's time for the agent is over")
+	ErrTimeout = errors.New("no answer in time")
+	// ErrTestTimeout is exam's: the test gives the agent no further item.
+	ErrTestTimeout = exam.ErrTestTimeout
 	ErrCrash       = errors.New("the agent exited or closed its output")
 	ErrMalformed   = errors.New("a malformed line")
 	ErrIllegal     = errors.New("an illegal action")
@@ -18,8 +21,9 @@ var (
 	ErrUnexpected  = errors.New("a line when no answer is expected")
 	// ErrInterrupted is not the agent's fault but anynt's end: it received
 	// a signal (SIGINT, SIGTERM, SIGHUP) and ended the agent where the test
-	// was, which is recorded as a fault so that the report shows it.
-	ErrInterrupted = errors.New("anynt was interrupted")
+	// was, which is recorded as a fault so that the report shows it. It is
+	// exam's, which then gives the agent no further item.
+	ErrInterrupted = exam.ErrInterrupted
 )
 
 // Fault is what an agent did wrong, and where: the command, the exercise,

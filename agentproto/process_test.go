@@ -48,8 +48,8 @@ func TestExtraLineIsAFaultWhereItWasWritten(t *testing.T) {
 			t.Errorf("%s at step %d: fault %v; want %v at step %d of %s, saying %s", tt.fault, tt.step, ep.Fault(), tt.kind, tt.step, it.Name, tt.quote)
 			continue
 		}
-		if ep.Times.Actions != tt.step {
-			t.Errorf("%s at step %d: %d answers counted; want the %d before the extra line", tt.fault, tt.step, ep.Times.Actions, tt.step)
+		if ep.Times().Actions != tt.step {
+			t.Errorf("%s at step %d: %d answers counted; want the %d before the extra line", tt.fault, tt.step, ep.Times().Actions, tt.step)
 		}
 	}
 }

@@ -29,17 +29,45 @@ var updateScreenshots = flag.Bool("update-screenshots", false, "write the page's
 // never download one.
 const chromium = "/usr/bin/chromium"
 
+// askBrowser is the environment variable that asks for the browser tests:
+// with ANYNT_E2E=1, as CI (.ci/run) sets it, a missing Chromium fails
+// them; unset (or 0), they run when Chromium is there and skip, saying
+// why, when it is not, so that go test ./... needs only Go and python3.
+const askBrowser = "ANYNT_E2E"
+
+// needChromium says whether the browser tests can run with the browser at
+// path, given askBrowser's value: they run (both empty), skip (skip says
+// why), or fail (err: asked for and absent, or a value that is neither 1,
+// 0 nor empty).
+func needChromium(path, asked string) (skip string, err error) {
+	if asked != "" && asked != "0" && asked != "1" {
+		return "", fmt.Errorf("%s is %q; it must be 1 (the browser tests must run, and fail without Chromium) or 0 or unset (they run when Chromium is there)", askBrowser, asked)
+	}
+	_, statErr := os.Stat(path)
+	switch {
+	case statErr == nil:
+		return "", nil
+	case asked == "1":
+		return "", fmt.Errorf("%s=1 asks for the browser tests, and they need Debian's Chromium at %s: apt-get install chromium (.ci/run does): %v", askBrowser, path, statErr)
+	}
+	return fmt.Sprintf("skipped: no Chromium at %s (%v). The browser tests run when it is there (apt-get install chromium; never a download), and %s=1, as CI sets, makes its absence a failure; a browser absent and not asked for is the one skip the project allows", path, statErr, askBrowser), nil
+}
+
 // browserTimeout bounds one test's browser work, so that a page that never
 // shows what a test waits for fails the test instead of hanging it.
 const browserTimeout = 2 * time.Minute
 
 // newBrowser starts a headless Chromium for the test and returns the
-// context of its first tab. Without Chromium the test fails, saying how to
-// install it: a browser test that skipped would pass CI untested.
+// context of its first tab. Without Chromium the test skips, saying how to
+// install it, unless askBrowser asks for it (CI does, so that a browser
+// test cannot pass CI untested): then it fails.
 func newBrowser(t *testing.T) context.Context {
 	t.Helper()
-	if _, err := os.Stat(chromium); err != nil {
-		t.Fatalf("the browser tests need Debian's Chromium at %s: apt-get install chromium (.ci/run does): %v", chromium, err)
+	switch skip, err := needChromium(chromium, os.Getenv(askBrowser)); {
+	case err != nil:
+		t.Fatal(err)
+	case skip != "":
+		t.Skip(skip)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium),
@@ -683,5 +711,34 @@ func TestBrowserIntroCountsBytes(t *testing.T) {
 	waitSection(t, tab, "test")
 	if ps, err := f.study.Participants(); err != nil || len(ps) != 1 || ps[0].Code != "P-1" || !slices.Equal(ps[0].Replies, []string{reply}) {
 		t.Fatalf("after shortening, the database holds %+v (%v); want code P-1 and the 999-byte answer", ps, err)
+	}
+}
+
+// A missing browser skips the browser tests unless ANYNT_E2E=1 asks for
+// them, which makes it a failure; a browser present runs them either
+// way; any other value is refused, naming the variable.
+func TestChromiumAbsentSkipsUnlessAsked(t *testing.T) {
+	absent := filepath.Join(t.TempDir(), "chromium")
+	present, err := os.Executable() // a file that exists, standing for the browser's
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, asked := range []string{"", "0"} {
+		if skip, err := needChromium(absent, asked); err != nil || !strings.Contains(skip, "no Chromium at "+absent) || !strings.Contains(skip, "ANYNT_E2E=1") {
+			t.Errorf("absent, ANYNT_E2E=%q: skip %q, error %v; want a skip naming the path and the variable", asked, skip, err)
+		}
+	}
+	if skip, err := needChromium(absent, "1"); err == nil || skip != "" || !strings.Contains(err.Error(), "apt-get install chromium") {
+		t.Errorf("absent, ANYNT_E2E=1: skip %q, error %v; want a failure saying how to install it", skip, err)
+	}
+	for _, asked := range []string{"", "0", "1"} {
+		if skip, err := needChromium(present, asked); skip != "" || err != nil {
+			t.Errorf("present, ANYNT_E2E=%q: skip %q, error %v; want the tests to run", asked, skip, err)
+		}
+	}
+	for _, path := range []string{absent, present} {
+		if _, err := needChromium(path, "yes"); err == nil || !strings.Contains(err.Error(), `ANYNT_E2E is "yes"`) {
+			t.Errorf("ANYNT_E2E=yes: %v; want it refused, naming the variable", err)
+		}
 	}
 }

@@ -61,8 +61,9 @@
 // plays the action it answers later; both refuse a call out of turn, so a
 // client's mistake cannot corrupt an episode. Such an agent reads
 // observations as indices into an Alphabet, a permutation of the base
-// symbols drawn from the exercise's seed (ObservationAlphabet). MeanCI gives the mean and
-// Student's t interval of episodes' scores to Evaluate and to the tests.
+// symbols drawn from the exercise's seed (ObservationAlphabet). Evaluate's
+// mean and Student's t interval come from internal/stats, which every
+// interval of the project shares.
 // A Planner (package agent's optimal) is shown its episode and the number
 // of interactions before the first (Episode.Plan; Run asks it, exam's
 // tests in physical time too) and runs the machine forward: Save takes

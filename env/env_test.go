@@ -1,7 +1,6 @@
 package env_test
 
 import (
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -11,8 +10,6 @@ import (
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 	"github.com/google/go-cmp/cmp"
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // script plays a fixed list of actions, then stays.
@@ -312,51 +309,6 @@ func TestNoAllocationPerInteraction(t *testing.T) {
 		ep.Run(300_000, nil)
 		if allocs := testing.AllocsPerRun(100, func() { ep.Run(10, nil) }); allocs != 0 {
 			t.Errorf("%s: %v allocations per 10 interactions", file, allocs)
-		}
-	}
-}
-
-// MeanCI's interval is Student's t on n−1 degrees of freedom, exactly: the
-// figures are scipy's (stats.t.ppf(0.975, n−1) · s/√n). Two values, one
-// degree of freedom, need the quantile 12.71, where an expansion around
-// the normal quantile gives 9.7 and an interval a quarter too narrow.
-func TestMeanCI(t *testing.T) {
-	for _, c := range []struct {
-		xs       []float64
-		mean     float64
-		low, top float64
-	}{
-		{nil, 0, 0, 0},
-		{[]float64{0.25}, 0.25, 0.25, 0.25},
-		{[]float64{0.5, -0.5}, 0, -6.353102368087347, 6.353102368087347},
-		{[]float64{1, 2, 3}, 2, -0.48413771175033027, 4.48413771175033},
-		{[]float64{1, 1, 2, 3, 5, 8, 13, 21, 34, 55}, 14.3, 1.5699072322832404, 27.03009276771676},
-	} {
-		for round := range 2 { // the second from the quantiles kept
-			mean, ci := env.MeanCI(c.xs)
-			near := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*max(1, math.Abs(b)) }
-			if !near(mean, c.mean) || !near(ci[0], c.low) || !near(ci[1], c.top) {
-				t.Errorf("round %d: MeanCI(%v) = %v %v, want %v [%v, %v]", round, c.xs, mean, ci, c.mean, c.low, c.top)
-			}
-		}
-	}
-}
-
-// The quantiles MeanCI keeps are the ones it computes, bit for bit, at
-// any sample size, kept or not (past maxCachedDF).
-func TestKeptQuantilesAreComputed(t *testing.T) {
-	for _, n := range []int{2, 3, 10, 141, 1000, 1<<16 + 1, 1<<16 + 2, 200_000} {
-		xs := make([]float64, n)
-		for i := range xs {
-			xs[i] = float64(i%7) - 2.5
-		}
-		mean, sd := stat.MeanStdDev(xs, nil)
-		q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-		half := q * sd / math.Sqrt(float64(n))
-		for round := range 2 {
-			if _, ci := env.MeanCI(xs); ci != [2]float64{mean - half, mean + half} {
-				t.Errorf("n %d, round %d: %v, want [%v, %v]", n, round, ci, mean-half, mean+half)
-			}
 		}
 	}
 }

@@ -2,12 +2,8 @@ package env
 
 import (
 	"fmt"
-	"math"
-	"sync"
-
 	"github.com/anynt/anynt/internal/cores"
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/anynt/anynt/internal/stats"
 )
 
 // Evaluation is the outcome of several episodes of one agent.
@@ -85,7 +81,7 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 			}
 		}
 	}
-	ev.Mean, ev.CI95 = MeanCI(scores)
+	ev.Mean, ev.CI95 = stats.MeanCI(scores)
 	for _, s := range maxSteps {
 		ev.MaxSteps = max(ev.MaxSteps, s)
 	}
@@ -100,43 +96,6 @@ func Evaluate(e *Env, newAgent func() Agent, episodes, n int, seed uint64, progr
 		}
 	}
 	return ev
-}
-
-// MeanCI returns the mean of xs and its 95% confidence interval from
-// Student's t with n−1 degrees of freedom (gonum, exact to double
-// precision); with one value the interval is that value, with none both
-// are 0. Evaluate gives it the episodes' scores, a test (package exam) an
-// item's episodes and a report its items.
-func MeanCI(xs []float64) (float64, [2]float64) {
-	if len(xs) == 0 {
-		return 0, [2]float64{}
-	}
-	mean, sd := stat.MeanStdDev(xs, nil)
-	if len(xs) < 2 {
-		return mean, [2]float64{mean, mean}
-	}
-	half := tQuantile975(len(xs)-1) * sd / math.Sqrt(float64(len(xs)))
-	return mean, [2]float64{mean - half, mean + half}
-}
-
-// tQuantiles keeps Student's t 0.975 quantile by degrees of freedom, up
-// to maxCachedDF: a report asks for it once for every summary, stratum
-// and item, with few distinct sample sizes, and each costs an inverse
-// incomplete beta function (tens of microseconds). The value is computed
-// the same way either way, so the cache changes no figure.
-var tQuantiles sync.Map // int → float64
-
-const maxCachedDF = 1 << 16
-
-func tQuantile975(df int) float64 {
-	if q, ok := tQuantiles.Load(df); ok {
-		return q.(float64)
-	}
-	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(0.975)
-	if df <= maxCachedDF {
-		tQuantiles.Store(df, q)
-	}
-	return q
 }
 
 // Player runs episodes of one environment one after another, keeping its

@@ -3,13 +3,12 @@ package exam
 import (
 	"errors"
 
-	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
 )
 
 // takeInBatches is takeInOrder for an agent outside anynt that takes
-// several items at once (agentproto's batches): each slot of the batch
+// several items at once (docs/protocol.md, Batches): each slot of the batch
 // plays an item's episodes one after another, and when the item is over
 // the slot takes the next item of the test, so that the items begun are
 // always a prefix of the test. The slots are stepped in lockstep, on
@@ -82,7 +81,7 @@ func takeInBatches(items []Item, x Examinee, s Settings, out []Outcome, done fun
 			faults = append(faults, o.Fault)
 		}
 		f := faulted[0].Fault
-		if !s.ContinueAfterFault || errors.Is(f, agentproto.ErrTestTimeout) || errors.Is(f, agentproto.ErrInterrupted) {
+		if !s.ContinueAfterFault || errors.Is(f, ErrTestTimeout) || errors.Is(f, ErrInterrupted) {
 			return next, faults
 		}
 		if next < len(items) {
@@ -96,14 +95,14 @@ func takeInBatches(items []Item, x Examinee, s Settings, out []Outcome, done fun
 // slotPlay is a slot of a batch: the item it plays, its episode under
 // way, and that episode's clock and run, as play keeps them.
 type slotPlay struct {
-	p      *agentproto.Process
+	p      Outside
 	slot   int
 	w      *scratch
 	item   *itemPlay
 	player *env.Player // the item's
 	e      int         // the episode, from 0
 	ep     *env.Episode
-	agent  *agentproto.SlotEpisode
+	agent  Slot
 	i      int   // the interactions played
 	t      int64 // the clock, in ticks
 	limit  int64
@@ -141,7 +140,7 @@ func (sl *slotPlay) step() bool {
 		sl.end = seconds(sl.t)
 	}
 	sl.ep.End()
-	if sl.item.record(sl.e, sl.w.run, sl.end, how, sl.agent.Times, sl.agent.Fault()) {
+	if sl.item.record(sl.e, sl.w.run, sl.end, how, sl.agent.Times(), sl.agent.Fault()) {
 		return true
 	}
 	sl.begin(sl.e + 1)

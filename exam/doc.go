@@ -67,9 +67,9 @@
 // PoolLadder cut from a battery's pool by description length.
 // Each examinee's test is a sequence; examinees run on all cores.
 //
-// An examinee may be an agent outside anynt (Examinee.Process, package
-// agentproto): a program that takes the test on one process, its items in
-// the test's order, never in parallel, so that it may learn across them and
+// An examinee may be an agent outside anynt (Examinee.Process): a
+// program that takes the test on one process, its items in the test's
+// order, never in parallel, so that it may learn across them and
 // its results do not depend on scheduling. Take gives it the items first,
 // alone on the machine, then gives the built-in agents the same items on
 // all cores. Its delay before each action is its measured response time,
@@ -80,11 +80,18 @@
 // (read at τ, as for an agent that stopped); the test then stops at that
 // item for every examinee, so that the comparison stays paired, or goes on
 // with a new process (Settings.ContinueAfterFault) unless the agent's time
-// is over or anynt was interrupted (agentproto.ErrTestTimeout,
-// ErrInterrupted), and Take's error is an *AgentError.
-// docs/tests.md gives every rule's reasons.
+// is over or anynt was interrupted (ErrTestTimeout, ErrInterrupted), and
+// Take's error is an *AgentError. docs/tests.md gives every rule's reasons.
 //
-// An agent outside anynt that takes batches (agentproto's Options.Batch)
+// Take sees such an agent only through the small interface it declares,
+// Outside: episodes that are env.Agents, each answer timed and the fault
+// kept (Timed), slots and rounds for batches, a restart; the response
+// times are exam's Times. Package agentproto's *Process implements it for
+// a program speaking docs/protocol.md, so exam, and report after it,
+// depend on no protocol, and another kind of agent outside anynt would
+// plug in the same way.
+//
+// An agent outside anynt that takes batches (Outside.Batched)
 // plays up to a batch of items at once, each in a slot, a slot taking the
 // test's next item when its own is over, so the items begun are still a
 // prefix of the test. The slots are stepped in lockstep on one goroutine

@@ -2,6 +2,7 @@ package exam_test
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/anynt/anynt/exam"
 )
@@ -21,4 +22,16 @@ func ExampleLambdaOne() {
 	// exercise 5: 7 cells, 3 actions, 60 interactions, pattern of 8 actions
 	// exercise 6: 8 cells, 8 actions, 70 interactions, pattern of 13 actions
 	// exercise 7: 9 cells, 7 actions, 80 interactions, pattern of 10 actions
+}
+
+// Times sums an agent's response times, episode after episode, as Take
+// sums them over an item's episodes.
+func ExampleTimes() {
+	var item, episode exam.Times
+	episode.Add(2 * time.Millisecond)
+	episode.Add(4 * time.Millisecond)
+	item.Merge(episode)
+	item.Merge(exam.Times{Actions: 1, Total: 9 * time.Millisecond, Max: 9 * time.Millisecond})
+	fmt.Println(item.Actions, item.Mean(), item.Max)
+	// Output: 3 5ms 9ms
 }

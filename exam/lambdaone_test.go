@@ -8,6 +8,7 @@ import (
 
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/internal/stats"
 	"github.com/anynt/anynt/lang"
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -237,7 +238,7 @@ func TestInsaCabrera2011Findings(t *testing.T) {
 		}
 	}
 	q := scores["qlearning"]
-	if m, ci := env.MeanCI(q); ci[0] <= 0 {
+	if m, ci := stats.MeanCI(q); ci[0] <= 0 {
 		t.Errorf("Q-learning's mean %.3f %v: the paper's 0.259 is well above 0", m, ci)
 	}
 	r := stat.Correlation(q, k, nil)
@@ -246,7 +247,7 @@ func TestInsaCabrera2011Findings(t *testing.T) {
 	if p := (distuv.StudentsT{Mu: 0, Sigma: 1, Nu: n - 2}).CDF(tStat); r >= 0 || p >= 0.01 {
 		t.Errorf("Q-learning's r with K_approx is %.3f (one-tailed p %.4f); the paper finds −0.444, p < .001", r, p)
 	}
-	if m, ci := env.MeanCI(scores["random"]); ci[0] > 0 || ci[1] < 0 {
+	if m, ci := stats.MeanCI(scores["random"]); ci[0] > 0 || ci[1] < 0 {
 		t.Errorf("random's mean %.3f %v: its interval should contain 0", m, ci)
 	}
 }

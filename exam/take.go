@@ -10,10 +10,10 @@ import (
 	"strings"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
+	"github.com/anynt/anynt/internal/stats"
 )
 
 // Item is one environment of a test, with what the examinee is given of it.
@@ -45,12 +45,12 @@ type Item struct {
 type Examinee struct {
 	Name string
 	New  agent.Factory
-	// Process, when not nil, is an agent outside anynt (package
-	// agentproto), which takes the items one after another on its one
-	// process (a batch of them at once when it speaks batches) and is
-	// timed for real: its measured response times replace the pace. New
-	// is then unused.
-	Process *agentproto.Process
+	// Process, when not nil, is an agent outside anynt (Outside: package
+	// agentproto's *Process), which takes the items one after another on
+	// its one process (a batch of them at once when it speaks batches)
+	// and is timed for real: its measured response times replace the
+	// pace. New is then unused.
+	Process Outside
 }
 
 // Examinees looks up the named agents (agent.Lookup), with s for those that
@@ -125,7 +125,7 @@ type Settings struct {
 	// Take gives the items every examinee took whole. An item is given up
 	// whole or kept whole, so what is measured of it does not depend on
 	// when Stop came. An agent outside anynt is stopped by its
-	// process instead (agentproto.Process.Interrupt); after that, the
+	// process instead (agentproto's Process.Interrupt); after that, the
 	// built-in agents still take the items it took, so that the report
 	// compares them on the same items.
 	Stop <-chan struct{}
@@ -285,7 +285,7 @@ type Outcome struct {
 	// action would have come after τ (for an agent outside anynt, its
 	// answer did, measured).
 	Cut int
-	// Fault is the fault of an agent outside anynt (an *agentproto.Fault),
+	// Fault is the fault of an agent outside anynt (Timed.Fault),
 	// or why a built-in agent did not play as it should (agent.Optimal
 	// could not plan), nil when it behaved. The faulted episode is the last one played and
 	// Scores holds the episodes played; its run ended with the fault, and
@@ -299,7 +299,7 @@ type Outcome struct {
 	Horizon int
 	// Times are the measured response times of an agent outside anynt,
 	// over the item's episodes; zero for a built-in agent.
-	Times agentproto.Times
+	Times Times
 }
 
 // AgentError is Take's error when an agent outside anynt faulted, a
@@ -389,7 +389,7 @@ func Take(items []Item, examinees []Examinee, s Settings, progress func(done, to
 	// already and not heeded: the built-in agents take the items the
 	// agent outside anynt took.
 	stop := s.Stop
-	if slices.ContainsFunc(faults, func(f error) bool { return errors.Is(f, agentproto.ErrInterrupted) }) {
+	if slices.ContainsFunc(faults, func(f error) bool { return errors.Is(f, ErrInterrupted) }) {
 		stop = nil
 	}
 	taken := make([]bool, len(inside)*n)
@@ -437,7 +437,7 @@ func takeInOrder(items []Item, x Examinee, s Settings, slots []Outcome, done fun
 			continue
 		}
 		faults = append(faults, f)
-		if !s.ContinueAfterFault || errors.Is(f, agentproto.ErrTestTimeout) || errors.Is(f, agentproto.ErrInterrupted) {
+		if !s.ContinueAfterFault || errors.Is(f, ErrTestTimeout) || errors.Is(f, ErrInterrupted) {
 			return i + 1, faults
 		}
 		if i+1 < len(items) {
@@ -473,7 +473,7 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 		default:
 		}
 		var a env.Agent
-		var timed *agentproto.Episode
+		var timed Timed
 		if x.Process != nil {
 			timed = x.Process.Episode(ip.exercise(e))
 			a = timed
@@ -483,10 +483,10 @@ func takeItem(items []Item, i int, x Examinee, s Settings, stop <-chan struct{},
 		var end float64
 		var how ending
 		w.run, end, how = play(player, a, ip.seed(e), ip.it.Steps, ip.tau, s.Pace, s.Score, s.Lambda, w.run[:0])
-		var times agentproto.Times
+		var times Times
 		var fault error
 		if timed != nil {
-			times, fault = timed.Times, timed.Fault()
+			times, fault = timed.Times(), timed.Fault()
 		} else if f, ok := a.(env.Failer); ok && f.Err() != nil {
 			fault = fmt.Errorf("%s on %s, episode %d: %w", x.Name, ip.it.Name, e, f.Err())
 		}
@@ -531,14 +531,14 @@ func newItemPlay(items []Item, i int, x Examinee, s Settings, w *scratch) itemPl
 func (ip *itemPlay) seed(e int) uint64 { return env.EpisodeSeed(ip.it.Seed, e) }
 
 // exercise is episode e as an agent outside anynt is told of it.
-func (ip *itemPlay) exercise(e int) agentproto.Exercise {
-	return agentproto.Exercise{Name: ip.it.Name, Episode: e, Steps: ip.it.Steps, Seed: ip.it.Seed}
+func (ip *itemPlay) exercise(e int) EpisodeInfo {
+	return EpisodeInfo{Name: ip.it.Name, Episode: e, Steps: ip.it.Steps, Seed: ip.it.Seed}
 }
 
 // record counts episode e, its run ended at end as how says, with the
 // response times and the fault of an agent outside anynt; it reports
 // whether the item is over (a fault ends it).
-func (ip *itemPlay) record(e int, run aggregate.Run, end float64, how ending, times agentproto.Times, fault error) bool {
+func (ip *itemPlay) record(e int, run aggregate.Run, end float64, how ending, times Times, fault error) bool {
 	switch how {
 	case stoppedItself:
 		ip.o.Stopped++
@@ -636,7 +636,7 @@ func (t *tally) finish(o *Outcome) {
 		o.Curve[k] = t.curve[k].Values()
 		o.Curve[k].Tau = curveTau(o.Tau, k, t.s.CurvePoints)
 	}
-	o.Score, o.CI95 = env.MeanCI(o.Scores)
+	o.Score, o.CI95 = stats.MeanCI(o.Scores)
 }
 
 // Played scores runs played outside Take, such as a person's (package
@@ -709,7 +709,7 @@ func curveTau(tau float64, k, points int) float64 {
 func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace Pace, score Score, lambda float64, run aggregate.Run) (_ aggregate.Run, end float64, how ending) {
 	ep := p.Episode(a, seed)
 	paced, _ := a.(agent.Paced)
-	timed, _ := a.(*agentproto.Episode)
+	timed, _ := a.(Timed)
 	if _, ok := a.(env.Planner); ok {
 		// A planner (agent optimal) plans for the payoff at τ of the
 		// interactions it will have: keeping the pace, those the clock

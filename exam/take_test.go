@@ -9,6 +9,7 @@ import (
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/internal/stats"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -344,10 +345,10 @@ func TestStopperUnderTheTwoAverages(t *testing.T) {
 			t.Errorf("%s: the stopper never stopped", items[o.Item].Name)
 		}
 	}
-	if _, ci := env.MeanCI(random); ci[0] > 0 || ci[1] < 0 {
+	if _, ci := stats.MeanCI(random); ci[0] > 0 || ci[1] < 0 {
 		t.Errorf("random's v‖τ interval %v does not contain 0", ci)
 	}
-	if m, ci := env.MeanCI(perCycle); ci[0] <= 0 {
+	if m, ci := stats.MeanCI(perCycle); ci[0] <= 0 {
 		t.Errorf("the stopper's v‖τ is %v %v; Theorem 1 puts it above 0", m, ci)
 	}
 }
@@ -370,7 +371,7 @@ func TestModulatorKeepsItsAdvantage(t *testing.T) {
 			t.Errorf("%s: the modulator stopped in %d episodes", items[o.Item].Name, o.Stopped)
 		}
 	}
-	if m, ci := env.MeanCI(scores); ci[0] <= 0 {
+	if m, ci := stats.MeanCI(scores); ci[0] <= 0 {
 		t.Errorf("the modulator's v̌‖τ is %v %v; slowing down while ahead should keep it above 0", m, ci)
 	}
 }

@@ -22,7 +22,7 @@
 // discrimination are decided in looks of 16, 32, 64 … episodes and the
 // whole budget (sequential.go), a group-sequential design with
 // Haybittle–Peto bounds: a look before the last decides only on 99.9%
-// intervals (balanced: within ±BalanceMargin; unbalanced: excluding 0;
+// intervals (Student's t, from internal/stats, as every interval; balanced: within ±BalanceMargin; unbalanced: excluding 0;
 // accepted: the best reference's above random's; insensitive: no
 // reference BalanceMargin above random), and the last look is the fixed
 // rule on the whole budget. Episode i keeps its seed, so a look sees the

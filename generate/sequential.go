@@ -7,8 +7,7 @@ import (
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
-	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
+	"github.com/anynt/anynt/internal/stats"
 )
 
 // The sequential filters (docs/generation.md, "The sequential test"): the
@@ -118,52 +117,17 @@ func (r *runs) extendLean(from, n, workers int) {
 	wg.Wait()
 }
 
-// score is the agent's mean and 95% interval over the episodes played,
-// computed as env.MeanCI computes them (the same operations, so the same
-// bits: FuzzSequentialFilters compares them) but with the t quantile
-// remembered.
+// score is the agent's mean and 95% interval over the episodes played.
 func (r *runs) score() Score {
-	if len(r.scores) < 2 {
-		mean, ci := env.MeanCI(r.scores)
-		return Score{Agent: r.name, Mean: mean, CI95: ci, Episodes: len(r.scores)}
-	}
-	mean, sd := stat.MeanStdDev(r.scores, nil)
-	half := tQuantile(len(r.scores)-1, 0.975) * sd / math.Sqrt(float64(len(r.scores)))
-	return Score{Agent: r.name, Mean: mean, CI95: [2]float64{mean - half, mean + half}, Episodes: len(r.scores)}
-}
-
-// quantiles remembers Student's t quantiles: gonum computes one through
-// the incomplete beta function, which took a fifth of a candidate's time,
-// and a run asks for the same few (a look's degrees of freedom) again and
-// again.
-var quantiles sync.Map // of quantile to float64
-
-type quantile struct {
-	df int
-	p  float64
-}
-
-// tQuantile is the p quantile of Student's t with df degrees of freedom.
-func tQuantile(df int, p float64) float64 {
-	k := quantile{df, p}
-	if t, ok := quantiles.Load(k); ok {
-		return t.(float64)
-	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(df)}.Quantile(p)
-	quantiles.Store(k, t)
-	return t
+	mean, ci := stats.MeanCI(r.scores)
+	return Score{Agent: r.name, Mean: mean, CI95: ci, Episodes: len(r.scores)}
 }
 
 // interval is the agent's mean with a two-sided interval at level 1 − alpha
-// (Student's t, n − 1 degrees of freedom). It is not ok when every score
-// so far is the same: a look then knows nothing of the spread, and waits.
+// over the episodes played; not ok when every score so far is the same: a
+// look then knows nothing of the spread, and waits.
 func (r *runs) interval(alpha float64) (mean, lo, hi float64, ok bool) {
-	mean, sd := stat.MeanStdDev(r.scores, nil)
-	if !(sd > 0) {
-		return mean, mean, mean, false
-	}
-	half := tQuantile(len(r.scores)-1, 1-alpha/2) * sd / math.Sqrt(float64(len(r.scores)))
-	return mean, mean - half, mean + half, true
+	return stats.Interval(r.scores, alpha)
 }
 
 // balance is what a look found about the random agent.

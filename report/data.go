@@ -8,7 +8,6 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/exam"
 )
@@ -152,7 +151,7 @@ type jsonTimes struct {
 
 // timesOf gives the response times of an agent outside anynt for JSON,
 // with the episodes τ cut, nil for a built-in agent (which is not timed).
-func timesOf(a Agent, t agentproto.Times, cut int) *jsonTimes {
+func timesOf(a Agent, t exam.Times, cut int) *jsonTimes {
 	if a.Command == "" {
 		return nil
 	}

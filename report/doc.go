@@ -9,7 +9,7 @@
 // version, and computes, for each agent:
 //
 //   - n, the mean item score, its sample standard deviation and the 95%
-//     interval of the mean from Student's t (env.MeanCI), and the sample
+//     interval of the mean from Student's t (internal/stats), and the sample
 //     standard deviation of the tests' mean scores (Insa-Cabrera et al.
 //     gave each test to one person, and their sd of 0.122 matches this
 //     figure of ours, not the items' spread);
@@ -33,10 +33,10 @@
 //     paired with item i of the other; the mean difference, its 95%
 //     interval and the paired t test's two-tailed p-value.
 //
-// Statistics come from gonum (stat, distuv.StudentsT). A figure that cannot
-// be computed (an r of constant scores, a deviation of one value) is NaN
-// inside, "n/a" in text, an empty field in CSV and null in JSON: never a
-// made-up number.
+// Statistics come from gonum: means and deviations from stat, everything
+// of Student's t from internal/stats. A figure that cannot be computed (an
+// r of constant scores, a deviation of one value) is NaN inside, "n/a" in
+// text, an empty field in CSV and null in JSON: never a made-up number.
 //
 // For Q-learning with the thesis's settings on Λ_one, the report carries the
 // published figures of Insa-Cabrera et al. (2011) (mean 0.259, sd 0.122, r =

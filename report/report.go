@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/internal/cores"
@@ -131,7 +130,7 @@ type Summary struct {
 	// Times sums the measured response times of an agent outside anynt,
 	// zero for a built-in one; Faults counts the items it faulted in, Cut
 	// the episodes τ ended before their steps.
-	Times  agentproto.Times
+	Times  exam.Times
 	Faults int
 	Cut    int
 	// Paired compares the agent with the first one, item by item; nil for

@@ -5,10 +5,9 @@ import (
 	"math"
 	"slices"
 
-	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/internal/stats"
 	"gonum.org/v1/gonum/stat"
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Correlation is Pearson's r of score against complexity with its
@@ -27,7 +26,7 @@ type Correlation struct {
 // interval of the mean (Student's t); with fewer than two values the
 // deviation is NaN and the interval is the mean.
 func describe(xs []float64) (mean, sd float64, ci [2]float64) {
-	mean, ci = env.MeanCI(xs)
+	mean, ci = stats.MeanCI(xs)
 	sd = math.NaN()
 	if len(xs) >= 2 {
 		sd = stat.StdDev(xs, nil)
@@ -43,21 +42,8 @@ func correlate(score, complexity []float64) Correlation {
 		return c
 	}
 	c.R = stat.Correlation(complexity, score, nil)
-	c.P, c.POne = rPValues(c.R, c.N)
+	c.P, c.POne = stats.CorrelationP(c.R, c.N)
 	return c
-}
-
-// rPValues are the two-tailed p-value of r ≠ 0 and the one-tailed p-value
-// of r < 0 for Pearson's r over n pairs, from Student's t with n − 2
-// degrees of freedom.
-func rPValues(r float64, n int) (two, one float64) {
-	df := float64(n - 2)
-	t := math.Copysign(math.Inf(1), r)
-	if r*r < 1 {
-		t = r * math.Sqrt(df/(1-r*r))
-	}
-	st := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}
-	return 2 * st.Survival(math.Abs(t)), st.CDF(t)
 }
 
 func constant(xs []float64) bool {
@@ -91,7 +77,7 @@ func pair(against string, base, scores []float64) *Paired {
 		p.P = 0
 	default:
 		t := p.Mean / (sd / math.Sqrt(float64(len(d))))
-		p.P = 2 * distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(len(d) - 1)}.Survival(math.Abs(t))
+		p.P = stats.TwoTailedP(t, len(d)-1)
 	}
 	return p
 }

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/internal/stats"
 )
 
 // The p-values of r are those Insa-Cabrera et al. (2011) print: every cell of
@@ -34,7 +35,7 @@ func TestRPValuesReproduceInsaCabrera2011(t *testing.T) {
 		{-0.257, 140, 0.001},
 	}
 	for _, tt := range tests {
-		two, one := rPValues(tt.r, tt.n)
+		two, one := stats.CorrelationP(tt.r, tt.n)
 		if math.Abs(one-tt.want) > 0.0015 {
 			t.Errorf("r %v, n %d: one-tailed p %.4f, paper %.3f", tt.r, tt.n, one, tt.want)
 		}
@@ -43,13 +44,13 @@ func TestRPValuesReproduceInsaCabrera2011(t *testing.T) {
 		}
 	}
 	for _, s := range paperQLearning.Strata {
-		if _, one := rPValues(s.R, s.N); math.Abs(one-s.P) > 0.0015 {
+		if _, one := stats.CorrelationP(s.R, s.N); math.Abs(one-s.P) > 0.0015 {
 			t.Errorf("paperQLearning, %d cells: p %.4f, recorded %.3f", s.Cells, one, s.P)
 		}
 	}
 	// A positive r is against the papers' hypothesis: its one-tailed p is
 	// above one half.
-	if _, one := rPValues(0.3, 20); one <= 0.5 {
+	if _, one := stats.CorrelationP(0.3, 20); one <= 0.5 {
 		t.Errorf("r = +0.3: one-tailed p of r < 0 is %v, want > 0.5", one)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/aggregate"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/internal/cores"
@@ -436,6 +435,13 @@ func (r *Report) outsideTable() (Table, bool) {
 	return t, len(t.Rows) > 0
 }
 
+// shortError is an error with a form on one line, as an agent's fault
+// (agentproto.Fault) has one without the agent's standard error.
+type shortError interface {
+	error
+	Short() string
+}
+
 // faultsTable quotes each fault with its item: the scores of a faulted
 // item count the interactions done before the fault.
 func (r *Report) faultsTable() (Table, bool) {
@@ -444,7 +450,7 @@ func (r *Report) faultsTable() (Table, bool) {
 		for i, it := range r.Items {
 			if o := r.Outcomes[a*len(r.Items)+i]; o.Fault != nil {
 				msg, _, _ := strings.Cut(o.Fault.Error(), "\n")
-				var f *agentproto.Fault
+				var f shortError
 				if errors.As(o.Fault, &f) {
 					msg = f.Short()
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/internal/stats"
 )
 
 // jsonTimes are the measured response times of an agent outside anynt.
@@ -57,7 +58,7 @@ func runOutside(io *stdio, file string, fl runFlags) (err error) {
 		}
 		run.End()
 		scores = append(scores, total/float64(fl.steps))
-		times.Merge(ep.Times)
+		times.Merge(ep.Times())
 		maxSteps = max(maxSteps, run.MaxSteps)
 		f := ep.Fault()
 		if f == nil {
@@ -72,7 +73,7 @@ func runOutside(io *stdio, file string, fl runFlags) (err error) {
 			break
 		}
 	}
-	mean, ci95 := env.MeanCI(scores)
+	mean, ci95 := stats.MeanCI(scores)
 	name := x.Name
 	if fl.json {
 		o := runOutcome{Version: versionString(), File: file, Agent: name, Episodes: len(scores), Steps: fl.steps, Seed: fl.seed,
