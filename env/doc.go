@@ -15,7 +15,7 @@
 // observation string serves every program and an action is recognised in
 // any program's output by its code.
 //
-// The loop (machine.go) follows [P] §4.4: Good and Evil set their cells'
+// The loop (episode.go) follows [P] §4.4: Good and Evil set their cells'
 // rewards, every object decides on the observation of this interaction, π
 // acts, everything moves (Good and Evil never into one cell), π eats its
 // cell's reward, every cell reward halves; the score is the average reward.
