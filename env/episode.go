@@ -143,41 +143,47 @@ func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 	}
 	ep.view.ep = ep
 	ep.act = agent.Act
-	ep.place()
+	place(ep.pos, e.Place, e.Space.Cells(), ep.rng)
 	ep.untilSwap = ep.drawInterval()
 	agent.Start(e, rand.New(rand.NewPCG(seed, AgentStream)))
 	if e.Settings.Garbage {
-		garbage := &randomAgent{rng: rand.New(rand.NewPCG(seed, GarbageStream))}
+		garbage := rand.New(rand.NewPCG(seed, GarbageStream))
+		act := func(v *View) int { return RandomAction(garbage, v.Dest()) }
 		for range ep.drawInterval() {
-			ep.interact(garbage.act)
+			ep.interact(act)
 		}
 	}
 	return ep
 }
 
-// drawInterval draws n ~ U[1, CycleBound] ([P] §4.2).
-func (ep *Episode) drawInterval() int { return 1 + ep.rng.IntN(ep.env.Settings.CycleBound) }
+// drawInterval draws the interactions until the next swap of Good and
+// Evil, or of the garbage phase, from the environment's stream.
+func (ep *Episode) drawInterval() int { return drawInterval(ep.rng, ep.env.Settings.CycleBound) }
 
-// place puts every object in its declared cell or, where none is
-// declared, in a uniform random one; Evil never shares Good's cell: when it
-// would, it gets a uniform draw among the other cells ([P] §6.2).
-func (ep *Episode) place() {
-	n := ep.env.Space.Cells()
-	for i, c := range ep.env.Place {
+// drawInterval draws n ~ U[1, bound] ([P] §4.2).
+func drawInterval(rng *rand.Rand, bound int) int { return 1 + rng.IntN(bound) }
+
+// place puts π, Good, Evil and each object (pos, in that order) in its
+// declared cell or, where none is declared (-1), in a uniform random one
+// of n; Evil never shares Good's cell: when it would, it gets a uniform
+// draw among the other cells, or Good does when Evil's cell is declared
+// ([P] §6.2).
+func place(pos, declared []int, n int, rng *rand.Rand) {
+	for i, c := range declared {
 		if c < 0 {
-			c = ep.rng.IntN(n)
+			c = rng.IntN(n)
 		}
-		ep.pos[i] = c
+		pos[i] = c
 	}
-	if ep.pos[Good] == ep.pos[Evil] {
-		c := ep.rng.IntN(n - 1)
-		if c >= ep.pos[Good] {
+	if pos[Good] == pos[Evil] {
+		c := rng.IntN(n - 1)
+		if c >= pos[Good] {
 			c++
 		}
-		if ep.env.Place[Evil] >= 0 { // Evil's cell is fixed: move Good
-			ep.pos[Good] = c
+		if declared[Evil] >= 0 { // Evil's cell is fixed: move Good
+			pos[Good] = c
 		} else {
-			ep.pos[Evil] = c
+			pos[Evil] = c
 		}
 	}
 }
@@ -343,28 +349,28 @@ func (ep *Episode) finish(a int) float64 {
 	return reward
 }
 
-// moveGoodEvil moves Good and Evil to their intended cells, but never into
-// one cell: then the one that did not move keeps its cell and the other
-// stays put, or, when both moved, a fair coin picks the one that moves
-// ([P] §4.2).
+// moveGoodEvil moves Good and Evil to their intended cells, but never
+// into one cell (separate).
 func (ep *Episode) moveGoodEvil() {
 	g, v := ep.intended[0], ep.intended[1]
 	if g == v {
-		switch {
-		case g == ep.pos[Good]:
-			v = ep.pos[Evil]
-		case v == ep.pos[Evil]:
-			g = ep.pos[Good]
-		case ep.rng.IntN(2) == 0:
-			v = ep.pos[Evil]
-		default:
-			g = ep.pos[Good]
-		}
+		g, v = separate(g, ep.pos[Good], ep.pos[Evil], ep.rng)
 	}
 	ep.pos[Good], ep.pos[Evil] = g, v
 }
 
-// randomAgent plays the start-up garbage.
-type randomAgent struct{ rng *rand.Rand }
-
-func (r *randomAgent) act(v *View) int { return r.rng.IntN(len(v.Dest())) }
+// separate is where Good and Evil move from cells good and evil when both
+// intend to reach cell c, since they never share a cell: the one that did
+// not move keeps its cell and the other stays put, or, when both moved, a
+// fair coin from rng picks the one that moves and the other stays put
+// ([P] §4.2).
+func separate(c, good, evil int, rng *rand.Rand) (g, v int) {
+	switch {
+	case c == good, c == evil:
+		return good, evil
+	case rng.IntN(2) == 0:
+		return c, evil
+	default:
+		return good, c
+	}
+}
