@@ -77,12 +77,15 @@ func GreedyAction(rng *rand.Rand, dest []int, rewards []float64) int {
 			ties++
 		}
 	}
-	for a, k := first, rng.IntN(ties); ; a++ {
+	k := rng.IntN(ties)
+	if k == 0 { // the first of the best, found already
+		return first
+	}
+	for a := first + 1; ; a++ {
 		if rewards[dest[a]] == best {
-			if k == 0 {
+			if k--; k == 0 {
 				return a
 			}
-			k--
 		}
 	}
 }
