@@ -69,12 +69,13 @@ func mustLoad(t *testing.T, name, src string) *env.Env {
 	return e
 }
 
-// A lean episode's score (env.LeanPlayer) is an env.Episode's, bit for
-// bit: on every environment of leanSources, for each agent that acts by a
-// rule, many seeds and episode lengths (none, one, the filters' 100 and a
-// long one), one LeanPlayer playing them all one after another as the
-// filters do.
-func TestLeanEpisodes(t *testing.T) {
+// The filters' runs of an agent score the same, episode for episode and
+// bit for bit, whether they play lean (env.LeanPlayer, taken from the
+// pool, on the machine's cores) or through env.Player: on every
+// environment of leanSources, for each agent that acts by a rule, with
+// short, the filters' and long episodes, extended look by look as the
+// sequential test extends them.
+func TestLeanRuns(t *testing.T) {
 	first, sample := 300, 40
 	if testing.Short() {
 		first, sample = 50, 5
@@ -88,21 +89,28 @@ func TestLeanEpisodes(t *testing.T) {
 		}
 		leanEnvs++
 		for _, who := range []string{"random", "follower", "oracle"} {
-			newAgent, err := agent.Lookup(who, agent.DefaultSettings)
+			f, err := agent.Lookup(who, agent.DefaultSettings)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rule := agent.RuleOf(newAgent())
-			if rule == env.NoRule {
+			a := filterAgent{f, agent.RuleOf(f())}
+			if a.rule == env.NoRule {
 				t.Fatalf("%s acts by no rule", who)
 			}
-			p, plain := env.NewLeanPlayer(lean), env.NewPlayer(e)
-			for i, steps := range []int{100, 0, 1, 100, 2000, 100, 7} {
-				seed := env.EpisodeSeed(uint64(len(name)), i)
-				got := p.Episode(rule, seed, steps)
-				want := plain.Episode(newAgent(), seed).Run(steps, nil)
-				if math.Float64bits(got) != math.Float64bits(want) {
-					t.Fatalf("%s, %s, seed %d, %d steps: lean %v, env %v\n%s", name, who, seed, steps, got, want, src)
+			for _, steps := range []int{1, 100, 2000} {
+				s := FilterSettings{Seed: uint64(len(name)), Steps: steps}
+				fast, plain := newRuns(e, lean, who, a, s), newRuns(e, nil, who, a, s)
+				if fast.lean == nil || plain.lean != nil {
+					t.Fatalf("%s, %s: lean runs %v, plain runs %v", name, who, fast.lean != nil, plain.lean != nil)
+				}
+				for _, n := range []int{3, 5} {
+					fast.extend(n)
+					plain.extend(n)
+				}
+				for i := range fast.scores {
+					if got, want := fast.scores[i], plain.scores[i]; math.Float64bits(got) != math.Float64bits(want) {
+						t.Fatalf("%s, %s, episode %d of %d steps: lean %v, env %v\n%s", name, who, i, steps, got, want, src)
+					}
 				}
 			}
 		}
