@@ -39,6 +39,8 @@ func newCandidateChecker(s FilterSettings) (*candidateChecker, error) {
 // check is Check(c's file name, c.Source(), the settings).
 func (cc *candidateChecker) check(c Candidate) Verdict {
 	if first, ok := cc.spaces[c.Space]; ok {
+		// A pattern of other actions than the space's (which Enumerate
+		// does not make) is checked from its text.
 		if lean, err := first.WithPattern(c.Pattern); err == nil {
 			return filters(Verdict{Bits: c.Bits}, nil, lean, cc.agents, cc.s)
 		}

@@ -139,8 +139,8 @@ func Check(name, src string, s FilterSettings) (Verdict, error) {
 }
 
 // CheckPlain is Check without the lean episodes (env.LeanPlayer): every
-// episode plays through an env.Episode. It gives Check's verdicts, only slower; the
-// tests and the fuzzer compare the two.
+// episode plays through an env.Episode. It gives Check's verdicts, only
+// slower; the tests and the fuzzer compare the two.
 func CheckPlain(name, src string, s FilterSettings) (Verdict, error) {
 	return check(name, src, s, false)
 }
