@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -151,4 +152,24 @@ func ExampleLeanPlayer() {
 	// episode 0: +0.4699 +0.4699
 	// episode 1: +0.4875 +0.4875
 	// episode 2: +0.4800 +0.4800
+}
+
+// The rules choose from π's row of the space (where each action leads),
+// here actions s, l and r from cell 1 of a ring: the follower steps to
+// Good's cell when it is in reach, else away from Evil; the greedy choice
+// takes the cell that holds the most.
+func ExampleFollowAction() {
+	rng := rand.New(rand.NewPCG(1, 2))
+	// s stays in cell 1, l leads to cell 0, r to cell 2.
+	row := []int{1, 0, 2}
+	// Good in cell 2: r.
+	fmt.Println(env.FollowAction(rng, row, 2, 0))
+	// Good out of reach, Evil in cell 0: anything but l.
+	fmt.Println(env.FollowAction(rng, row, 5, 0) != 1)
+	// Cell 0 holds the most: l.
+	fmt.Println(env.GreedyAction(rng, row, []float64{0.5, -0.25, 0.125}))
+	// Output:
+	// 2
+	// true
+	// 1
 }
