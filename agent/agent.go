@@ -118,11 +118,11 @@ func (s Settings) Check() error {
 }
 
 // Random picks each action uniformly, the stay action included: the agent
-// whose expected score a balanced environment makes 0.
+// whose expected score a balanced environment makes 0 (env.RandomAction).
 type Random struct{ rng *rand.Rand }
 
 func (r *Random) Start(_ *env.Env, rng *rand.Rand) { r.rng = rng }
-func (r *Random) Act(v *env.View) int              { return r.rng.IntN(len(v.Dest())) }
+func (r *Random) Act(v *env.View) int              { return env.RandomAction(r.rng, v.Dest()) }
 func (r *Random) End(float64)                      {}
 
 // Stay always stays.
@@ -135,76 +135,57 @@ func (Stay) End(float64)                {}
 // Follower is the thesis's trivial follower: if Good is in a cell it can
 // reach, it goes there (or stays, if Good shares its cell); otherwise it
 // moves at random among the cells it can reach, avoiding Evil's cell when it
-// can. It ignores rewards.
-type Follower struct {
-	rng  *rand.Rand
-	safe []int
-}
+// can (env.FollowAction). It ignores rewards.
+type Follower struct{ rng *rand.Rand }
 
 func (f *Follower) Start(_ *env.Env, rng *rand.Rand) { f.rng = rng }
 func (f *Follower) End(float64)                      {}
 
 func (f *Follower) Act(v *env.View) int {
-	pos, dest := v.Positions(), v.Dest()
-	if a := slices.Index(dest, pos[env.Good]); a >= 0 {
-		return a
-	}
-	f.safe = f.safe[:0]
-	for a, d := range dest {
-		if d != pos[env.Evil] {
-			f.safe = append(f.safe, a)
-		}
-	}
-	if len(f.safe) == 0 {
-		return f.rng.IntN(len(dest))
-	}
-	return f.safe[f.rng.IntN(len(f.safe))]
+	pos := v.Positions()
+	return env.FollowAction(f.rng, v.Dest(), pos[env.Good], pos[env.Evil])
 }
 
 // Oracle is the thesis's oracle: it knows where Good and Evil intend to go
 // and the cell rewards, and takes the action whose cell pays most this
-// interaction, preferring Good's intended cell; it looks one step ahead and
-// cannot foresee a collision between Good and Evil. So it is one-step
-// greedy, not an upper bound on a score: other agents beat it on some
-// environments (docs/environments.md, Agents).
+// interaction, preferring Good's intended cell: with Λ_one rewards that
+// is to follow Good's and flee Evil's intended cells (env.FollowAction),
+// with trace rewards to take the best reward in reach (env.GreedyAction).
+// It looks one step ahead and cannot foresee a collision between Good and
+// Evil. So it is one-step greedy, not an upper bound on a score: other
+// agents beat it on some environments (docs/environments.md, Agents).
 type Oracle struct {
-	rng  *rand.Rand
-	e    *env.Env
-	best []int
+	rng       *rand.Rand
+	lambdaOne bool
 }
 
-func (o *Oracle) Start(e *env.Env, rng *rand.Rand) { o.e, o.rng = e, rng }
-func (o *Oracle) End(float64)                      {}
+func (o *Oracle) Start(e *env.Env, rng *rand.Rand) {
+	o.rng, o.lambdaOne = rng, e.Settings.Rewards == env.LambdaOneRewards
+}
+func (o *Oracle) End(float64) {}
 
 func (o *Oracle) Act(v *env.View) int {
-	good, evil := v.Intended()
-	dest := v.Dest()
-	if a := slices.Index(dest, good); a >= 0 && o.e.Settings.Rewards == env.LambdaOneRewards {
-		return a
+	if o.lambdaOne {
+		good, evil := v.Intended()
+		return env.FollowAction(o.rng, v.Dest(), good, evil)
 	}
-	value := func(c int) float64 {
-		if o.e.Settings.Rewards == env.LambdaOneRewards {
-			switch c {
-			case good:
-				return 1
-			case evil:
-				return -1
-			}
-			return 0
-		}
-		return v.CellRewards()[c] // eaten after the moves, as it is now
+	return env.GreedyAction(o.rng, v.Dest(), v.CellRewards())
+}
+
+// RuleOf is the rule by which a acts (env.Rule) when a is a Random, a
+// Follower or an Oracle, so that an env.LeanPlayer can play it without
+// it, and env.NoRule for any other agent (a type that embeds one of them
+// included: it may act otherwise).
+func RuleOf(a env.Agent) env.Rule {
+	switch a.(type) {
+	case *Random:
+		return env.RandomRule
+	case *Follower:
+		return env.FollowerRule
+	case *Oracle:
+		return env.OracleRule
 	}
-	o.best = o.best[:0]
-	bestValue := 0.0
-	for a, d := range dest {
-		switch val := value(d); {
-		case len(o.best) == 0 || val > bestValue:
-			o.best, bestValue = append(o.best[:0], a), val
-		case val == bestValue:
-			o.best = append(o.best, a)
-		}
-	}
-	return o.best[o.rng.IntN(len(o.best))]
+	return env.NoRule
 }
 
 // QLearning is tabular Q-learning as the thesis runs it: the state is π's

@@ -33,6 +33,10 @@
 // score is then a lower bound on the optimum, no upper bound. Oracle, the
 // thesis's, is one-step greedy and no bound.
 //
+// Random, Follower and Oracle act by env's rules (env.RandomAction,
+// env.FollowAction, env.GreedyAction), which env also plays without the
+// agent in its lean episodes; RuleOf names the rule of such an agent.
+//
 // An agent draws only from the random stream the episode gives it, so one
 // seed decides a whole run. Lookup finds an agent by its spec, a name with,
 // for a learner, settings after a colon (qlambda:alpha=0.1,lambda=0.9),

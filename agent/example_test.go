@@ -70,3 +70,21 @@ func ExampleBest() {
 	// 4 -0.4587
 	// 0.6666666666666666
 }
+
+// RuleOf names the rule of env by which an agent acts, when it acts by
+// one: env.LeanPlayer then plays it without the agent.
+func ExampleRuleOf() {
+	for _, name := range []string{"random", "follower", "oracle", "qlearning"} {
+		a, err := agent.New(name, agent.DefaultSettings)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(name, agent.RuleOf(a) != env.NoRule)
+	}
+	// Output:
+	// random true
+	// follower true
+	// oracle true
+	// qlearning false
+}

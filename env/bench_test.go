@@ -110,7 +110,12 @@ func BenchmarkLargeSpace(b *testing.B) {
 // with the given declarations.
 func loadRing(tb testing.TB, n int, decls string) *env.Env {
 	tb.Helper()
-	return loadSource(tb, "ring.anynt", "actions s l r\nspace thesis "+strings.Repeat("l-r+:", n-1)+"l-r+\n"+decls)
+	return loadSource(tb, "ring.anynt", ringSource(n)+decls)
+}
+
+// ringSource declares the actions and space of a ring of n cells.
+func ringSource(n int) string {
+	return "actions s l r\nspace thesis " + strings.Repeat("l-r+:", n-1) + "l-r+\n"
 }
 
 // loadSource loads an environment from its source text, named name.

@@ -207,8 +207,8 @@ func TestLoadTypesSpaceErrors(t *testing.T) {
 }
 
 // Placement and action mistakes get one error each, at the statement that
-// made them (issue 9: they pointed at 1:1, and upper-case actions cascaded
-// into six errors).
+// made them (not at 1:1, and not an upper-case action cascading into six
+// errors).
 func TestPlacementAndActionErrorsArePositioned(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"place outside", valid + "place π 9\n",

@@ -73,7 +73,7 @@ func FuzzSequentialFilters(f *testing.F) {
 var leanSettings = []string{"set rewards lambda-one", "set cycle off", "set garbage off", "reward 1/8", "set cycle-bound 3",
 	"place π 2", "place ⊖ 1", "set cycle-bound 40"}
 
-// FuzzLeanFilters checks the lean episodes (generate's lean.go) against
+// FuzzLeanFilters checks the lean episodes (env.LeanPlayer) against
 // env's machine: on environments made from fuzz bytes and on enumerated
 // candidates with fuzzed settings lines, with fuzzed budgets, seeds and
 // either test, Check and CheckPlain give the same verdict, every score

@@ -79,7 +79,7 @@ func BenchmarkEnumerateBound(b *testing.B) {
 // BenchmarkStream measures the enumeration with the filters, as anynt
 // enumerate runs it (printing aside): candidates up to 70 bits through
 // every filter with the defaults, an operation an accepted environment
-// (the goal is 10,000 candidates a second on one core):
+// (the goal: 10,000 candidates a second on one core):
 //
 //	go test ./generate -run '^$' -bench '^BenchmarkStream$' -benchmem -cpu 1
 func BenchmarkStream(b *testing.B) {

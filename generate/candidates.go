@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
 )
 
@@ -20,9 +19,9 @@ import (
 // compares the verdicts with Check's).
 type candidateChecker struct {
 	s      FilterSettings
-	agents map[string]agent.Factory
-	lean   bool                    // every filter agent plays lean episodes
-	spaces map[*env.Space]*leanEnv // the lean form of a space's first candidate
+	agents map[string]filterAgent
+	lean   bool                     // every filter agent plays lean episodes
+	spaces map[*env.Space]*env.Lean // the lean form of a space's first candidate
 }
 
 func newCandidateChecker(s FilterSettings) (*candidateChecker, error) {
@@ -31,25 +30,27 @@ func newCandidateChecker(s FilterSettings) (*candidateChecker, error) {
 		return nil, err
 	}
 	lean := true
-	for name := range agents {
-		lean = lean && leanAgentOf(name) != leanNone
+	for _, a := range agents {
+		lean = lean && a.rule != env.NoRule
 	}
-	return &candidateChecker{s: s, agents: agents, lean: lean, spaces: map[*env.Space]*leanEnv{}}, nil
+	return &candidateChecker{s: s, agents: agents, lean: lean, spaces: map[*env.Space]*env.Lean{}}, nil
 }
 
 // check is Check(c's file name, c.Source(), the settings).
 func (cc *candidateChecker) check(c Candidate) Verdict {
 	if first, ok := cc.spaces[c.Space]; ok {
-		e := *first
-		e.pattern = c.Pattern
-		return filters(Verdict{Bits: c.Bits}, nil, &e, cc.agents, cc.s)
+		// A pattern of other actions than the space's (which Enumerate
+		// does not make) is checked from its text.
+		if lean, err := first.WithPattern(c.Pattern); err == nil {
+			return filters(Verdict{Bits: c.Bits}, nil, lean, cc.agents, cc.s)
+		}
 	}
 	v, e := load(fmt.Sprintf("candidate-%d.anynt", c.Index), c.Source())
 	if e == nil {
 		return v
 	}
-	lean, ok := leanEnvOf(e)
-	if ok && cc.lean && slices.Equal(lean.pattern, c.Pattern) {
+	lean, ok := e.Lean()
+	if ok && cc.lean && slices.Equal(e.GoodEvil.Pattern, c.Pattern) {
 		cc.spaces[c.Space] = lean
 	}
 	if !ok {

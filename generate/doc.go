@@ -41,19 +41,18 @@
 // The filters' episodes are most of a candidate's cost, and on the
 // enumerated family (and any environment without a behaviour program: no
 // objects, Good and Evil on a pattern, no reward levels) they need none of
-// env's machine: no observation is built, no VM runs, and the built-in
-// agents (random, the oracle, the follower) choose from a few cells. So
-// such an environment plays lean episodes (lean.go): one loop with the
-// state in local variables and the agent written in, the same draws from
-// the same random streams in the same order as env.Episode and package
-// agent, so that every score is the same float64, bit for bit; any other
-// environment or agent plays through env.Player. CheckPlain is Check
-// without them; tests (TestLeanEpisodes, on enumerated candidates with
-// every setting a file may change, the corpus and a 60-cell ring, up to
-// 2,000 interactions) and FuzzLeanFilters compare the two, and TestIntN
-// checks that the loop's draws are math/rand/v2's. The price of the
-// duplication: a change to env's interaction loop, its seeds or the
-// built-in agents must be made in lean.go too, and those tests say where.
+// env's machine: no observation is built, no VM runs, and the filters'
+// built-in agents (random, the oracle, the follower) act by rules of
+// where things are (env's rules.go). So such an environment plays lean
+// episodes: the runs of an agent that agent.RuleOf gives a rule play its
+// environment's lean form (env.Env.Lean) on an env.LeanPlayer, one a
+// worker, kept in a pool from candidate to candidate; any other
+// environment or agent plays through env.Player. Both are env's, and score
+// an episode alike, bit for bit. CheckPlain is Check without lean
+// episodes; TestLeanRuns (the runs of each agent, look by look, on
+// enumerated candidates with every setting a file may change, the corpus
+// and a 60-cell ring, up to 2,000 interactions), TestLeanFilters and
+// FuzzLeanFilters compare the two.
 //
 // Stream does not write, parse, load and cost each candidate
 // (candidates.go): the candidates of one space load to environments that
@@ -61,7 +60,7 @@
 // candidate's bits are those package complexity computes for its file
 // (TestEnumerate checks it), so only the first candidate of each space is
 // checked from its text, and the others take its lean form with their own
-// pattern and bits; the text is written only for an accepted candidate.
+// pattern (env.Lean.WithPattern) and bits; the text is written only for an accepted candidate.
 // TestCandidateChecker and FuzzStreamVerdicts compare the verdicts with
 // Check's on each candidate's text.
 //

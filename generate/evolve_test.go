@@ -59,7 +59,7 @@ func TestEvolveIsReproducible(t *testing.T) {
 	}
 }
 
-// The promise: a run with a fixed seed (the default run of anynt
+// Evolution's promise: a run with a fixed seed (the default run of anynt
 // evolve, seed 1) improves its fitness over generations, and the best
 // fitness never decreases (elitism).
 func TestEvolveImprovesFitness(t *testing.T) {

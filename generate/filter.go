@@ -55,7 +55,7 @@ func (s FilterSettings) Validate() error {
 
 // agents checks the settings and looks up random and the reference agents,
 // once, before anything runs.
-func (s FilterSettings) agents() (map[string]agent.Factory, error) {
+func (s FilterSettings) agents() (map[string]filterAgent, error) {
 	if s.Episodes < 2 || s.Steps < 1 || s.Episodes > MaxFilterRuns || s.Steps > MaxFilterRuns {
 		return nil, fmt.Errorf("the filters need 2 to %d episodes and 1 to %d steps; these have %d and %d",
 			MaxFilterRuns, MaxFilterRuns, s.Episodes, s.Steps)
@@ -70,15 +70,22 @@ func (s FilterSettings) agents() (map[string]agent.Factory, error) {
 	if slices.Contains(s.References, "random") {
 		return nil, errors.New("random cannot be a reference agent: discrimination compares the references with random")
 	}
-	factories := map[string]agent.Factory{}
+	agents := map[string]filterAgent{}
 	for _, name := range append([]string{"random"}, s.References...) {
 		f, err := agent.Lookup(name, agent.DefaultSettings)
 		if err != nil {
 			return nil, fmt.Errorf("filter agents: %w", err)
 		}
-		factories[name] = f
+		agents[name] = filterAgent{f, agent.RuleOf(f())}
 	}
-	return factories, nil
+	return agents, nil
+}
+
+// filterAgent is a filter agent: how to make one, and the rule by which
+// an env.LeanPlayer plays it (env.NoRule: only an env.Episode does).
+type filterAgent struct {
+	make agent.Factory
+	rule env.Rule
 }
 
 func (s FilterSettings) equal(t FilterSettings) bool {
@@ -131,9 +138,9 @@ func Check(name, src string, s FilterSettings) (Verdict, error) {
 	return check(name, src, s, true)
 }
 
-// CheckPlain is Check without the lean episodes (lean.go): every episode
-// plays through env's machine. It gives Check's verdicts, only slower; the
-// tests and the fuzzer compare the two.
+// CheckPlain is Check without the lean episodes (env.LeanPlayer): every
+// episode plays through an env.Episode. It gives Check's verdicts, only
+// slower; the tests and the fuzzer compare the two.
 func CheckPlain(name, src string, s FilterSettings) (Verdict, error) {
 	return check(name, src, s, false)
 }
@@ -147,9 +154,9 @@ func check(name, src string, s FilterSettings, leanEpisodes bool) (Verdict, erro
 	if e == nil {
 		return v, nil
 	}
-	var lean *leanEnv
+	var lean *env.Lean
 	if leanEpisodes {
-		lean, _ = leanEnvOf(e)
+		lean, _ = e.Lean()
 	}
 	return filters(v, e, lean, agents, s), nil
 }
@@ -172,9 +179,9 @@ func load(name, src string) (Verdict, *env.Env) {
 }
 
 // filters decides balance and discrimination of a loaded environment, its
-// lean form (lean.go) when it has one, by the sequential test or on the
+// lean form (env.Lean) when it has one, by the sequential test or on the
 // fixed budget.
-func filters(v Verdict, e *env.Env, lean *leanEnv, agents map[string]agent.Factory, s FilterSettings) Verdict {
+func filters(v Verdict, e *env.Env, lean *env.Lean, agents map[string]filterAgent, s FilterSettings) Verdict {
 	if s.Sequential {
 		return sequential(v, e, lean, agents, s)
 	}
@@ -207,7 +214,7 @@ func Fitness(gap, bits float64) float64 { return gap / math.Log2(max(bits, 2)) }
 // the budget ends, where today's rule decides); then random and the
 // references play on together, look by look, until a look decides
 // discrimination (or the budget ends: today's rule).
-func sequential(v Verdict, e *env.Env, lean *leanEnv, agents map[string]agent.Factory, s FilterSettings) Verdict {
+func sequential(v Verdict, e *env.Env, lean *env.Lean, agents map[string]filterAgent, s FilterSettings) Verdict {
 	random := newRuns(e, lean, "random", agents["random"], s)
 	refs := make([]*runs, len(s.References))
 	for i, name := range s.References {

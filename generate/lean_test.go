@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -70,11 +69,13 @@ func mustLoad(t *testing.T, name, src string) *env.Env {
 	return e
 }
 
-// A lean episode's score is env's, bit for bit: on every environment of
-// leanSources, for each built-in agent, many seeds and episode lengths
-// (none, one, the filters' 100 and a long one), one leanPlayer playing
-// them all one after another as the filters do.
-func TestLeanEpisodes(t *testing.T) {
+// The filters' runs of an agent score the same, episode for episode and
+// bit for bit, whether they play lean (env.LeanPlayer, taken from the
+// pool, on the machine's cores) or through env.Player: on every
+// environment of leanSources, for each agent that acts by a rule, with
+// short, the filters' and long episodes, extended look by look as the
+// sequential test extends them.
+func TestLeanRuns(t *testing.T) {
 	first, sample := 300, 40
 	if testing.Short() {
 		first, sample = 50, 5
@@ -82,23 +83,34 @@ func TestLeanEpisodes(t *testing.T) {
 	leanEnvs := 0
 	for name, src := range leanSources(t, first, sample) {
 		e := mustLoad(t, name, src)
-		lean, ok := leanEnvOf(e)
+		lean, ok := e.Lean()
 		if !ok {
 			continue
 		}
 		leanEnvs++
 		for _, who := range []string{"random", "follower", "oracle"} {
-			newAgent, err := agent.Lookup(who, agent.DefaultSettings)
+			f, err := agent.Lookup(who, agent.DefaultSettings)
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, plain := newLeanPlayer(lean), env.NewPlayer(e)
-			for i, steps := range []int{100, 0, 1, 100, 2000, 100, 7} {
-				seed := env.EpisodeSeed(uint64(len(name)), i)
-				got := p.episode(leanAgentOf(who), seed, steps)
-				want := plain.Episode(newAgent(), seed).Run(steps, nil)
-				if math.Float64bits(got) != math.Float64bits(want) {
-					t.Fatalf("%s, %s, seed %d, %d steps: lean %v, env %v\n%s", name, who, seed, steps, got, want, src)
+			a := filterAgent{f, agent.RuleOf(f())}
+			if a.rule == env.NoRule {
+				t.Fatalf("%s acts by no rule", who)
+			}
+			for _, steps := range []int{1, 100, 2000} {
+				s := FilterSettings{Seed: uint64(len(name)), Steps: steps}
+				fast, plain := newRuns(e, lean, who, a, s), newRuns(e, nil, who, a, s)
+				if fast.lean == nil || plain.lean != nil {
+					t.Fatalf("%s, %s: lean runs %v, plain runs %v", name, who, fast.lean != nil, plain.lean != nil)
+				}
+				for _, n := range []int{3, 5} {
+					fast.extend(n)
+					plain.extend(n)
+				}
+				for i := range fast.scores {
+					if got, want := fast.scores[i], plain.scores[i]; math.Float64bits(got) != math.Float64bits(want) {
+						t.Fatalf("%s, %s, episode %d of %d steps: lean %v, env %v\n%s", name, who, i, steps, got, want, src)
+					}
 				}
 			}
 		}
@@ -139,7 +151,8 @@ func TestLeanFilters(t *testing.T) {
 }
 
 // Which environments play lean: those without a behaviour program or
-// reward levels; and which agents: the built-in random, follower and oracle.
+// reward levels; and which agents: Random, Follower and Oracle, not
+// another agent, nor a type that embeds one of them (it may act otherwise).
 func TestLeanApplies(t *testing.T) {
 	tests := []struct {
 		name, src string
@@ -148,17 +161,29 @@ func TestLeanApplies(t *testing.T) {
 		{"a pattern", "actions a0 a1\nspace thesis 1+:1-\ngoodevil pattern a1\n", true},
 		{"a program", "actions a0 a1\nspace thesis 1+:1-\ngoodevil {\n\t->. a1\n}\n", false},
 		{"an object", "actions a0 a1\nspace thesis 1+:1-\nobject ω1 {\n\t->. a1\n}\ngoodevil pattern a1\n", false},
+		{"reward levels", "actions a0 a1\nspace thesis 1+:1-\nreward levels 1/2 1\ngoodevil pattern a1\n", false},
 	}
 	for _, tt := range tests {
-		if _, ok := leanEnvOf(mustLoad(t, tt.name, tt.src)); ok != tt.lean {
+		if _, ok := mustLoad(t, tt.name, tt.src).Lean(); ok != tt.lean {
 			t.Errorf("%s: lean %v, want %v", tt.name, ok, tt.lean)
 		}
 	}
-	for name, want := range map[string]leanAgent{"random": leanRandom, "follower": leanFollower, "oracle": leanOracle, "qlearning": leanNone, "stay": leanNone} {
-		if got := leanAgentOf(name); got != want {
-			t.Errorf("leanAgentOf(%q) = %v, want %v", name, got, want)
+	for name, want := range map[string]env.Rule{"random": env.RandomRule, "follower": env.FollowerRule, "oracle": env.OracleRule, "qlearning": env.NoRule, "stay": env.NoRule} {
+		if got := agent.RuleOf(must(agent.New(name, agent.DefaultSettings))); got != want {
+			t.Errorf("RuleOf(%s) = %v, want %v", name, got, want)
 		}
 	}
+	type embedding struct{ agent.Random }
+	if got := agent.RuleOf(&embedding{}); got != env.NoRule {
+		t.Errorf("RuleOf(a type embedding Random) = %v, want NoRule", got)
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }
 
 // The candidate checker gives Check's verdicts, field for field, on the
@@ -207,28 +232,11 @@ func TestCandidateChecker(t *testing.T) {
 	}
 }
 
-// intN draws as math/rand/v2's IntN does, for every n the lean loop asks
-// (powers of two and others, small and large) and many seeds.
-func TestIntN(t *testing.T) {
-	for seed := range uint64(50) {
-		for _, n := range []int{1, 2, 3, 4, 5, 6, 7, 8, 27, 256, 625, 1_000_000, 1<<62 + 1, math.MaxInt} {
-			var src rand.PCG
-			src.Seed(seed, 7)
-			r := rand.New(rand.NewPCG(seed, 7))
-			for range 20 {
-				if got, want := intN(&src, n), r.IntN(n); got != want {
-					t.Fatalf("seed %d, n %d: intN %d, IntN %d", seed, n, got, want)
-				}
-			}
-		}
-	}
-}
-
-// BenchmarkLeanEpisodes measures the lean loop alone: the first 1,000
-// candidates at 70 bits, 16 episodes of 100 interactions of each built-in
-// agent, an operation an interaction (the start-up garbage phase aside).
+// BenchmarkLeanEpisodes measures env.LeanPlayer alone: the first 1,000
+// candidates at 70 bits, 16 episodes of 100 interactions of each rule,
+// an operation an interaction (the start-up garbage phase aside).
 func BenchmarkLeanEpisodes(b *testing.B) {
-	var envs []*leanEnv
+	var envs []*env.Lean
 	Enumerate(70, func(c Candidate) bool {
 		f, err := lang.Parse("c.anynt", []byte(c.Source()))
 		if err != nil {
@@ -238,7 +246,7 @@ func BenchmarkLeanEpisodes(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		lean, ok := leanEnvOf(e)
+		lean, ok := e.Lean()
 		if !ok {
 			b.Fatal("no lean form")
 		}
@@ -246,13 +254,13 @@ func BenchmarkLeanEpisodes(b *testing.B) {
 		return len(envs) < 1000
 	})
 	b.ReportAllocs()
-	p := newLeanPlayer(envs[0])
+	p := env.NewLeanPlayer(envs[0])
 	n := 0
 	for b.Loop() {
-		p.setEnv(envs[n%len(envs)])
-		for _, kind := range []leanAgent{leanRandom, leanOracle, leanFollower} {
+		p.Reset(envs[n%len(envs)])
+		for _, rule := range []env.Rule{env.RandomRule, env.OracleRule, env.FollowerRule} {
 			for i := range 16 {
-				p.episode(kind, env.EpisodeSeed(1, i), 100)
+				p.Episode(rule, env.EpisodeSeed(1, i), 100)
 			}
 		}
 		n++

@@ -43,7 +43,7 @@ func looks(episodes int) []int {
 // the machine's cores; episode i has the seed Evaluate gives it, so the
 // first n scores are those of Evaluate's run, whatever the looks. A
 // built-in agent on an environment without programs plays lean episodes
-// (lean.go), with the same scores.
+// (env.LeanPlayer), with the same scores.
 type runs struct {
 	env      *env.Env
 	name     string
@@ -51,16 +51,16 @@ type runs struct {
 	seed     uint64
 	steps    int
 	players  []*env.Player // one a worker, kept with its memos from look to look
-	lean     *leanEnv      // nil: play through env
-	kind     leanAgent
+	lean     *env.Lean     // nil: play through env.Player
+	rule     env.Rule
 	scores   []float64
 	maxSteps int
 }
 
-func newRuns(e *env.Env, lean *leanEnv, name string, f agent.Factory, s FilterSettings) *runs {
-	r := &runs{env: e, name: name, agent: f, seed: s.Seed, steps: s.Steps}
-	if r.kind = leanAgentOf(name); lean != nil && r.kind != leanNone {
-		r.lean = lean
+func newRuns(e *env.Env, lean *env.Lean, name string, a filterAgent, s FilterSettings) *runs {
+	r := &runs{env: e, name: name, agent: a.make, seed: s.Seed, steps: s.Steps}
+	if lean != nil && a.rule != env.NoRule {
+		r.lean, r.rule = lean, a.rule
 	}
 	return r
 }
@@ -100,12 +100,12 @@ func (r *runs) extend(n int) {
 }
 
 // extendLean is extend's lean episodes from to n, on workers goroutines
-// (the calling one among them), each with a leanPlayer of the pool.
+// (the calling one among them), each with a LeanPlayer of the pool.
 func (r *runs) extendLean(from, n, workers int) {
 	play := func(w int) {
 		p := getLeanPlayer(r.lean)
 		for i := from + w; i < n; i += workers {
-			r.scores[i] = p.episode(r.kind, env.EpisodeSeed(r.seed, i), r.steps)
+			r.scores[i] = p.Episode(r.rule, env.EpisodeSeed(r.seed, i), r.steps)
 		}
 		leanPlayers.Put(p)
 	}
@@ -115,6 +115,19 @@ func (r *runs) extendLean(from, n, workers int) {
 	}
 	play(0)
 	wg.Wait()
+}
+
+// leanPlayers keeps LeanPlayers from candidate to candidate: a
+// candidate's runs take one a worker and give it back.
+var leanPlayers sync.Pool
+
+// getLeanPlayer is a LeanPlayer of the pool, readied for l.
+func getLeanPlayer(l *env.Lean) *env.LeanPlayer {
+	if p, ok := leanPlayers.Get().(*env.LeanPlayer); ok {
+		p.Reset(l)
+		return p
+	}
+	return env.NewLeanPlayer(l)
 }
 
 // score is the agent's mean and 95% interval over the episodes played.
