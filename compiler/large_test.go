@@ -43,7 +43,7 @@ func BenchmarkCheckLarge(b *testing.B) {
 }
 
 // BenchmarkCheckPastTheBound parses and checks, as `anynt check` does,
-// issue 20's 20 MB file of rules of the form ab -> ca, 2.2 million of
+// a 20 MB file of rules of the form ab -> ca, 2.2 million of
 // them: the parser refuses it at the 838,861st rule, past lang.MaxTokens,
 // where it was once read whole and refused by the compiler's
 // compiler.MaxRules.
@@ -60,7 +60,7 @@ func BenchmarkCheckPastTheBound(b *testing.B) {
 }
 
 // The front end gives a large file the output it gave before it was made
-// linear (issue 13): the hashes below were computed with the participle
+// linear: the hashes below were computed with the participle
 // parser of commit 0a9c92d on the same generated files. A 1 MB file of the
 // corpus's rule forms formats to the same bytes and checks; the same file
 // with a mistake every 997 lines gives the same errors, positioned.

@@ -113,7 +113,7 @@
 // run's last interaction, the times first put on Take's clock, so that a
 // person and an agent on the same item are scored by the same code.
 //
-// A battery (item 2 of issue 10) draws its environments from a pool: files
+// A battery draws its environments from a pool: files
 // and folders (ReadPool, LoadPool: every file loaded before anything runs,
 // every error of every file returned together) or the generator's stream in
 // order of description length (GeneratePool, filtered by default). Battery

@@ -174,7 +174,7 @@ func paperAt(run aggregate.Run, tau, lambda float64) aggregate.Values {
 // Hernández-Orallo (2010a) defines it: an item whose steps run out before τ
 // counts the time from its last action to τ, which ω‖τ divides by and which
 // shrinks v̌‖τ's n*. The figures read when each episode ended are
-// Outcome.AtEnd. The case of issue 20: random on lambda-one:3/1 at 0.1 s an
+// Outcome.AtEnd. The case that once read them wrong: random on lambda-one:3/1 at 0.1 s an
 // action and τ = 100 s does its 20 steps by 2 s, collecting 3, so ω‖τ = 3/100
 // and n* = ⌊20·2/100⌋ = 0.
 func TestPayoffsAreThePapersAtTau(t *testing.T) {

@@ -180,7 +180,7 @@ func TestDifferentialRegressions(t *testing.T) {
 		// memory keeps "a"; the VM used to store the empty string.
 		{"mark in an untaken alternative", "(a^Δ|b) -> c", "a b"},
 		{"mark in an absent optional", "[a^Δ] b -> c", "a b b"},
-		// '|' at the top level is a symbol, and takes the mark (issue 9).
+		// '|' at the top level is a symbol, and takes the mark.
 		{"marked pipe at the top level", "|^Δ -> a\na ->. ∇", "a | | a"},
 	}
 	for _, tt := range tests {

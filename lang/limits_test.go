@@ -83,9 +83,9 @@ func TestParseRefusesAFileWhereItPassesABound(t *testing.T) {
 // A file is refused as soon as it passes a bound, not after it is read:
 // what parsing allocates past that point is the source's copy alone. A
 // rule four times too long costs what a rule just too long does, and a
-// file of twice too many rules what a file of one too many does (issue
-// 20: a 20 MB file was read whole, in seconds and a gigabyte, before its
-// rules were counted).
+// file of twice too many rules what a file of one too many does (a 20 MB
+// file was once read whole, in seconds and a gigabyte, before its rules
+// were counted).
 func TestParseStopsReadingAtABound(t *testing.T) {
 	tests := []struct {
 		name        string
