@@ -113,6 +113,15 @@
 // run's last interaction, the times first put on Take's clock, so that a
 // person and an agent on the same item are scored by the same code.
 //
+// Bounds gives each item its scale on the same episode seeds: the highest
+// payoff an agent keeping the pace could reach (agent.Scale: the clock's
+// times are fixed by the episode's seed, so every payoff is a weighted sum
+// of the rewards, payoffWeights, and the optimum of that sum is found
+// forward over the episode's states) and random's exact expectation, or,
+// past ScaleBudget, a horizon plan's payoff (a lower bound, Bound.Horizon)
+// and random's expectation estimated from plays (Bound.RandomPlays); a
+// report normalises every score between the two.
+//
 // A battery draws its environments from a pool: files
 // and folders (ReadPool, LoadPool: every file loaded before anything runs,
 // every error of every file returned together) or the generator's stream in
