@@ -166,7 +166,7 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	case errors.As(err, &failed):
 		// The results are written, then the exit status says an agent
 		// failed (optimal that could not plan).
-		err = &exitError{code: exitAgent, err: failed}
+		err = failed
 	case err != nil:
 		return err
 	}
@@ -231,7 +231,7 @@ func writeAdaptiveReport(io *stdio, fl adaptiveFlags, s exam.AdaptiveSettings, s
 				st.Bits, st.Start, st.Time, st.Interactions, stop, st.Score, st.Estimate, seText(st.SE, st.Number), st.Name)
 		}
 		if err := tw.Flush(); err != nil {
-			return &exitError{code: exitIO, err: err}
+			return ioFailure(err)
 		}
 		used := s.Tau - r.Unused
 		fmt.Fprintf(io.out, "%s: score %+.4f ± %s (standard error), 95%% interval %s, over %s in %g s of %g; mean level %.2f\n",
@@ -312,9 +312,8 @@ func writeAdaptiveCSV(io *stdio, results []exam.AdaptiveResult, set adaptiveSett
 		maxTimeText = g(*set.MaxTime)
 	}
 	cw := csv.NewWriter(io.out)
-	ioErr := func(err error) error { return &exitError{code: exitIO, err: err} }
 	if err := cw.Write(adaptiveCSVHeader); err != nil {
-		return ioErr(err)
+		return ioFailure(err)
 	}
 	for _, r := range results {
 		agentQ := []string{"", "", ""}
@@ -334,13 +333,13 @@ func writeAdaptiveCSV(io *stdio, results []exam.AdaptiveResult, set adaptiveSett
 				r.Agent, d(st.Number), st.Name, d(st.Level), d(st.Cells), d(st.Actions), d(st.KApprox), g(st.Bits), g(st.Start),
 				g(st.Time), d(st.Interactions), strconv.FormatBool(st.Stopped), g(st.Score), g(st.Estimate), se, horizon}
 			if err := cw.Write(row); err != nil {
-				return ioErr(err)
+				return ioFailure(err)
 			}
 		}
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {
-		return ioErr(err)
+		return ioFailure(err)
 	}
 	return nil
 }
@@ -352,13 +351,13 @@ func writeAdaptiveJSON(io *stdio, results []exam.AdaptiveResult, set adaptiveSet
 				Step: st.Number, Environment: st.Name, Level: st.Level, Cells: st.Cells, Actions: st.Actions, KApprox: st.KApprox, Bits: st.Bits,
 				Start: st.Start, Time: st.Time, Interactions: st.Interactions, Stopped: st.Stopped, Horizon: st.Horizon, Score: st.Score,
 				Estimate: st.Estimate, SE: se(st.SE, st.Number)}); err != nil {
-				return &exitError{code: exitIO, err: err}
+				return ioFailure(err)
 			}
 		}
 		if err := writeJSON(io.out, adaptiveResult{adaptiveHead: adaptiveHead{versionString(), "adaptive-result", r.Agent, r.Seed, set},
 			Score: r.Score, SE: se(r.SE, len(r.Steps)), Low: se(r.Low, len(r.Steps)), High: se(r.High, len(r.Steps)), Environments: len(r.Steps), MeanLevel: r.MeanLevel,
 			TimeUsed: set.TestTime - r.Unused, Unused: r.Unused, Fault: faultOf(r)}); err != nil {
-			return &exitError{code: exitIO, err: err}
+			return ioFailure(err)
 		}
 	}
 	return nil

@@ -104,7 +104,6 @@ func batteryItems(args []string, fl batteryFlags, seed uint64) ([]exam.Item, err
 // poolOf reads the environments a battery or the adaptive test draws from:
 // the files and folders in args, or the generator's with --generate.
 func poolOf(args []string, fl batteryFlags) ([]exam.PoolEnv, error) {
-	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
 	var pool []exam.PoolEnv
 	var err error
 	if fl.changed("generate") {
@@ -144,7 +143,7 @@ func poolError(err error) error {
 	}
 	var path *fs.PathError
 	if errors.As(err, &path) {
-		return &exitError{code: exitIO, err: err}
+		return ioFailure(err)
 	}
 	return usage(err)
 }

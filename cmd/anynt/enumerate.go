@@ -45,18 +45,18 @@ the rejections by reason ends the run on standard error.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
 			if s.Shard, s.Shards, err = parseShard(shard); err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--shard: %w", err)}
+				return usage(fmt.Errorf("--shard: %w", err))
 			}
 			// NaN would compare false with every length and enumerate
 			// nothing, silently.
 			if !(s.MaxBits >= 0 && s.MaxBits <= maxEnumerateBits) {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--max-bits is %v; it must be a number from 0 to %d", s.MaxBits, maxEnumerateBits)}
+				return usage(fmt.Errorf("--max-bits is %v; it must be a number from 0 to %d", s.MaxBits, maxEnumerateBits))
 			}
 			if s.Limit < 0 {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--limit is a count of environments, 0 for no limit; not %d", s.Limit)}
+				return usage(fmt.Errorf("--limit is a count of environments, 0 for no limit; not %d", s.Limit))
 			}
 			if err := s.Filters.Validate(); err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return usage(err)
 			}
 			start := time.Now()
 			rate := func(n int) float64 { return float64(n) / max(time.Since(start).Seconds(), 1e-9) }
@@ -102,10 +102,10 @@ the rejections by reason ends the run on standard error.`,
 			// The settings were checked above, so what fails now is the
 			// output folder or standard output: an I/O failure.
 			if err != nil {
-				return &exitError{code: exitIO, err: err}
+				return ioFailure(err)
 			}
 			if writeErr != nil {
-				return &exitError{code: exitIO, err: fmt.Errorf("writing the output: %w", writeErr)}
+				return ioFailure(fmt.Errorf("writing the output: %w", writeErr))
 			}
 			return nil
 		},

@@ -22,7 +22,7 @@ func loadEnv(name string) (*env.Env, error) {
 		return nil, err
 	}
 	if !env.IsEnvironment(f) {
-		return nil, &exitError{code: exitUsage, err: &kindError{file: name}}
+		return nil, &kindError{file: name}
 	}
 	e, err := env.Load(f)
 	if err != nil {
@@ -86,11 +86,11 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if runFilters && classic {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--filters runs environments; --classic files are rule files")}
+				return usage(fmt.Errorf("--filters runs environments; --classic files are rule files"))
 			}
 			if runFilters {
 				if err := filters.Validate(); err != nil {
-					return &exitError{code: exitUsage, err: err}
+					return usage(err)
 				}
 			}
 			var all lang.ErrorList
@@ -115,7 +115,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 					continue
 				}
 				if !isEnv {
-					return &exitError{code: exitUsage, err: fmt.Errorf("--filters: %w", &kindError{file: name})}
+					return usage(fmt.Errorf("--filters: %w", &kindError{file: name}))
 				}
 				src, err := readSource(name)
 				if err != nil {
@@ -123,7 +123,7 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 				}
 				v, err := generate.Check(name, string(src), filters)
 				if err != nil {
-					return &exitError{code: exitUsage, err: err}
+					return usage(err)
 				}
 				fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], v.Best.Agent, v.Best.Mean)
 				if !v.Accepted {
@@ -134,10 +134,10 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
 				return fileErrors(all)
 			}
 			if rejected > 0 {
-				return &exitError{code: exitFile, err: fmt.Errorf("%d file(s) failed the filters", rejected)}
+				return fileErrors(fmt.Errorf("%d file(s) failed the filters", rejected))
 			}
 			if strict && warned > 0 {
-				return &exitError{code: exitFile, err: fmt.Errorf("%d warning(s), and --strict", warned)}
+				return fileErrors(fmt.Errorf("%d warning(s), and --strict", warned))
 			}
 			return nil
 		},
@@ -209,15 +209,15 @@ code an action is written by its name or by its index as one digit.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			names, err := lang.Symbols(actions)
 			if err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--actions: %w", err)}
+				return usage(fmt.Errorf("--actions: %w", err))
 			}
 			code, err := lang.Symbols(args[0])
 			if err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("code: %w", err)}
+				return usage(fmt.Errorf("code: %w", err))
 			}
 			s, err := env.DecodeCode(dialect, code, names, true)
 			if err != nil {
-				return &exitError{code: exitFile, err: err}
+				return fileErrors(err)
 			}
 			fmt.Fprint(io.out, s.Table(names))
 			if errs := s.Check(); len(errs) > 0 {
@@ -225,7 +225,7 @@ code an action is written by its name or by its index as one digit.`,
 				for i, e := range errs {
 					msgs[i] = "invalid space: " + e.Error()
 				}
-				return &exitError{code: exitFile, err: fmt.Errorf("%s", strings.Join(msgs, "\n"))}
+				return fileErrors(fmt.Errorf("%s", strings.Join(msgs, "\n")))
 			}
 			return nil
 		},
@@ -372,7 +372,7 @@ with status 5 after the output.`,
 			// silently: a mistake the user should hear of.
 			for _, name := range []string{"alpha", "gamma", "q0"} {
 				if cmd.Flags().Changed(name) && fl.agent != "qlearning" {
-					return &exitError{code: exitUsage, err: fmt.Errorf("--%s is a setting of qlearning; agent %s has none", name, fl.agent)}
+					return usage(fmt.Errorf("--%s is a setting of qlearning; agent %s has none", name, fl.agent))
 				}
 			}
 			if err := fl.outside.check(cmd.Flags().Changed, false); err != nil {
@@ -411,7 +411,7 @@ func checkRunSize(episodes, steps int) error {
 		return err
 	}
 	if episodes*steps > maxRunInteractions {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--episodes × --steps is %d interactions; at most %d", episodes*steps, maxRunInteractions)}
+		return usage(fmt.Errorf("--episodes × --steps is %d interactions; at most %d", episodes*steps, maxRunInteractions))
 	}
 	return nil
 }
@@ -422,7 +422,7 @@ func runEnv(io *stdio, file string, fl runFlags) error {
 	}
 	newAgent, err := agent.Lookup(fl.agent, fl.settings)
 	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("--agent %s: %w", fl.agent, err)}
+		return usage(fmt.Errorf("--agent %s: %w", fl.agent, err))
 	}
 	e, err := loadEnv(file)
 	if err != nil {
@@ -478,8 +478,8 @@ func agentFailed(name string, ev env.Evaluation) error {
 	if ev.Failed == 0 {
 		return nil
 	}
-	return &exitError{code: exitAgent, err: fmt.Errorf("--agent %s failed in %d of %d episodes, whose scores are not what it claims; the first: %w",
-		name, ev.Failed, len(ev.Scores), ev.Failure)}
+	return agentFault(fmt.Errorf("--agent %s failed in %d of %d episodes, whose scores are not what it claims; the first: %w",
+		name, ev.Failed, len(ev.Scores), ev.Failure))
 }
 
 // writeTrace plays the first episode (its seed is the evaluation's first)

@@ -23,7 +23,7 @@ const (
 // checkBound refuses a flag value outside [lo, hi] as a usage error.
 func checkBound(flag string, v, lo, hi int) error {
 	if v < lo || v > hi {
-		return &exitError{code: exitUsage, err: fmt.Errorf("%s is %d; it must be from %d to %d", flag, v, lo, hi)}
+		return usage(fmt.Errorf("%s is %d; it must be from %d to %d", flag, v, lo, hi))
 	}
 	return nil
 }

@@ -80,7 +80,7 @@ func (o *outsideFlags) start(io *stdio, g *guard, command string, taken []string
 		return exam.Examinee{}, report.Agent{}, usage(fmt.Errorf("--agent-cmd: %w", err))
 	}
 	if err != nil {
-		return exam.Examinee{}, report.Agent{}, &exitError{code: exitAgent, err: err}
+		return exam.Examinee{}, report.Agent{}, agentFault(err)
 	}
 	g.add(p)
 	name := p.Name
@@ -158,5 +158,5 @@ func (g *guard) stop(err error) error {
 	if err == nil {
 		err = fmt.Errorf("anynt received the signal %q after the test", g.sig)
 	}
-	return &exitError{code: 128 + int(n), err: err}
+	return &signalError{sig: n, err: err}
 }

@@ -106,11 +106,11 @@ func runResults(io *stdio, fl resultsFlags, changed func(string) bool) error {
 	// study.Open would make a database where there is none: a mistyped
 	// name would give an empty study, not an error.
 	if _, err := os.Stat(fl.db); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--db: %w", err)}
+		return ioFailure(fmt.Errorf("--db: %w", err))
 	}
 	s, err := study.Open(fl.db, nil)
 	if err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
+		return ioFailure(fmt.Errorf("--db %w", err))
 	}
 	defer s.Close()
 	switch {
@@ -122,7 +122,7 @@ func runResults(io *stdio, fl resultsFlags, changed func(string) bool) error {
 		return peopleReport(io, s, fl.test)
 	}
 	if err != nil {
-		return &exitError{code: exitIO, err: err}
+		return ioFailure(err)
 	}
 	return nil
 }
@@ -137,15 +137,15 @@ func peopleReport(io *stdio, s *study.Study, fl testFlags) error {
 	}
 	items, people, who, err := s.Outcomes(peopleName, set)
 	if err != nil {
-		return &exitError{code: exitIO, err: err}
+		return ioFailure(err)
 	}
 	if len(who) == 0 {
 		ps, err := s.Participants()
 		if err != nil {
-			return &exitError{code: exitIO, err: err}
+			return ioFailure(err)
 		}
-		return &exitError{code: exitFile, err: fmt.Errorf("no participant has finished the test yet (%d sessions); "+
-			"--participants and --interactions export what is recorded", len(ps))}
+		return fileErrors(fmt.Errorf("no participant has finished the test yet (%d sessions); "+
+			"--participants and --interactions export what is recorded", len(ps)))
 	}
 	if err := checkTestSize(items, len(examinees), set); err != nil {
 		return err

@@ -156,16 +156,16 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	// A database the process may read but not write opens, and would
 	// refuse every participant's start: say so now.
 	if err := s.CheckWritable(); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %w; anynt serve records every move in it", err)}
+		return ioFailure(fmt.Errorf("--db %w; anynt serve records every move in it", err))
 	}
 	d := s.Design()
 	ps, err := s.Participants()
 	if err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %s: %w", fl.db, err)}
+		return ioFailure(fmt.Errorf("--db %s: %w", fl.db, err))
 	}
 	ln, err := net.Listen("tcp", fl.addr)
 	if err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--addr: %w", err)}
+		return ioFailure(fmt.Errorf("--addr: %w", err))
 	}
 	srv := newHTTPServer(web.New(s, web.Options{Title: fl.title, Logger: slog.New(slog.NewTextHandler(io.err, nil))}))
 	// Signals are caught: the first stops the server, a second cuts the
@@ -181,7 +181,7 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), servedURL(fl.addr, ln.Addr()))
 	select {
 	case err := <-served:
-		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
+		return ioFailure(fmt.Errorf("serving: %w", err))
 	case <-signals:
 	}
 	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
@@ -204,11 +204,11 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	}
 	closed = true
 	if err := s.Close(); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", err)}
+		return ioFailure(fmt.Errorf("closing the database: %w", err))
 	}
 	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
 	if stopErr != nil {
-		return &exitError{code: exitIO, err: stopErr}
+		return ioFailure(stopErr)
 	}
 	return nil
 }
@@ -310,9 +310,9 @@ func studyError(err error) error {
 	case errors.Is(err, study.ErrOtherDesign):
 		return usage(fmt.Errorf("--db %w; give the flags that made it, or none to go on with it, or another --db", err))
 	case errors.Is(err, study.ErrHeld):
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %w; stop that server first, or serve another --db (anynt results may read it meanwhile)", err)}
+		return ioFailure(fmt.Errorf("--db %w; stop that server first, or serve another --db (anynt results may read it meanwhile)", err))
 	}
-	return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
+	return ioFailure(fmt.Errorf("--db %w", err))
 }
 
 // serveDesign draws the test the flags describe, as anynt test does, with
@@ -376,12 +376,12 @@ func serveIntro(fl serveFlags) (study.Intro, error) {
 func readText(name string, limit int64) (string, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return "", &exitError{code: exitIO, err: err}
+		return "", ioFailure(err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return "", &exitError{code: exitIO, err: fmt.Errorf("reading %s: %w", name, err)}
+		return "", ioFailure(fmt.Errorf("reading %s: %w", name, err))
 	}
 	text := string(data)
 	switch {

@@ -14,30 +14,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit statuses that scripts can rely on.
-const (
-	exitOK    = 0
-	exitFile  = 1 // the input file has errors
-	exitUsage = 2 // the command line is wrong
-	exitLimit = 3 // a run stopped at a limit (steps, length, work, tries)
-	exitIO    = 4 // a file could not be read or written
-	exitAgent = 5 // an agent outside anynt failed (--agent-cmd), or optimal could not plan
-)
-
-// exitError carries an exit status out of a command.
-type exitError struct {
-	code int
-	err  error
-}
-
-func (e *exitError) Error() string { return e.err.Error() }
-
-// Unwrap keeps the cause reachable through errors.Is and errors.As.
-func (e *exitError) Unwrap() error { return e.err }
-
-// fileErrors wraps errors found in a source file.
-func fileErrors(err error) error { return &exitError{code: exitFile, err: err} }
-
 // stdio is where a command reads and writes.
 type stdio struct {
 	in       io.Reader
@@ -55,46 +31,6 @@ func run(args []string, in io.Reader, out, errw io.Writer) int {
 	root.SetOut(stdout)
 	root.SetErr(errw)
 	return exitStatus(errw, root.Execute(), stdout.err)
-}
-
-// exitStatus prints a command's error and returns its exit status. A
-// failure to write standard output is exitIO whatever the command said:
-// its output, or part of it, is lost (a string printed before a limit, a
-// report before an agent's fault), and a script must not take the run for
-// done. The failure is named once: by the command, when it returned it as
-// an exitIO error of its own (serve-env's "writing answers"), else last,
-// after the command's own error.
-func exitStatus(errw io.Writer, err, outErr error) int {
-	if outErr == nil {
-		return commandStatus(errw, err)
-	}
-	var ee *exitError
-	if errors.As(err, &ee) && ee.code == exitIO && errors.Is(err, outErr) {
-		return commandStatus(errw, err)
-	}
-	if err != nil && !errors.Is(err, outErr) {
-		commandStatus(errw, err)
-	}
-	fmt.Fprintf(errw, "anynt: writing the standard output: %v\n", outErr)
-	return exitIO
-}
-
-// commandStatus prints a command's error and returns its exit status: an
-// exitError's, or exitUsage for the errors of cobra's own parsing.
-func commandStatus(errw io.Writer, err error) int {
-	if err == nil {
-		return exitOK
-	}
-	var ee *exitError
-	if errors.As(err, &ee) {
-		if ee.err != nil && ee.err.Error() != "" {
-			printError(errw, ee.err)
-		}
-		return ee.code
-	}
-	fmt.Fprintf(errw, "anynt: %v\n", err)
-	fmt.Fprintln(errw, "Run 'anynt --help' for usage.")
-	return exitUsage
 }
 
 // newRootCmd makes the root command with the subcommand args name, or with
@@ -150,9 +86,8 @@ var subcommands = []struct {
 // reports whether err was only that; a command that goes through several
 // files reports every file's errors before it fails.
 func collectFileErrors(err error, all *lang.ErrorList) bool {
-	var ee *exitError
 	var list lang.ErrorList
-	if errors.As(err, &ee) && ee.code == exitFile && errors.As(ee.err, &list) {
+	if exitCode(err) == exitFile && errors.As(err, &list) {
 		*all = append(*all, list...)
 		return true
 	}
@@ -325,7 +260,7 @@ func readSource(name string) ([]byte, error) {
 		return nil, fileErrors(list)
 	}
 	if err != nil {
-		return nil, &exitError{code: exitIO, err: err}
+		return nil, ioFailure(err)
 	}
 	return src, nil
 }
@@ -335,7 +270,7 @@ func readSource(name string) ([]byte, error) {
 // middle); a file that cannot be written exits with exitIO.
 func writeSource(name string, data []byte) error {
 	if err := atomicfile.Write(name, data); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("writing %s: %w", name, err)}
+		return ioFailure(fmt.Errorf("writing %s: %w", name, err))
 	}
 	return nil
 }
@@ -351,12 +286,11 @@ func loadFile(name string, classic bool, opts compiler.Options) (*lang.File, err
 // withMeaningErrors is loadFile on a file already parsed: f and err are
 // parseFile's.
 func withMeaningErrors(f *lang.File, err error, opts compiler.Options) (*lang.File, error) {
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitFile {
+	if exitCode(err) != exitFile {
 		return f, err
 	}
 	var all lang.ErrorList
-	errors.As(ee.err, &all)
+	errors.As(err, &all)
 	var meaning lang.ErrorList
 	if f != nil && errors.As(compiler.Check(f, opts), &meaning) {
 		all = append(all, meaning...)

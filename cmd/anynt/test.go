@@ -327,8 +327,6 @@ func runAdaptiveTest(io *stdio, fl testFlags) error {
 	return runAdaptive(io, examinees, a, fl.seed, form)
 }
 
-func usage(err error) error { return &exitError{code: exitUsage, err: err} }
-
 func protocolList() string { return strings.Join(protocolNames(), ", ") }
 
 // protocolHelp lists the protocols with what each gives, a line each.
@@ -437,7 +435,7 @@ func runTest(io *stdio, fl testFlags) (err error) {
 	if errors.As(err, &failed) {
 		items = items[:failed.Items] // what every examinee took
 		if len(items) == 0 {         // stopped before any item: nothing to report
-			return &exitError{code: exitAgent, err: failed}
+			return failed
 		}
 	} else if err != nil {
 		return usage(err)
@@ -462,7 +460,7 @@ func runTest(io *stdio, fl testFlags) (err error) {
 		return err
 	}
 	if failed != nil {
-		return &exitError{code: exitAgent, err: failed}
+		return failed
 	}
 	return nil
 }
@@ -489,7 +487,7 @@ func writeTestReport(io *stdio, rep *report.Report, fl testFlags) error {
 		err = rep.WriteText(io.out)
 	}
 	if err != nil {
-		return &exitError{code: exitIO, err: err}
+		return ioFailure(err)
 	}
 	return nil
 }

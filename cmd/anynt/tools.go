@@ -30,7 +30,7 @@ of first appearance.`,
 			if cmd.Flags().Changed("alphabet") {
 				var err error
 				if opts.Alphabet, err = lang.Symbols(alphabet); err != nil {
-					return &exitError{code: exitUsage, err: fmt.Errorf("--alphabet: %w", err)}
+					return usage(fmt.Errorf("--alphabet: %w", err))
 				}
 			}
 			b, err := pickBehaviour(args[0], object, classic, opts)
@@ -49,7 +49,7 @@ of first appearance.`,
 			}
 			switch {
 			case writeErr != nil:
-				return &exitError{code: exitIO, err: writeErr}
+				return ioFailure(writeErr)
 			case err != nil:
 				return fileErrors(err)
 			}
@@ -105,7 +105,7 @@ any.`,
 				}
 			}
 			if unformatted {
-				return &exitError{code: exitFile, err: fmt.Errorf("")}
+				return errSilent
 			}
 			return nil
 		},
