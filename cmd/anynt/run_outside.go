@@ -23,7 +23,7 @@ func runOutside(io *stdio, file string, fl runFlags) (err error) {
 	if fl.trace {
 		return usage(errors.New("--trace is for a built-in --agent"))
 	}
-	if err := checkRunSize(fl.episodes, fl.steps); err != nil {
+	if err := fl.runSize.check(); err != nil {
 		return err
 	}
 	e, err := loadEnv(file)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,9 +15,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/anynt/anynt/study"
 	"github.com/anynt/anynt/web"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Bounds of what anynt serve shows a participant: the page is for a
@@ -53,22 +52,14 @@ const (
 // serveFlags are anynt serve's flags: the test (as anynt test draws it),
 // the database, the intro and where to listen.
 type serveFlags struct {
-	test              testFlags
+	draw              drawFlags
 	db, addr, consent string
 	title             string
 	askCode, public   bool
 	questions         []string
-}
-
-// designFlags are the flags that decide the study (the protocols' own
-// among them); anynt serve on a database that holds a study and none of
-// them serves the stored one.
-func designFlags() []string {
-	names := []string{"protocol", "seed", "consent", "ask-code", "question"}
-	for _, n := range protocolNames() {
-		names = append(names, protocols[n].flags...)
-	}
-	return names
+	// intro are the flags of what a participant is shown before the
+	// test, which, with the draw's, describe a study.
+	intro flagGroup
 }
 
 func newServeCmd(io *stdio) *cobra.Command {
@@ -116,24 +107,26 @@ serve runs.`,
   anynt serve --db battery.db --protocol battery --steps 200 corpus/paper
   anynt serve --db study.db --addr 0.0.0.0:8080 --public`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.test.files = args
-			return runServe(io, fl, cmd.Flags().Changed)
+			fl.draw.files = args
+			return runServe(io, fl)
 		},
 	}
 	f := cmd.Flags()
-	fl.test.registerProtocol(f)
+	fl.draw.register(f)
 	f.StringVar(&fl.db, "db", "", "the study's SQLite database, created when missing (required)")
 	f.StringVar(&fl.addr, "addr", "127.0.0.1:8080", "the address to listen on, HOST:PORT (port 0: any free port)")
 	f.BoolVar(&fl.public, "public", false, "allow an --addr that is not a loopback address")
-	f.StringVar(&fl.consent, "consent", "", "a UTF-8 text FILE a participant must accept before the test")
+	fl.intro.register(f, func(f *pflag.FlagSet) {
+		f.StringVar(&fl.consent, "consent", "", "a UTF-8 text FILE a participant must accept before the test")
+		f.BoolVar(&fl.askCode, "ask-code", false, "ask each participant for the code the researcher gave")
+		f.StringArrayVar(&fl.questions, "question", nil, fmt.Sprintf("a question asked before the test, its answer stored (repeatable, up to %d)", maxQuestions))
+	})
 	f.StringVar(&fl.title, "title", defaultTitle, "the page's title, in the browser's tab: it should not tell participants the study's hypothesis")
-	f.BoolVar(&fl.askCode, "ask-code", false, "ask each participant for the code the researcher gave")
-	f.StringArrayVar(&fl.questions, "question", nil, fmt.Sprintf("a question asked before the test, its answer stored (repeatable, up to %d)", maxQuestions))
 	return cmd
 }
 
 // runServe opens the study and serves it until a signal stops it.
-func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
+func runServe(io *stdio, fl serveFlags) error {
 	if fl.db == "" {
 		return usage(errors.New("--db FILE is required: the database that keeps the study"))
 	}
@@ -143,7 +136,7 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	if err := checkTitle(fl.title); err != nil {
 		return err
 	}
-	s, err := openServedStudy(fl, changed)
+	s, err := openServedStudy(fl)
 	if err != nil {
 		return err
 	}
@@ -269,128 +262,6 @@ func checkTitle(title string) error {
 		return usage(fmt.Errorf("--title must be one line of UTF-8 text of 1 to %d bytes", maxTitleLen))
 	}
 	return nil
-}
-
-// openServedStudy opens the database for this process alone (a second
-// server would answer half of a session's moves with the other's sequence
-// numbers): with its stored study when it has one and no flag describes a
-// study, else with the study the flags describe, which an existing study
-// must equal.
-func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, error) {
-	described := len(fl.test.files) > 0
-	for _, name := range designFlags() {
-		described = described || changed(name)
-	}
-	if !described {
-		s, err := study.OpenHeld(fl.db, nil)
-		if err == nil {
-			return s, nil
-		}
-		if !errors.Is(err, study.ErrNoStudy) {
-			return nil, studyError(err)
-		}
-	}
-	d, err := serveDesign(fl, changed)
-	if err != nil {
-		return nil, err
-	}
-	s, err := study.OpenHeld(fl.db, &d)
-	if err != nil {
-		return nil, studyError(err)
-	}
-	return s, nil
-}
-
-// studyError gives study.OpenHeld's error its exit status: another study
-// is a usage error (the flags do not describe the database), the rest (a
-// database another server holds among them) a file that could not be read
-// or written.
-func studyError(err error) error {
-	switch {
-	case errors.Is(err, study.ErrOtherDesign):
-		return usage(fmt.Errorf("--db %w; give the flags that made it, or none to go on with it, or another --db", err))
-	case errors.Is(err, study.ErrHeld):
-		return ioFailure(fmt.Errorf("--db %w; stop that server first, or serve another --db (anynt results may read it meanwhile)", err))
-	}
-	return ioFailure(fmt.Errorf("--db %w", err))
-}
-
-// serveDesign draws the test the flags describe, as anynt test does, with
-// the intro.
-func serveDesign(fl serveFlags, changed func(string) bool) (study.Design, error) {
-	t := fl.test
-	if err := checkProtocolFlags(t, changed, len(t.files)); err != nil {
-		return study.Design{}, err
-	}
-	if err := checkBound("--tests", t.tests, 1, maxTests); err != nil {
-		return study.Design{}, err
-	}
-	if t.protocol != "lambda-one" {
-		t.tests = 1 // a battery is one test; checkProtocolFlags refused --tests
-	}
-	intro, err := serveIntro(fl)
-	if err != nil {
-		return study.Design{}, err
-	}
-	p := protocols[t.protocol]
-	items, err := p.items(t)
-	if err != nil {
-		return study.Design{}, err
-	}
-	d := study.Design{Version: versionString(), Protocol: t.protocol, Complexity: p.report.Complexity,
-		Strata: string(p.report.Strata), Seed: t.seed, Tests: t.tests, Items: items, Intro: intro}
-	if p.settings != nil {
-		d.Settings = p.settings(t)
-	}
-	return d, nil
-}
-
-// serveIntro reads the consent text and checks the questions.
-func serveIntro(fl serveFlags) (study.Intro, error) {
-	intro := study.Intro{AskCode: fl.askCode}
-	if fl.consent != "" {
-		text, err := readText(fl.consent, maxConsentBytes)
-		if err != nil {
-			return intro, err
-		}
-		if strings.TrimSpace(text) == "" {
-			return intro, usage(fmt.Errorf("--consent %s is empty; a participant would accept nothing", fl.consent))
-		}
-		intro.Consent = text
-	}
-	if len(fl.questions) > maxQuestions {
-		return intro, usage(fmt.Errorf("--question is given %d times; at most %d", len(fl.questions), maxQuestions))
-	}
-	for i, q := range fl.questions {
-		q = strings.TrimSpace(q)
-		if q == "" || len(q) > maxQuestionLen || !utf8.ValidString(q) {
-			return intro, usage(fmt.Errorf("--question %d must be UTF-8 text of 1 to %d bytes", i+1, maxQuestionLen))
-		}
-		intro.Questions = append(intro.Questions, q)
-	}
-	return intro, nil
-}
-
-// readText reads a UTF-8 text file of at most limit bytes named on the
-// command line.
-func readText(name string, limit int64) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", ioFailure(err)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return "", ioFailure(fmt.Errorf("reading %s: %w", name, err))
-	}
-	text := string(data)
-	switch {
-	case int64(len(text)) > limit:
-		return "", usage(fmt.Errorf("%s is larger than %d bytes", name, limit))
-	case !utf8.ValidString(text):
-		return "", usage(fmt.Errorf("%s is not UTF-8 text", name))
-	}
-	return strings.TrimPrefix(text, "\uFEFF"), nil
 }
 
 // counted is n and the noun, in the plural unless n is 1.
