@@ -18,9 +18,14 @@ func fileKind(isEnv bool) string {
 	return "rule file"
 }
 
+// checkFlags are anynt check's flags.
+type checkFlags struct {
+	filters                              generate.FilterSettings
+	runFilters, verbose, strict, classic bool
+}
+
 func newCheckCmd(io *stdio) *cobra.Command {
-	filters := generate.DefaultFilters
-	var runFilters, verbose, strict, classic bool
+	fl := checkFlags{filters: generate.DefaultFilters}
 	cmd := &cobra.Command{
 		Use:   "check [-v] [--strict] [--filters] FILE...",
 		Short: "Check environment and rule files",
@@ -56,72 +61,18 @@ to ` + fmt.Sprint(generate.MaxFilterRuns) + `, --steps from 1 to ` + fmt.Sprint(
   anynt check --filters corpus/paper/example5.anynt`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if runFilters && classic {
-				return usage(fmt.Errorf("--filters runs environments; --classic files are rule files"))
-			}
-			if runFilters {
-				if err := filters.Validate(); err != nil {
-					return usage(err)
-				}
-			}
-			var all lang.ErrorList
-			rejected, warned := 0, 0
-			var src sources // each file's warnings come together
-			for _, name := range args {
-				isEnv, warns, err := checkFile(name, classic)
-				if err != nil {
-					if collectFileErrors(err, &all) {
-						continue
-					}
-					return err
-				}
-				if verbose {
-					fmt.Fprintf(io.out, "%s: %s\n", name, fileKind(isEnv))
-				}
-				for _, w := range warns {
-					src.printPositioned(io.err, &lang.Error{Pos: w.Pos, Msg: "warning: " + w.Msg})
-				}
-				warned += len(warns)
-				if !runFilters {
-					continue
-				}
-				if !isEnv {
-					return usage(fmt.Errorf("--filters: %w", &kindError{file: name}))
-				}
-				src, err := readSource(name)
-				if err != nil {
-					return err
-				}
-				v, err := generate.Check(name, string(src), filters)
-				if err != nil {
-					return usage(err)
-				}
-				fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], v.Best.Agent, v.Best.Mean)
-				if !v.Accepted {
-					rejected++
-				}
-			}
-			if len(all) > 0 {
-				return fileErrors(all)
-			}
-			if rejected > 0 {
-				return fileErrors(fmt.Errorf("%d file(s) failed the filters", rejected))
-			}
-			if strict && warned > 0 {
-				return fileErrors(fmt.Errorf("%d warning(s), and --strict", warned))
-			}
-			return nil
+			return runCheck(io, args, fl)
 		},
 	}
-	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print the kind each file was taken for")
-	cmd.Flags().BoolVar(&strict, "strict", false, "exit 1 on warnings too")
-	cmd.Flags().BoolVar(&classic, "classic", false, "read every FILE as a rule file in the classic format")
-	cmd.Flags().BoolVar(&runFilters, "filters", false, "also run the balance and discrimination filters")
-	cmd.Flags().IntVar(&filters.Episodes, "episodes", filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", generate.MaxFilterRuns))
-	cmd.Flags().IntVar(&filters.Steps, "steps", filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", generate.MaxFilterRuns))
-	cmd.Flags().Uint64Var(&filters.Seed, "seed", filters.Seed, "the seed of the filter runs")
-	specListVar(cmd.Flags(), &filters.References, "references", filters.References, "the reference agents of discrimination (the best of them must score above random)")
-	cmd.Flags().BoolVar(&filters.Sequential, "sequential", filters.Sequential, "decide by the sequential test, stopping when a look knows (--sequential=false: every episode of every agent)")
+	cmd.Flags().BoolVarP(&fl.verbose, "verbose", "v", false, "print the kind each file was taken for")
+	cmd.Flags().BoolVar(&fl.strict, "strict", false, "exit 1 on warnings too")
+	cmd.Flags().BoolVar(&fl.classic, "classic", false, "read every FILE as a rule file in the classic format")
+	cmd.Flags().BoolVar(&fl.runFilters, "filters", false, "also run the balance and discrimination filters")
+	cmd.Flags().IntVar(&fl.filters.Episodes, "episodes", fl.filters.Episodes, fmt.Sprintf("episodes of each agent in the filters (2 to %d)", generate.MaxFilterRuns))
+	cmd.Flags().IntVar(&fl.filters.Steps, "steps", fl.filters.Steps, fmt.Sprintf("interactions an episode in the filters (1 to %d)", generate.MaxFilterRuns))
+	cmd.Flags().Uint64Var(&fl.filters.Seed, "seed", fl.filters.Seed, "the seed of the filter runs")
+	specListVar(cmd.Flags(), &fl.filters.References, "references", fl.filters.References, "the reference agents of discrimination (the best of them must score above random)")
+	cmd.Flags().BoolVar(&fl.filters.Sequential, "sequential", fl.filters.Sequential, "decide by the sequential test, stopping when a look knows (--sequential=false: every episode of every agent)")
 	return cmd
 }
 
@@ -161,4 +112,64 @@ func checkFile(name string, classic bool) (isEnv bool, warns lang.ErrorList, err
 		return true, nil, fileErrors(err)
 	}
 	return true, env.Lint(f, e), nil
+}
+
+// runCheck checks each file, printing every error and warning, and the
+// filters' verdicts with --filters.
+func runCheck(io *stdio, args []string, fl checkFlags) error {
+	if fl.runFilters && fl.classic {
+		return usage(fmt.Errorf("--filters runs environments; --classic files are rule files"))
+	}
+	if fl.runFilters {
+		if err := fl.filters.Validate(); err != nil {
+			return usage(err)
+		}
+	}
+	var all lang.ErrorList
+	rejected, warned := 0, 0
+	var src sources // each file's warnings come together
+	for _, name := range args {
+		isEnv, warns, err := checkFile(name, fl.classic)
+		if err != nil {
+			if collectFileErrors(err, &all) {
+				continue
+			}
+			return err
+		}
+		if fl.verbose {
+			fmt.Fprintf(io.out, "%s: %s\n", name, fileKind(isEnv))
+		}
+		for _, w := range warns {
+			src.printPositioned(io.err, &lang.Error{Pos: w.Pos, Msg: "warning: " + w.Msg})
+		}
+		warned += len(warns)
+		if !fl.runFilters {
+			continue
+		}
+		if !isEnv {
+			return usage(fmt.Errorf("--filters: %w", &kindError{file: name}))
+		}
+		src, err := readSource(name)
+		if err != nil {
+			return err
+		}
+		v, err := generate.Check(name, string(src), fl.filters)
+		if err != nil {
+			return usage(err)
+		}
+		fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], v.Best.Agent, v.Best.Mean)
+		if !v.Accepted {
+			rejected++
+		}
+	}
+	if len(all) > 0 {
+		return fileErrors(all)
+	}
+	if rejected > 0 {
+		return fileErrors(fmt.Errorf("%d file(s) failed the filters", rejected))
+	}
+	if fl.strict && warned > 0 {
+		return fileErrors(fmt.Errorf("%d warning(s), and --strict", warned))
+	}
+	return nil
 }

@@ -127,13 +127,7 @@ serve runs.`,
 
 // runServe opens the study and serves it until a signal stops it.
 func runServe(io *stdio, fl serveFlags) error {
-	if fl.db == "" {
-		return usage(errors.New("--db FILE is required: the database that keeps the study"))
-	}
-	if err := checkListenAddr(fl.addr, fl.public); err != nil {
-		return err
-	}
-	if err := checkTitle(fl.title); err != nil {
+	if err := fl.check(); err != nil {
 		return err
 	}
 	s, err := openServedStudy(fl)
@@ -177,8 +171,27 @@ func runServe(io *stdio, fl serveFlags) error {
 		return ioFailure(fmt.Errorf("serving: %w", err))
 	case <-signals:
 	}
+	// The grace is cancelled when runServe returns, not before: while the
+	// database closes, a second signal is still caught, and a third then
+	// ends anynt at once.
 	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
+	stopErr := stopServing(shutdown, cancel, srv, signals)
+	closed = true
+	if err := s.Close(); err != nil {
+		return ioFailure(fmt.Errorf("closing the database: %w", err))
+	}
+	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
+	if stopErr != nil {
+		return ioFailure(stopErr)
+	}
+	return nil
+}
+
+// stopServing shuts srv down after the first of signals: the requests
+// under way are answered, unless shutdown's grace runs out or a second
+// signal comes (which cancels it), and either cuts them short.
+func stopServing(shutdown context.Context, cancel func(), srv *http.Server, signals chan os.Signal) error {
 	go func() {
 		select {
 		case <-signals:
@@ -190,20 +203,24 @@ func runServe(io *stdio, fl serveFlags) error {
 		case <-shutdown.Done():
 		}
 	}()
-	stopErr := srv.Shutdown(shutdown)
-	if stopErr != nil {
+	err := srv.Shutdown(shutdown)
+	if err != nil {
 		srv.Close() // cut what is still under way: none of it was answered
-		stopErr = fmt.Errorf("stopping: the requests under way were cut short (%w); none had been answered", stopErr)
-	}
-	closed = true
-	if err := s.Close(); err != nil {
-		return ioFailure(fmt.Errorf("closing the database: %w", err))
-	}
-	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
-	if stopErr != nil {
-		return ioFailure(stopErr)
+		return fmt.Errorf("stopping: the requests under way were cut short (%w); none had been answered", err)
 	}
 	return nil
+}
+
+// check refuses a missing --db, an address serve may not listen on and
+// a title the browser cannot show.
+func (fl *serveFlags) check() error {
+	if fl.db == "" {
+		return usage(errors.New("--db FILE is required: the database that keeps the study"))
+	}
+	if err := checkListenAddr(fl.addr, fl.public); err != nil {
+		return err
+	}
+	return checkTitle(fl.title)
 }
 
 // newHTTPServer is the server of a study's page, with the limits of a
