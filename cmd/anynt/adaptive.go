@@ -7,7 +7,6 @@ import (
 
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/report"
-	"github.com/spf13/pflag"
 )
 
 // adaptiveFlags are the settings of `anynt test --adaptive`
@@ -38,9 +37,9 @@ func newAdaptiveFlags() adaptiveFlags {
 	return adaptiveFlags{settings: exam.DefaultAdaptive, ladder: "cells"}
 }
 
-func (fl *adaptiveFlags) register(f *pflag.FlagSet) {
+func (fl *adaptiveFlags) register(f flagDefs) {
 	s := &fl.settings
-	fl.group.register(f, func(f *pflag.FlagSet) {
+	f.in(&fl.group, func(f flagDefs) {
 		f.Float64Var(&s.Tau, "test-time", s.Tau, "--adaptive: the whole test's time, in simulated seconds")
 		f.Float64Var(&s.First, "first-time", s.First, "--adaptive: the first environment's time, in seconds")
 		f.Float64Var(&s.Growth, "time-step", s.Growth, "--adaptive: the seconds each environment gets more than the one before")

@@ -27,7 +27,7 @@ func adaptiveFlagsOf(t *testing.T, args ...string) adaptiveFlags {
 	t.Helper()
 	fl := newAdaptiveFlags()
 	f := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	fl.register(f)
+	fl.register(defsOf(f))
 	if err := f.Parse(args); err != nil {
 		t.Fatal(err)
 	}

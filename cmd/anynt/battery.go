@@ -9,7 +9,6 @@ import (
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/lang"
-	"github.com/spf13/pflag"
 )
 
 // batteryFlags are the flags of a battery: where its environments come
@@ -47,16 +46,16 @@ interactions, and every agent meets the same environments with the same
 seeds (docs/tests.md, "Batteries").`
 
 // register adds the battery flags to f.
-func (fl *batteryFlags) register(f *pflag.FlagSet) {
-	fl.all.register(f, func(f *pflag.FlagSet) {
-		fl.sampling.register(f, func(f *pflag.FlagSet) {
+func (fl *batteryFlags) register(f flagDefs) {
+	f.in(&fl.all, func(f flagDefs) {
+		f.in(&fl.sampling, func(f flagDefs) {
 			f.StringVar(&fl.weighting, "weighting", string(exam.List), "how environments are drawn from the pool: universal, stratum or list")
 			f.IntVar(&fl.sample, "sample", 0, "environments drawn from the pool, none twice (0: the whole pool)")
 			f.IntVar(&fl.steps, "steps", 100, fmt.Sprintf("interactions of each environment of a battery (1 to %d)", exam.MaxSteps))
 			f.Float64Var(&fl.stratumWidth, "stratum-width", 1, "the width in bits of a complexity stratum, for --weighting stratum")
 		})
 		f.Float64Var(&fl.generate, "generate", 0, "draw the battery from the generator's environments up to this many bits, not from files")
-		fl.generated.register(f, func(f *pflag.FlagSet) {
+		f.in(&fl.generated, func(f flagDefs) {
 			f.IntVar(&fl.pool, "pool", 1000, fmt.Sprintf("the generator's environments, the first of the enumeration (1 to %d)", exam.MaxPool))
 			f.BoolVar(&fl.filters, "filters", true, "keep only generated environments that pass the generator's filters")
 		})

@@ -18,7 +18,7 @@ func batteryFlagsOf(t *testing.T, args ...string) batteryFlags {
 	t.Helper()
 	f := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	var fl batteryFlags
-	fl.register(f)
+	fl.register(defsOf(f))
 	if err := f.Parse(args); err != nil {
 		t.Fatal(err)
 	}

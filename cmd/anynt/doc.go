@@ -37,8 +37,9 @@
 // outside anynt (outsideFlags), the flags that draw a test's items
 // (drawFlags, shared by test and serve), those that decide how agents take
 // them and how the report is written (examFlags, shared by test and
-// results), a battery's and the adaptive test's. A group registers its
-// flags through a flagGroup, which keeps them in order, so that a check
+// results), a battery's and the adaptive test's. A group defines its
+// flags through flagDefs, which records each in a flagGroup, in order (a
+// flag may be in several groups, nested), so that a check
 // that refuses flags where they mean nothing (a battery's under
 // --protocol lambda-one, a protocol's under --adaptive, the report's in an
 // export) asks the group which were given, and no list of flag names is

@@ -8,7 +8,6 @@ import (
 
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/report"
-	"github.com/spf13/pflag"
 )
 
 // examFlags decide how the agents take the items and how the report is
@@ -29,22 +28,22 @@ type examFlags struct {
 }
 
 // register adds the flags, the agents by default agents.
-func (x *examFlags) register(f *pflag.FlagSet, agents []string) {
+func (x *examFlags) register(f flagDefs, agents []string) {
 	d := exam.DefaultSettings
-	x.report.register(f, func(f *pflag.FlagSet) {
+	f.in(&x.report, func(f flagDefs) {
 		specListVar(f, &x.agents, "agent", agents, "the agents, a list (comma-separated or repeated), each a name with, for qlambda, sarsalambda, hlq and freq, optional settings name:key=value,...; the first is the paired differences' baseline")
-		x.protocolOnly.register(f, func(f *pflag.FlagSet) {
+		f.in(&x.protocolOnly, func(f flagDefs) {
 			f.IntVar(&x.episodes, "episodes", d.Episodes, fmt.Sprintf("episodes of each item (1 to %d)", exam.MaxEpisodes))
 		})
 		f.StringVar(&x.pace, "pace", d.Pace.String(), "the delay before each action: constant:D, uniform:A:B or exponential:MEAN seconds")
-		x.protocolOnly.register(f, func(f *pflag.FlagSet) {
+		f.in(&x.protocolOnly, func(f flagDefs) {
 			f.Float64Var(&x.tau, "tau", d.Tau, "the test time of an item in seconds; 0: its interactions × the pace's mean delay")
 		})
 		f.Float64Var(&x.lambda, "lambda", d.Lambda, "the discount of V|γ|τ, in (0, 1)")
 		f.StringVar(&x.score, "score", string(d.Score), "the payoff that scores an item: "+exam.ScoreNames())
 		x.q.register(f)
 		f.StringVar(&x.html, "html", "", "write a self-contained HTML report with plots to FILE")
-		x.protocolOnly.register(f, func(f *pflag.FlagSet) {
+		f.in(&x.protocolOnly, func(f flagDefs) {
 			f.BoolVar(&x.quiet, "quiet", false, "print no table and no progress line")
 		})
 	})

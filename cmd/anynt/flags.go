@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/spf13/pflag"
@@ -16,15 +17,6 @@ import (
 // study).
 type flagGroup struct {
 	flags []*pflag.Flag
-}
-
-// register defines the group's flags with define and adds them to f.
-func (g *flagGroup) register(f *pflag.FlagSet, define func(*pflag.FlagSet)) {
-	own := pflag.NewFlagSet("", pflag.ContinueOnError)
-	own.SortFlags = false // VisitAll in the order registered
-	define(own)
-	own.VisitAll(func(fl *pflag.Flag) { g.flags = append(g.flags, fl) })
-	f.AddFlagSet(own)
 }
 
 // given is the first of the group's flags given on the command line, in
@@ -58,6 +50,71 @@ func firstGiven(groups ...*flagGroup) string {
 	return ""
 }
 
+// flagDefs defines flags on a command's flag set, as pflag.FlagSet does,
+// and records each in the groups it is being defined in (in). Recording
+// is a lookup and an append, so that making a command, which every run
+// does, costs no more than its flags.
+type flagDefs struct {
+	set    *pflag.FlagSet
+	groups []*flagGroup
+}
+
+// defsOf defines flags on f, in no group yet.
+func defsOf(f *pflag.FlagSet) flagDefs { return flagDefs{set: f} }
+
+// in defines with define the flags of g, which are also those of the
+// groups d is defining.
+func (d flagDefs) in(g *flagGroup, define func(flagDefs)) {
+	define(flagDefs{d.set, append(d.groups[:len(d.groups):len(d.groups)], g)})
+}
+
+func (d flagDefs) record(name string) {
+	fl := d.set.Lookup(name)
+	for _, g := range d.groups {
+		g.flags = append(g.flags, fl)
+	}
+}
+
+func (d flagDefs) IntVar(p *int, name string, value int, usage string) {
+	d.set.IntVar(p, name, value, usage)
+	d.record(name)
+}
+
+func (d flagDefs) Uint64Var(p *uint64, name string, value uint64, usage string) {
+	d.set.Uint64Var(p, name, value, usage)
+	d.record(name)
+}
+
+func (d flagDefs) Float64Var(p *float64, name string, value float64, usage string) {
+	d.set.Float64Var(p, name, value, usage)
+	d.record(name)
+}
+
+func (d flagDefs) BoolVar(p *bool, name string, value bool, usage string) {
+	d.set.BoolVar(p, name, value, usage)
+	d.record(name)
+}
+
+func (d flagDefs) StringVar(p *string, name string, value string, usage string) {
+	d.set.StringVar(p, name, value, usage)
+	d.record(name)
+}
+
+func (d flagDefs) StringArrayVar(p *[]string, name string, value []string, usage string) {
+	d.set.StringArrayVar(p, name, value, usage)
+	d.record(name)
+}
+
+func (d flagDefs) DurationVar(p *time.Duration, name string, value time.Duration, usage string) {
+	d.set.DurationVar(p, name, value, usage)
+	d.record(name)
+}
+
+func (d flagDefs) Var(value pflag.Value, name string, usage string) {
+	d.set.Var(value, name, usage)
+	d.record(name)
+}
+
 // checkBound refuses a flag value outside [lo, hi] as a usage error.
 func checkBound(flag string, v, lo, hi int) error {
 	if v < lo || v > hi {
@@ -81,7 +138,7 @@ type runSize struct {
 	episodes, steps int
 }
 
-func (r *runSize) register(f *pflag.FlagSet) {
+func (r *runSize) register(f flagDefs) {
 	f.IntVar(&r.steps, "steps", 1000, fmt.Sprintf("scored interactions an episode (1 to %d)", maxSteps))
 	f.IntVar(&r.episodes, "episodes", 100, fmt.Sprintf("episodes (1 to %d)", maxEpisodes))
 }
@@ -107,9 +164,9 @@ type qlearningFlags struct {
 	group    flagGroup
 }
 
-func (q *qlearningFlags) register(f *pflag.FlagSet) {
+func (q *qlearningFlags) register(f flagDefs) {
 	q.settings = agent.DefaultSettings
-	q.group.register(f, func(f *pflag.FlagSet) {
+	f.in(&q.group, func(f flagDefs) {
 		f.Float64Var(&q.settings.Alpha, "alpha", agent.DefaultSettings.Alpha, "Q-learning's learning rate, in (0, 1]")
 		f.Float64Var(&q.settings.Gamma, "gamma", agent.DefaultSettings.Gamma, "Q-learning's discount, in [0, 1)")
 		f.Float64Var(&q.settings.Q0, "q0", agent.DefaultSettings.Q0, "Q-learning's initial Q value, finite")
@@ -147,8 +204,11 @@ type specList struct {
 	set bool // a first Set replaces the default, later ones append
 }
 
-// specListVar defines a flag of agent specs with its default.
-func specListVar(f *pflag.FlagSet, p *[]string, name string, value []string, usage string) {
+// specListVar defines a flag of agent specs with its default on f, a
+// pflag.FlagSet or flagDefs.
+func specListVar(f interface {
+	Var(pflag.Value, string, string)
+}, p *[]string, name string, value []string, usage string) {
 	*p = value
 	f.Var(&specList{p: p}, name, usage)
 }

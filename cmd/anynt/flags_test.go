@@ -18,11 +18,11 @@ func TestFlagGroupsRefuseEachOfTheirFlags(t *testing.T) {
 	var x examFlags
 	var outside outsideFlags
 	adaptive := newAdaptiveFlags()
-	draw.register(f)
-	x.register(f, nil)
-	outside.register(f)
-	outside.registerBatch(f)
-	adaptive.register(f)
+	draw.register(defsOf(f))
+	x.register(defsOf(f), nil)
+	outside.register(defsOf(f))
+	outside.registerBatch(defsOf(f))
+	adaptive.register(defsOf(f))
 	blocker := corpusDir + "thesis/omega1-blocker.anynt"
 	// A database that cannot be opened: were a refusal missing, serve
 	// would fail to open it (status 4) instead of serving until stopped.

@@ -9,7 +9,6 @@ import (
 	"github.com/anynt/anynt/agentproto"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/report"
-	"github.com/spf13/pflag"
 )
 
 // maxAgentTimeout bounds --agent-timeout and --agent-test-timeout: a week.
@@ -26,10 +25,10 @@ type outsideFlags struct {
 	all, settings flagGroup
 }
 
-func (o *outsideFlags) register(f *pflag.FlagSet) {
-	o.all.register(f, func(f *pflag.FlagSet) {
+func (o *outsideFlags) register(f flagDefs) {
+	f.in(&o.all, func(f flagDefs) {
 		f.StringArrayVar(&o.commands, "agent-cmd", nil, `an agent outside anynt: the command that runs it (split as a shell would, not run by one), spoken to by the protocol of docs/protocol.md; repeat it for several agents (test)`)
-		o.settings.register(f, func(f *pflag.FlagSet) {
+		f.in(&o.settings, func(f flagDefs) {
 			f.DurationVar(&o.timeout, "agent-timeout", agentproto.DefaultTimeout, "the time --agent-cmd has to answer each message; past it, it is killed (a fault)")
 			f.DurationVar(&o.testTimeout, "agent-test-timeout", 0, "the time --agent-cmd has for the whole test; 0: no limit")
 			f.StringVar(&o.onFault, "on-fault", "stop", "after a fault of --agent-cmd: stop (the report covers the items up to it) or continue (a new process for the next item)")
@@ -39,9 +38,9 @@ func (o *outsideFlags) register(f *pflag.FlagSet) {
 
 // registerBatch adds --agent-batch, which anynt test has and anynt run
 // has not: run plays one environment's episodes, one after another.
-func (o *outsideFlags) registerBatch(f *pflag.FlagSet) {
-	o.all.register(f, func(f *pflag.FlagSet) {
-		o.settings.register(f, func(f *pflag.FlagSet) {
+func (o *outsideFlags) registerBatch(f flagDefs) {
+	f.in(&o.all, func(f flagDefs) {
+		f.in(&o.settings, func(f flagDefs) {
 			f.IntVar(&o.batch, "agent-batch", 1, fmt.Sprintf("the items --agent-cmd takes at once, 1 to %d: above 1, one message carries the observations of up to that many items and the agent answers their actions in one (docs/protocol.md, Batches); the agent must accept batches in its hello", agentproto.MaxBatch))
 		})
 	})

@@ -7,7 +7,6 @@ import (
 
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/report"
-	"github.com/spf13/pflag"
 )
 
 // Ceilings of test's flags (docs/reports.md): beyond them a test would
@@ -33,11 +32,11 @@ type drawFlags struct {
 	all, choice, lambdaOne flagGroup
 }
 
-func (d *drawFlags) register(f *pflag.FlagSet) {
-	d.all.register(f, func(f *pflag.FlagSet) {
-		d.choice.register(f, func(f *pflag.FlagSet) {
+func (d *drawFlags) register(f flagDefs) {
+	f.in(&d.all, func(f flagDefs) {
+		f.in(&d.choice, func(f flagDefs) {
 			f.StringVar(&d.protocol, "protocol", "lambda-one", "the test: "+protocolList())
-			d.lambdaOne.register(f, func(f *pflag.FlagSet) {
+			f.in(&d.lambdaOne, func(f flagDefs) {
 				f.IntVar(&d.tests, "tests", 20, fmt.Sprintf("the tests drawn (1 to %d)", maxTests))
 			})
 		})

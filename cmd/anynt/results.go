@@ -66,8 +66,9 @@ recorded, finished or not. With no finished participant the report is refused
 		},
 	}
 	f := cmd.Flags()
+	defs := defsOf(f)
 	f.StringVar(&fl.db, "db", "", "the study's SQLite database, written by anynt serve (required)")
-	fl.exam.register(f, []string{"qlearning"})
+	fl.exam.register(defs, []string{"qlearning"})
 	f.BoolVar(&fl.interactions, "interactions", false, "write every recorded interaction (CSV, or JSON lines with --json)")
 	f.BoolVar(&fl.participants, "participants", false, "write the sessions (CSV, or JSON lines with --json)")
 	return cmd

@@ -138,13 +138,14 @@ with status 5 after the output.`,
 		},
 	}
 	f := cmd.Flags()
+	defs := defsOf(f)
 	f.StringVar(&fl.agent, "agent", "random", "the evaluated agent: "+strings.Join(agent.Names(), ", "))
-	fl.runSize.register(f)
+	fl.runSize.register(defs)
 	f.Uint64Var(&fl.seed, "seed", 1, "the seed of every random choice")
 	f.BoolVar(&fl.trace, "trace", false, "print the first episode's interactions on standard error")
 	f.BoolVar(&fl.json, "json", false, "print the outcome as one JSON object")
-	fl.q.register(f)
-	fl.outside.register(f)
+	fl.q.register(defs)
+	fl.outside.register(defs)
 	return cmd
 }
 

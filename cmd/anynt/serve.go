@@ -17,7 +17,6 @@ import (
 
 	"github.com/anynt/anynt/web"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // Bounds of what anynt serve shows a participant: the page is for a
@@ -112,11 +111,12 @@ serve runs.`,
 		},
 	}
 	f := cmd.Flags()
-	fl.draw.register(f)
+	defs := defsOf(f)
+	fl.draw.register(defs)
 	f.StringVar(&fl.db, "db", "", "the study's SQLite database, created when missing (required)")
 	f.StringVar(&fl.addr, "addr", "127.0.0.1:8080", "the address to listen on, HOST:PORT (port 0: any free port)")
 	f.BoolVar(&fl.public, "public", false, "allow an --addr that is not a loopback address")
-	fl.intro.register(f, func(f *pflag.FlagSet) {
+	defs.in(&fl.intro, func(f flagDefs) {
 		f.StringVar(&fl.consent, "consent", "", "a UTF-8 text FILE a participant must accept before the test")
 		f.BoolVar(&fl.askCode, "ask-code", false, "ask each participant for the code the researcher gave")
 		f.StringArrayVar(&fl.questions, "question", nil, fmt.Sprintf("a question asked before the test, its answer stored (repeatable, up to %d)", maxQuestions))

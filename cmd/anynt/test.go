@@ -8,7 +8,6 @@ import (
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/report"
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
 // testFlags are the flags of anynt test, in groups that register and
@@ -47,16 +46,17 @@ func newTestCmd(io *stdio) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
-	fl.draw.register(f)
-	fl.exam.register(f, []string{"random", "qlearning"})
-	fl.outside.register(f)
-	fl.outside.registerBatch(f)
-	fl.boundsFlag.register(f, func(f *pflag.FlagSet) {
+	defs := defsOf(f)
+	fl.draw.register(defs)
+	fl.exam.register(defs, []string{"random", "qlearning"})
+	fl.outside.register(defs)
+	fl.outside.registerBatch(defs)
+	defs.in(&fl.boundsFlag, func(f flagDefs) {
 		f.BoolVar(&fl.bounds, "bounds", true, "compute each item's optimum and random's expectation, and the normalised scores (--bounds=false skips it)")
 	})
 	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
 	fl.adaptiveTest = newAdaptiveFlags()
-	fl.adaptiveTest.register(f)
+	fl.adaptiveTest.register(defs)
 	return cmd
 }
 
