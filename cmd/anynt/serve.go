@@ -165,7 +165,7 @@ func runServe(io *stdio, fl serveFlags) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %s, %s so far) is at %s — Ctrl-C stops it\n",
-		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), servedURL(fl.addr, ln.Addr()))
+		d.Protocol, d.Seed, count(d.Tests, "test"), count(len(ps), "participant"), servedURL(fl.addr, ln.Addr()))
 	select {
 	case err := <-served:
 		return ioFailure(fmt.Errorf("serving: %w", err))
@@ -279,12 +279,4 @@ func checkTitle(title string) error {
 		return usage(fmt.Errorf("--title must be one line of UTF-8 text of 1 to %d bytes", maxTitleLen))
 	}
 	return nil
-}
-
-// counted is n and the noun, in the plural unless n is 1.
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
