@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"math"
 	"regexp"
 	"strings"
@@ -28,7 +27,7 @@ func adaptiveFlagsOf(t *testing.T, args ...string) adaptiveFlags {
 	t.Helper()
 	fl := newAdaptiveFlags()
 	f := pflag.NewFlagSet("test", pflag.ContinueOnError)
-	fl.register(f)
+	fl.register(defsOf(f))
 	if err := f.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -156,8 +155,7 @@ func TestAdaptiveRefusesBadFlags(t *testing.T) {
 		{[]string{"--ladder", "bits"}, `--ladder: no ladder "bits"`},
 	} {
 		_, err := runAdaptiveTo(t, adaptiveFlagsOf(t, c.args...), 1, false, "random")
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(err.Error(), c.want) {
+		if exitCode(err) != exitUsage || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want a usage error containing %q", c.args, err, c.want)
 		}
 	}
@@ -166,8 +164,7 @@ func TestAdaptiveRefusesBadFlags(t *testing.T) {
 	if _, err := runAdaptiveTo(t, fl, 1, false, "random"); err == nil || !strings.Contains(err.Error(), `no payoff "best"`) {
 		t.Errorf("an unknown payoff: %v", err)
 	}
-	var ee *exitError
-	if _, err := runAdaptiveTo(t, newAdaptiveFlags(), 1, false); !errors.As(err, &ee) || ee.code != exitUsage {
+	if _, err := runAdaptiveTo(t, newAdaptiveFlags(), 1, false); exitCode(err) != exitUsage {
 		t.Errorf("no agent: %v, want a usage error", err)
 	}
 }

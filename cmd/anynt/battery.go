@@ -9,7 +9,6 @@ import (
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/lang"
-	"github.com/spf13/pflag"
 )
 
 // batteryFlags are the flags of a battery: where its environments come
@@ -24,7 +23,10 @@ type batteryFlags struct {
 	generate float64
 	pool     int  // the generator's environments
 	filters  bool // keep only generated environments that pass the filters
-	set      *pflag.FlagSet
+	// all are the battery's flags; sampling those that draw the items
+	// from the pool, which the adaptive test (a ladder of the whole
+	// pool) refuses; generated those that only --generate reads.
+	all, sampling, generated flagGroup
 }
 
 // batteryHelp is the part of the test command's help that describes the
@@ -44,15 +46,29 @@ interactions, and every agent meets the same environments with the same
 seeds (docs/tests.md, "Batteries").`
 
 // register adds the battery flags to f.
-func (fl *batteryFlags) register(f *pflag.FlagSet) {
-	fl.set = f
-	f.StringVar(&fl.weighting, "weighting", string(exam.List), "how environments are drawn from the pool: universal, stratum or list")
-	f.IntVar(&fl.sample, "sample", 0, "environments drawn from the pool, none twice (0: the whole pool)")
-	f.IntVar(&fl.steps, "steps", 100, fmt.Sprintf("interactions of each environment of a battery (1 to %d)", exam.MaxSteps))
-	f.Float64Var(&fl.stratumWidth, "stratum-width", 1, "the width in bits of a complexity stratum, for --weighting stratum")
-	f.Float64Var(&fl.generate, "generate", 0, "draw the battery from the generator's environments up to this many bits, not from files")
-	f.IntVar(&fl.pool, "pool", 1000, fmt.Sprintf("the generator's environments, the first of the enumeration (1 to %d)", exam.MaxPool))
-	f.BoolVar(&fl.filters, "filters", true, "keep only generated environments that pass the generator's filters")
+func (fl *batteryFlags) register(f flagDefs) {
+	f.in(&fl.all, func(f flagDefs) {
+		f.in(&fl.sampling, func(f flagDefs) {
+			f.StringVar(&fl.weighting, "weighting", string(exam.List), "how environments are drawn from the pool: universal, stratum or list")
+			f.IntVar(&fl.sample, "sample", 0, "environments drawn from the pool, none twice (0: the whole pool)")
+			f.IntVar(&fl.steps, "steps", 100, fmt.Sprintf("interactions of each environment of a battery (1 to %d)", exam.MaxSteps))
+			f.Float64Var(&fl.stratumWidth, "stratum-width", 1, "the width in bits of a complexity stratum, for --weighting stratum")
+		})
+		f.Float64Var(&fl.generate, "generate", 0, "draw the battery from the generator's environments up to this many bits, not from files")
+		f.in(&fl.generated, func(f flagDefs) {
+			f.IntVar(&fl.pool, "pool", 1000, fmt.Sprintf("the generator's environments, the first of the enumeration (1 to %d)", exam.MaxPool))
+			f.BoolVar(&fl.filters, "filters", true, "keep only generated environments that pass the generator's filters")
+		})
+	})
+}
+
+// checkNotGenerated refuses the flags only --generate reads, which a
+// pool of files or Λ_one's ladder has no use for; why says why.
+func (fl *batteryFlags) checkNotGenerated(why string) error {
+	if name := fl.generated.given(); name != "" {
+		return usage(fmt.Errorf("--%s is for --generate%s", name, why))
+	}
+	return nil
 }
 
 // describe names the settings that drew a battery, for its report: the
@@ -75,7 +91,7 @@ func (fl batteryFlags) describe(files []string) string {
 }
 
 // changed reports whether a flag was given on the command line.
-func (fl batteryFlags) changed(name string) bool { return fl.set != nil && fl.set.Changed(name) }
+func (fl batteryFlags) changed(name string) bool { return fl.all.changed(name) }
 
 // batteryItems makes the items of a battery from the files and folders in
 // args or from the generator. The errors are the command's: usage (exit
@@ -104,7 +120,6 @@ func batteryItems(args []string, fl batteryFlags, seed uint64) ([]exam.Item, err
 // poolOf reads the environments a battery or the adaptive test draws from:
 // the files and folders in args, or the generator's with --generate.
 func poolOf(args []string, fl batteryFlags) ([]exam.PoolEnv, error) {
-	usage := func(err error) error { return &exitError{code: exitUsage, err: err} }
 	var pool []exam.PoolEnv
 	var err error
 	if fl.changed("generate") {
@@ -119,10 +134,8 @@ func poolOf(args []string, fl batteryFlags) ([]exam.PoolEnv, error) {
 			return nil, usage(fmt.Errorf("--generate: %w", err))
 		}
 	} else {
-		for _, name := range []string{"pool", "filters"} {
-			if fl.changed(name) {
-				return nil, usage(fmt.Errorf("--%s is for --generate; a battery of files takes the files as they are", name))
-			}
+		if err := fl.checkNotGenerated("; a battery of files takes the files as they are"); err != nil {
+			return nil, err
 		}
 		if len(args) == 0 {
 			return nil, usage(errors.New("a battery needs environment files or folders, or --generate BITS"))
@@ -144,7 +157,7 @@ func poolError(err error) error {
 	}
 	var path *fs.PathError
 	if errors.As(err, &path) {
-		return &exitError{code: exitIO, err: err}
+		return ioFailure(err)
 	}
 	return usage(err)
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -19,7 +18,7 @@ func batteryFlagsOf(t *testing.T, args ...string) batteryFlags {
 	t.Helper()
 	f := pflag.NewFlagSet("test", pflag.ContinueOnError)
 	var fl batteryFlags
-	fl.register(f)
+	fl.register(defsOf(f))
 	if err := f.Parse(args); err != nil {
 		t.Fatal(err)
 	}
@@ -64,9 +63,8 @@ func TestBatteryReportsEveryFileError(t *testing.T) {
 	rules := writeFile(t, "rules.anynt", "a -> b\n")
 	good := corpusDir + "paper/example5.anynt"
 	_, err := batteryItems([]string{good, syntax, rules}, batteryFlagsOf(t), 1)
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitFile {
-		t.Fatalf("status %v (%v); want exit %d", ee, err, exitFile)
+	if exitCode(err) != exitFile {
+		t.Fatalf("status %d (%v); want exit %d", exitCode(err), err, exitFile)
 	}
 	var b bytes.Buffer
 	printError(&b, err)
@@ -87,7 +85,7 @@ func TestBatteryReportsEveryFileError(t *testing.T) {
 	// A folder with a broken file fails like a named one.
 	dir := t.TempDir()
 	writeFileAt(t, filepath.Join(dir, "a.anynt"), "actions s l r\ngoodevil pattern (\n")
-	if _, err := batteryItems([]string{dir}, batteryFlagsOf(t), 1); !errors.As(err, &ee) || ee.code != exitFile {
+	if _, err := batteryItems([]string{dir}, batteryFlagsOf(t), 1); exitCode(err) != exitFile {
 		t.Errorf("a folder holding a file that does not parse: %v, want exit %d", err, exitFile)
 	}
 }
@@ -117,8 +115,7 @@ func TestBatteryUsageErrors(t *testing.T) {
 		{"an empty generated pool", nil, []string{"--generate", "50", "--pool", "0"}, exitUsage},
 	} {
 		_, err := batteryItems(c.args, batteryFlagsOf(t, c.flags...), 1)
-		var ee *exitError
-		if !errors.As(err, &ee) || ee.code != c.code {
+		if exitCode(err) != c.code {
 			t.Errorf("%s: %v; want exit %d", c.name, err, c.code)
 		}
 	}

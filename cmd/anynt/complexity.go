@@ -49,7 +49,7 @@ of the canonical source, and, for Good/Evil patterns, the zlib length the
 			}
 			newAgent, err := agent.Lookup(kt.agent, agent.DefaultSettings)
 			if err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--agent: %w", err)}
+				return usage(fmt.Errorf("--agent: %w", err))
 			}
 			var all lang.ErrorList
 			for _, name := range args {

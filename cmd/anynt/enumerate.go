@@ -43,71 +43,10 @@ the rejections by reason ends the run on standard error.`,
   anynt enumerate --max-bits 55 --out envs --shard 1/2 --json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
-			if s.Shard, s.Shards, err = parseShard(shard); err != nil {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--shard: %w", err)}
+			if err := checkEnumerate(&s, shard); err != nil {
+				return err
 			}
-			// NaN would compare false with every length and enumerate
-			// nothing, silently.
-			if !(s.MaxBits >= 0 && s.MaxBits <= maxEnumerateBits) {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--max-bits is %v; it must be a number from 0 to %d", s.MaxBits, maxEnumerateBits)}
-			}
-			if s.Limit < 0 {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--limit is a count of environments, 0 for no limit; not %d", s.Limit)}
-			}
-			if err := s.Filters.Validate(); err != nil {
-				return &exitError{code: exitUsage, err: err}
-			}
-			start := time.Now()
-			rate := func(n int) float64 { return float64(n) / max(time.Since(start).Seconds(), 1e-9) }
-			terminal := isTerminal(io.err)
-			clearProgress := func() {}
-			if terminal {
-				clearProgress = func() { fmt.Fprint(io.err, "\r\033[K") }
-			}
-			var last generate.Progress // the tallies of the last candidate
-			progress := func(p generate.Progress) {
-				last = p
-				if terminal {
-					fmt.Fprintf(io.err, "\r\033[Kexamined %d (%.0f/s), accepted %d, rejected %s",
-						p.Run.Examined, rate(p.Run.Examined), p.Run.Accepted, reasons(p.Run.Rejected))
-				}
-			}
-			notice := func(msg string) {
-				clearProgress()
-				fmt.Fprintf(io.err, "anynt: %s\n", msg)
-			}
-			var writeErr error
-			enc := json.NewEncoder(io.out)
-			total, err := generate.Stream(s, func(e generate.Emitted) {
-				clearProgress()
-				switch {
-				case writeErr != nil:
-				case asJSON:
-					writeErr = enc.Encode(enumerateLine{Version: version.String(), Emitted: e, Settings: s})
-				case e.File != "":
-					_, writeErr = fmt.Fprintf(io.out, "%s\t%.4f bits\trandom %+.3f\t%s %+.3f\n",
-						e.File, e.Bits, e.Verdict.Random.Mean, e.Verdict.Best.Agent, e.Verdict.Best.Mean)
-				default:
-					_, writeErr = fmt.Fprintf(io.out, "%s\n", e.Source)
-				}
-			}, progress, notice)
-			clearProgress()
-			fmt.Fprintf(io.err, "this run: examined %d (%.0f/s), accepted %d (%.0f/s), rejected %s\n",
-				last.Run.Examined, rate(last.Run.Examined), last.Run.Accepted, rate(last.Run.Accepted), reasons(last.Run.Rejected))
-			if total.Examined != last.Run.Examined {
-				fmt.Fprintf(io.err, "in all (resumed): examined %d, accepted %d, rejected %s\n",
-					total.Examined, total.Accepted, reasons(total.Rejected))
-			}
-			// The settings were checked above, so what fails now is the
-			// output folder or standard output: an I/O failure.
-			if err != nil {
-				return &exitError{code: exitIO, err: err}
-			}
-			if writeErr != nil {
-				return &exitError{code: exitIO, err: fmt.Errorf("writing the output: %w", writeErr)}
-			}
-			return nil
+			return runEnumerate(io, s, asJSON)
 		},
 	}
 	f := cmd.Flags()
@@ -169,4 +108,79 @@ func reasons(r map[string]int) string {
 		parts[i] = fmt.Sprintf("%s %d", k, r[k])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// checkEnumerate reads --shard into s and refuses settings out of range.
+func checkEnumerate(s *generate.StreamSettings, shard string) error {
+	var err error
+	if s.Shard, s.Shards, err = parseShard(shard); err != nil {
+		return usage(fmt.Errorf("--shard: %w", err))
+	}
+	// NaN would compare false with every length and enumerate
+	// nothing, silently.
+	if !(s.MaxBits >= 0 && s.MaxBits <= maxEnumerateBits) {
+		return usage(fmt.Errorf("--max-bits is %v; it must be a number from 0 to %d", s.MaxBits, maxEnumerateBits))
+	}
+	if s.Limit < 0 {
+		return usage(fmt.Errorf("--limit is a count of environments, 0 for no limit; not %d", s.Limit))
+	}
+	if err := s.Filters.Validate(); err != nil {
+		return usage(err)
+	}
+	return nil
+}
+
+// runEnumerate streams the environments, a line each, with the tallies
+// on standard error: a progress line on a terminal, a summary at the end.
+func runEnumerate(io *stdio, s generate.StreamSettings, asJSON bool) error {
+	start := time.Now()
+	rate := func(n int) float64 { return float64(n) / max(time.Since(start).Seconds(), 1e-9) }
+	terminal := isTerminal(io.err)
+	clearProgress := func() {}
+	if terminal {
+		clearProgress = func() { fmt.Fprint(io.err, "\r\033[K") }
+	}
+	var last generate.Progress // the tallies of the last candidate
+	progress := func(p generate.Progress) {
+		last = p
+		if terminal {
+			fmt.Fprintf(io.err, "\r\033[Kexamined %d (%.0f/s), accepted %d, rejected %s",
+				p.Run.Examined, rate(p.Run.Examined), p.Run.Accepted, reasons(p.Run.Rejected))
+		}
+	}
+	notice := func(msg string) {
+		clearProgress()
+		fmt.Fprintf(io.err, "anynt: %s\n", msg)
+	}
+	var writeErr error
+	enc := json.NewEncoder(io.out)
+	total, err := generate.Stream(s, func(e generate.Emitted) {
+		clearProgress()
+		switch {
+		case writeErr != nil:
+		case asJSON:
+			writeErr = enc.Encode(enumerateLine{Version: version.String(), Emitted: e, Settings: s})
+		case e.File != "":
+			_, writeErr = fmt.Fprintf(io.out, "%s\t%.4f bits\trandom %+.3f\t%s %+.3f\n",
+				e.File, e.Bits, e.Verdict.Random.Mean, e.Verdict.Best.Agent, e.Verdict.Best.Mean)
+		default:
+			_, writeErr = fmt.Fprintf(io.out, "%s\n", e.Source)
+		}
+	}, progress, notice)
+	clearProgress()
+	fmt.Fprintf(io.err, "this run: examined %d (%.0f/s), accepted %d (%.0f/s), rejected %s\n",
+		last.Run.Examined, rate(last.Run.Examined), last.Run.Accepted, rate(last.Run.Accepted), reasons(last.Run.Rejected))
+	if total.Examined != last.Run.Examined {
+		fmt.Fprintf(io.err, "in all (resumed): examined %d, accepted %d, rejected %s\n",
+			total.Examined, total.Accepted, reasons(total.Rejected))
+	}
+	// The settings were checked above, so what fails now is the
+	// output folder or standard output: an I/O failure.
+	if err != nil {
+		return ioFailure(err)
+	}
+	if writeErr != nil {
+		return ioFailure(fmt.Errorf("writing the output: %w", writeErr))
+	}
+	return nil
 }

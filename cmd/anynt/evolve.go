@@ -63,12 +63,12 @@ the same output, bit for bit, whatever the number of cores.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if s.Population < 2 || s.Population > generate.MaxPopulation || s.Generations < 0 || s.Generations > generate.MaxGenerations {
-				return &exitError{code: exitUsage, err: fmt.Errorf("--population runs from 2 to %d, --generations from 0 to %d",
-					generate.MaxPopulation, generate.MaxGenerations)}
+				return usage(fmt.Errorf("--population runs from 2 to %d, --generations from 0 to %d",
+					generate.MaxPopulation, generate.MaxGenerations))
 			}
 			s.Filters.Seed = s.Seed // as Evolve does: the JSON lines show it
 			if err := s.Filters.Validate(); err != nil {
-				return &exitError{code: exitUsage, err: err}
+				return usage(err)
 			}
 			return evolve(cmd, io, s, asJSON)
 		},
@@ -134,18 +134,18 @@ func evolve(cmd *cobra.Command, io *stdio, s generate.EvolveSettings, asJSON boo
 	switch {
 	case errors.Is(err, generate.ErrNoSeed):
 		// The first population is searched for a bounded number of
-		// tries: a run that stopped at a limit.
-		return &exitError{code: exitLimit, err: err}
+		// tries: a run that stopped at a limit, which exitCode says.
+		return err
 	case err != nil:
 		// The settings were checked before, so what fails now is the
 		// output folder or standard output: an I/O failure.
-		return &exitError{code: exitIO, err: err}
+		return ioFailure(err)
 	}
 	if made == 0 {
 		fmt.Fprintf(io.err, "anynt: %s holds the finished run; nothing to do\n", s.Out)
 	}
 	if writeErr != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("writing the output: %w", writeErr)}
+		return ioFailure(fmt.Errorf("writing the output: %w", writeErr))
 	}
 	if asJSON {
 		return nil

@@ -198,8 +198,7 @@ func TestIOErrorsHaveTheirOwnStatus(t *testing.T) {
 	// fmt -w writes through writeSource; a file in a missing folder cannot
 	// be written, even by root, which may write where permissions forbid.
 	err := writeSource(filepath.Join(missing, "x.anynt"), []byte("a -> b\n"))
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitIO || !errors.Is(err, fs.ErrNotExist) {
+	if exitCode(err) != exitIO || !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("writeSource: %v, want status %d keeping the cause", err, exitIO)
 	}
 }
@@ -551,8 +550,7 @@ func TestEndlessInputsAreRefused(t *testing.T) {
 		}
 	}
 	_, err := readInput(endless{}, []string{"f.anynt"})
-	var ee *exitError
-	if !errors.As(err, &ee) || ee.code != exitLimit {
+	if exitCode(err) != exitLimit {
 		t.Errorf("an endless standard input: %v, want exit %d", err, exitLimit)
 	}
 }

@@ -96,10 +96,10 @@ func readInput(in io.Reader, args []string) (string, error) {
 	}
 	b, err := io.ReadAll(io.LimitReader(in, lang.MaxSourceSize+1))
 	if err != nil {
-		return "", &exitError{code: exitIO, err: fmt.Errorf("reading the input: %w", err)}
+		return "", ioFailure(fmt.Errorf("reading the input: %w", err))
 	}
 	if len(b) > lang.MaxSourceSize {
-		return "", &exitError{code: exitLimit, err: fmt.Errorf("the input on standard input is larger than %d MiB", lang.MaxSourceSize>>20)}
+		return "", limitReached(fmt.Errorf("the input on standard input is larger than %d MiB", lang.MaxSourceSize>>20))
 	}
 	s := strings.TrimSuffix(string(b), "\n")
 	return strings.TrimSuffix(s, "\r"), nil
@@ -128,11 +128,11 @@ type traceStep struct {
 
 func runMarkov(io *stdio, file, input string, fl markovFlags) error {
 	if err := checkLimits(fl); err != nil {
-		return &exitError{code: exitUsage, err: err}
+		return usage(err)
 	}
 	symbols, err := inputSymbols(input, fl.classic)
 	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("input: %v", err)}
+		return usage(fmt.Errorf("input: %v", err))
 	}
 	prog, err := markovProgram(file, &fl, symbols)
 	if err != nil {
@@ -140,7 +140,7 @@ func runMarkov(io *stdio, file, input string, fl markovFlags) error {
 	}
 	codes, err := prog.Encode(symbols)
 	if err != nil {
-		return &exitError{code: exitUsage, err: fmt.Errorf("input: %v", err)}
+		return usage(fmt.Errorf("input: %v", err))
 	}
 	var steps []traceStep
 	opts := vm.Options{Leftmost: fl.classic || fl.leftmost, MaxSteps: fl.maxSteps, MaxLen: fl.maxLen, MaxWork: fl.maxWork}
@@ -173,13 +173,13 @@ func runMarkov(io *stdio, file, input string, fl markovFlags) error {
 	}
 	switch res.Halt {
 	case vm.StepLimit:
-		return &exitError{code: exitLimit, err: fmt.Errorf("stopped at the step limit: %d steps done and a rule still applies (raise --max-steps)", res.Steps)}
+		return limitReached(fmt.Errorf("stopped at the step limit: %d steps done and a rule still applies (raise --max-steps)", res.Steps))
 	case vm.LengthLimit:
-		return &exitError{code: exitLimit, err: fmt.Errorf("stopped at the length limit: the next rewrite would make the string longer than %d symbols (raise --max-len)", fl.maxLen)}
+		return limitReached(fmt.Errorf("stopped at the length limit: the next rewrite would make the string longer than %d symbols (raise --max-len)", fl.maxLen))
 	case vm.InputTooLong:
-		return &exitError{code: exitLimit, err: fmt.Errorf("the input is longer than --max-len %d symbols (it has %d): nothing was run (raise --max-len)", fl.maxLen, len(codes))}
+		return limitReached(fmt.Errorf("the input is longer than --max-len %d symbols (it has %d): nothing was run (raise --max-len)", fl.maxLen, len(codes)))
 	case vm.WorkLimit:
-		return &exitError{code: exitLimit, err: fmt.Errorf("stopped at the work limit: the matcher spent %d units before step %d was found (raise --max-work, or simplify the rules whose optionals and choices it tries)", fl.maxWork, res.Steps+1)}
+		return limitReached(fmt.Errorf("stopped at the work limit: the matcher spent %d units before step %d was found (raise --max-work, or simplify the rules whose optionals and choices it tries)", fl.maxWork, res.Steps+1))
 	}
 	return nil
 }

@@ -24,7 +24,7 @@ func runOutside(io *stdio, file string, fl runFlags) (err error) {
 	if fl.trace {
 		return usage(errors.New("--trace is for a built-in --agent"))
 	}
-	if err := checkRunSize(fl.episodes, fl.steps); err != nil {
+	if err := fl.runSize.check(); err != nil {
 		return err
 	}
 	e, err := loadEnv(file)
@@ -83,7 +83,7 @@ func runOutside(io *stdio, file string, fl runFlags) (err error) {
 			o.Faults = append(o.Faults, f.Error())
 		}
 		if err := writeJSON(io.out, o); err != nil {
-			return &exitError{code: exitIO, err: err}
+			return ioFailure(err)
 		}
 	} else {
 		ms := func(d time.Duration) float64 { return d.Seconds() * 1000 }
@@ -92,7 +92,7 @@ func runOutside(io *stdio, file string, fl runFlags) (err error) {
 			ciText(ci95[0], ci95[1], len(scores)), scoreMeaning, times.Actions, ms(times.Mean()), ms(times.Max))
 	}
 	if len(faults) > 0 {
-		return &exitError{code: exitAgent, err: errors.Join(faults...)}
+		return agentFault(errors.Join(faults...))
 	}
 	return nil
 }

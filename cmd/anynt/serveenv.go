@@ -41,9 +41,9 @@ or write ends it with status 4.`,
 			err := serveenv.New(io.out, serveenv.Options{Version: versionString(), Load: loadEnv}).Serve(io.in)
 			switch {
 			case errors.Is(err, agentproto.ErrVersion):
-				return &exitError{code: exitAgent, err: err}
+				return err // the client's fault, exitAgent
 			case err != nil:
-				return &exitError{code: exitIO, err: err}
+				return ioFailure(err)
 			}
 			return nil
 		},

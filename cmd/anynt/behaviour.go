@@ -29,7 +29,7 @@ type behaviour struct {
 func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*behaviour, error) {
 	if classic {
 		if object != "" {
-			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--object picks a behaviour of an environment; a classic file has none")}
+			return nil, usage(fmt.Errorf("--object picks a behaviour of an environment; a classic file has none"))
 		}
 		f, err := loadFile(file, classic, opts)
 		return &behaviour{file: f, opts: opts, maxSteps: vm.DefaultMaxSteps, maxLen: vm.DefaultMaxLen, maxWork: vm.DefaultMaxWork}, err
@@ -40,7 +40,7 @@ func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*b
 	}
 	if !env.IsEnvironment(f) {
 		if object != "" {
-			return nil, &exitError{code: exitUsage, err: fmt.Errorf("--object %s: %s is a rule file, not an environment", object, file)}
+			return nil, usage(fmt.Errorf("--object %s: %s is a rule file, not an environment", object, file))
 		}
 		if err != nil {
 			_, err = loadFile(file, false, opts) // with the meaning errors of what parsed
@@ -53,14 +53,14 @@ func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*b
 	}
 	names := behaviourNames(f)
 	if len(names) == 0 {
-		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s is an environment with no rules to run: its space is a table or a code and Good/Evil a pattern", file)}
+		return nil, usage(fmt.Errorf("%s is an environment with no rules to run: its space is a table or a code and Good/Evil a pattern", file))
 	}
 	if object == "" {
-		return nil, &exitError{code: exitUsage, err: fmt.Errorf("%s is an environment: pick one of its behaviours with --object (%s)", file, strings.Join(names, ", "))}
+		return nil, usage(fmt.Errorf("%s is an environment: pick one of its behaviours with --object (%s)", file, strings.Join(names, ", ")))
 	}
 	block := findBehaviour(f, object)
 	if block == nil {
-		return nil, &exitError{code: exitUsage, err: fmt.Errorf("--object %s: %s has no such behaviour (%s)", object, file, strings.Join(names, ", "))}
+		return nil, usage(fmt.Errorf("--object %s: %s has no such behaviour (%s)", object, file, strings.Join(names, ", ")))
 	}
 	b := &behaviour{opts: opts}
 	if block.Kind == lang.GeneratorBlock {

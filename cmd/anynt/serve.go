@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -16,7 +15,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/anynt/anynt/study"
 	"github.com/anynt/anynt/web"
 	"github.com/spf13/cobra"
 )
@@ -53,22 +51,14 @@ const (
 // serveFlags are anynt serve's flags: the test (as anynt test draws it),
 // the database, the intro and where to listen.
 type serveFlags struct {
-	test              testFlags
+	draw              drawFlags
 	db, addr, consent string
 	title             string
 	askCode, public   bool
 	questions         []string
-}
-
-// designFlags are the flags that decide the study (the protocols' own
-// among them); anynt serve on a database that holds a study and none of
-// them serves the stored one.
-func designFlags() []string {
-	names := []string{"protocol", "seed", "consent", "ask-code", "question"}
-	for _, n := range protocolNames() {
-		names = append(names, protocols[n].flags...)
-	}
-	return names
+	// intro are the flags of what a participant is shown before the
+	// test, which, with the draw's, describe a study.
+	intro flagGroup
 }
 
 func newServeCmd(io *stdio) *cobra.Command {
@@ -116,34 +106,31 @@ serve runs.`,
   anynt serve --db battery.db --protocol battery --steps 200 corpus/paper
   anynt serve --db study.db --addr 0.0.0.0:8080 --public`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fl.test.files = args
-			return runServe(io, fl, cmd.Flags().Changed)
+			fl.draw.files = args
+			return runServe(io, fl)
 		},
 	}
 	f := cmd.Flags()
-	fl.test.registerProtocol(f)
+	defs := defsOf(f)
+	fl.draw.register(defs)
 	f.StringVar(&fl.db, "db", "", "the study's SQLite database, created when missing (required)")
 	f.StringVar(&fl.addr, "addr", "127.0.0.1:8080", "the address to listen on, HOST:PORT (port 0: any free port)")
 	f.BoolVar(&fl.public, "public", false, "allow an --addr that is not a loopback address")
-	f.StringVar(&fl.consent, "consent", "", "a UTF-8 text FILE a participant must accept before the test")
+	defs.in(&fl.intro, func(f flagDefs) {
+		f.StringVar(&fl.consent, "consent", "", "a UTF-8 text FILE a participant must accept before the test")
+		f.BoolVar(&fl.askCode, "ask-code", false, "ask each participant for the code the researcher gave")
+		f.StringArrayVar(&fl.questions, "question", nil, fmt.Sprintf("a question asked before the test, its answer stored (repeatable, up to %d)", maxQuestions))
+	})
 	f.StringVar(&fl.title, "title", defaultTitle, "the page's title, in the browser's tab: it should not tell participants the study's hypothesis")
-	f.BoolVar(&fl.askCode, "ask-code", false, "ask each participant for the code the researcher gave")
-	f.StringArrayVar(&fl.questions, "question", nil, fmt.Sprintf("a question asked before the test, its answer stored (repeatable, up to %d)", maxQuestions))
 	return cmd
 }
 
 // runServe opens the study and serves it until a signal stops it.
-func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
-	if fl.db == "" {
-		return usage(errors.New("--db FILE is required: the database that keeps the study"))
-	}
-	if err := checkListenAddr(fl.addr, fl.public); err != nil {
+func runServe(io *stdio, fl serveFlags) error {
+	if err := fl.check(); err != nil {
 		return err
 	}
-	if err := checkTitle(fl.title); err != nil {
-		return err
-	}
-	s, err := openServedStudy(fl, changed)
+	s, err := openServedStudy(fl)
 	if err != nil {
 		return err
 	}
@@ -156,16 +143,16 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	// A database the process may read but not write opens, and would
 	// refuse every participant's start: say so now.
 	if err := s.CheckWritable(); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %w; anynt serve records every move in it", err)}
+		return ioFailure(fmt.Errorf("--db %w; anynt serve records every move in it", err))
 	}
 	d := s.Design()
 	ps, err := s.Participants()
 	if err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %s: %w", fl.db, err)}
+		return ioFailure(fmt.Errorf("--db %s: %w", fl.db, err))
 	}
 	ln, err := net.Listen("tcp", fl.addr)
 	if err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("--addr: %w", err)}
+		return ioFailure(fmt.Errorf("--addr: %w", err))
 	}
 	srv := newHTTPServer(web.New(s, web.Options{Title: fl.title, Logger: slog.New(slog.NewTextHandler(io.err, nil))}))
 	// Signals are caught: the first stops the server, a second cuts the
@@ -178,14 +165,33 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	fmt.Fprintf(io.out, "anynt serve: the %s study (seed %d, %s, %s so far) is at %s — Ctrl-C stops it\n",
-		d.Protocol, d.Seed, counted(d.Tests, "test"), counted(len(ps), "participant"), servedURL(fl.addr, ln.Addr()))
+		d.Protocol, d.Seed, count(d.Tests, "test"), count(len(ps), "participant"), servedURL(fl.addr, ln.Addr()))
 	select {
 	case err := <-served:
-		return &exitError{code: exitIO, err: fmt.Errorf("serving: %w", err)}
+		return ioFailure(fmt.Errorf("serving: %w", err))
 	case <-signals:
 	}
+	// The grace is cancelled when runServe returns, not before: while the
+	// database closes, a second signal is still caught, and a third then
+	// ends anynt at once.
 	shutdown, cancel := context.WithTimeout(context.Background(), shutdownGrace)
 	defer cancel()
+	stopErr := stopServing(shutdown, cancel, srv, signals)
+	closed = true
+	if err := s.Close(); err != nil {
+		return ioFailure(fmt.Errorf("closing the database: %w", err))
+	}
+	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
+	if stopErr != nil {
+		return ioFailure(stopErr)
+	}
+	return nil
+}
+
+// stopServing shuts srv down after the first of signals: the requests
+// under way are answered, unless shutdown's grace runs out or a second
+// signal comes (which cancels it), and either cuts them short.
+func stopServing(shutdown context.Context, cancel func(), srv *http.Server, signals chan os.Signal) error {
 	go func() {
 		select {
 		case <-signals:
@@ -197,20 +203,24 @@ func runServe(io *stdio, fl serveFlags, changed func(string) bool) error {
 		case <-shutdown.Done():
 		}
 	}()
-	stopErr := srv.Shutdown(shutdown)
-	if stopErr != nil {
+	err := srv.Shutdown(shutdown)
+	if err != nil {
 		srv.Close() // cut what is still under way: none of it was answered
-		stopErr = fmt.Errorf("stopping: the requests under way were cut short (%w); none had been answered", stopErr)
-	}
-	closed = true
-	if err := s.Close(); err != nil {
-		return &exitError{code: exitIO, err: fmt.Errorf("closing the database: %w", err)}
-	}
-	fmt.Fprintln(io.out, "anynt serve: stopped; every answered move is in", fl.db)
-	if stopErr != nil {
-		return &exitError{code: exitIO, err: stopErr}
+		return fmt.Errorf("stopping: the requests under way were cut short (%w); none had been answered", err)
 	}
 	return nil
+}
+
+// check refuses a missing --db, an address serve may not listen on and
+// a title the browser cannot show.
+func (fl *serveFlags) check() error {
+	if fl.db == "" {
+		return usage(errors.New("--db FILE is required: the database that keeps the study"))
+	}
+	if err := checkListenAddr(fl.addr, fl.public); err != nil {
+		return err
+	}
+	return checkTitle(fl.title)
 }
 
 // newHTTPServer is the server of a study's page, with the limits of a
@@ -269,134 +279,4 @@ func checkTitle(title string) error {
 		return usage(fmt.Errorf("--title must be one line of UTF-8 text of 1 to %d bytes", maxTitleLen))
 	}
 	return nil
-}
-
-// openServedStudy opens the database for this process alone (a second
-// server would answer half of a session's moves with the other's sequence
-// numbers): with its stored study when it has one and no flag describes a
-// study, else with the study the flags describe, which an existing study
-// must equal.
-func openServedStudy(fl serveFlags, changed func(string) bool) (*study.Study, error) {
-	described := len(fl.test.files) > 0
-	for _, name := range designFlags() {
-		described = described || changed(name)
-	}
-	if !described {
-		s, err := study.OpenHeld(fl.db, nil)
-		if err == nil {
-			return s, nil
-		}
-		if !errors.Is(err, study.ErrNoStudy) {
-			return nil, studyError(err)
-		}
-	}
-	d, err := serveDesign(fl, changed)
-	if err != nil {
-		return nil, err
-	}
-	s, err := study.OpenHeld(fl.db, &d)
-	if err != nil {
-		return nil, studyError(err)
-	}
-	return s, nil
-}
-
-// studyError gives study.OpenHeld's error its exit status: another study
-// is a usage error (the flags do not describe the database), the rest (a
-// database another server holds among them) a file that could not be read
-// or written.
-func studyError(err error) error {
-	switch {
-	case errors.Is(err, study.ErrOtherDesign):
-		return usage(fmt.Errorf("--db %w; give the flags that made it, or none to go on with it, or another --db", err))
-	case errors.Is(err, study.ErrHeld):
-		return &exitError{code: exitIO, err: fmt.Errorf("--db %w; stop that server first, or serve another --db (anynt results may read it meanwhile)", err)}
-	}
-	return &exitError{code: exitIO, err: fmt.Errorf("--db %w", err)}
-}
-
-// serveDesign draws the test the flags describe, as anynt test does, with
-// the intro.
-func serveDesign(fl serveFlags, changed func(string) bool) (study.Design, error) {
-	t := fl.test
-	if err := checkProtocolFlags(t, changed, len(t.files)); err != nil {
-		return study.Design{}, err
-	}
-	if err := checkBound("--tests", t.tests, 1, maxTests); err != nil {
-		return study.Design{}, err
-	}
-	if t.protocol != "lambda-one" {
-		t.tests = 1 // a battery is one test; checkProtocolFlags refused --tests
-	}
-	intro, err := serveIntro(fl)
-	if err != nil {
-		return study.Design{}, err
-	}
-	p := protocols[t.protocol]
-	items, err := p.items(t)
-	if err != nil {
-		return study.Design{}, err
-	}
-	d := study.Design{Version: versionString(), Protocol: t.protocol, Complexity: p.report.Complexity,
-		Strata: string(p.report.Strata), Seed: t.seed, Tests: t.tests, Items: items, Intro: intro}
-	if p.settings != nil {
-		d.Settings = p.settings(t)
-	}
-	return d, nil
-}
-
-// serveIntro reads the consent text and checks the questions.
-func serveIntro(fl serveFlags) (study.Intro, error) {
-	intro := study.Intro{AskCode: fl.askCode}
-	if fl.consent != "" {
-		text, err := readText(fl.consent, maxConsentBytes)
-		if err != nil {
-			return intro, err
-		}
-		if strings.TrimSpace(text) == "" {
-			return intro, usage(fmt.Errorf("--consent %s is empty; a participant would accept nothing", fl.consent))
-		}
-		intro.Consent = text
-	}
-	if len(fl.questions) > maxQuestions {
-		return intro, usage(fmt.Errorf("--question is given %d times; at most %d", len(fl.questions), maxQuestions))
-	}
-	for i, q := range fl.questions {
-		q = strings.TrimSpace(q)
-		if q == "" || len(q) > maxQuestionLen || !utf8.ValidString(q) {
-			return intro, usage(fmt.Errorf("--question %d must be UTF-8 text of 1 to %d bytes", i+1, maxQuestionLen))
-		}
-		intro.Questions = append(intro.Questions, q)
-	}
-	return intro, nil
-}
-
-// readText reads a UTF-8 text file of at most limit bytes named on the
-// command line.
-func readText(name string, limit int64) (string, error) {
-	f, err := os.Open(name)
-	if err != nil {
-		return "", &exitError{code: exitIO, err: err}
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return "", &exitError{code: exitIO, err: fmt.Errorf("reading %s: %w", name, err)}
-	}
-	text := string(data)
-	switch {
-	case int64(len(text)) > limit:
-		return "", usage(fmt.Errorf("%s is larger than %d bytes", name, limit))
-	case !utf8.ValidString(text):
-		return "", usage(fmt.Errorf("%s is not UTF-8 text", name))
-	}
-	return strings.TrimPrefix(text, "\uFEFF"), nil
-}
-
-// counted is n and the noun, in the plural unless n is 1.
-func counted(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
