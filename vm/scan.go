@@ -248,13 +248,37 @@ func symbolsIn(literals [][]byte) int {
 	return n
 }
 
+// scanning is the machine's scanner and what it needs between steps: the
+// scanner once built, the work left before it is, and where a scan
+// resumes.
+type scanning struct {
+	scanner *scanner // nil until built, or if the program has none
+	// due is the search work the machine does without the scanner before
+	// it builds it (Building the scanner, above): positive while the
+	// scanner is not built, 0 once it is, or the program has none.
+	due int
+	// whole: the scanner, once built, covers every rule, so runShort
+	// would find a run's first step with it (scanCost).
+	whole bool
+	used  bool // the last search used the scanner
+	state scanState
+}
+
 // scanState is a scan kept from one step to the next: after a rewrite,
 // the automaton's states and the best literal so far are still right up to
 // where the rewrite began, and the scan resumes there.
+//
+// Invariant: at[i], for i up to valid, is the point a scan of the string
+// from its start reaches after its first i symbols. While the scanner is
+// not built, valid is kept as a scan would leave it, so that the machine
+// knows whether a scan would resume near the end (Machine.scannable).
 type scanState struct {
 	at    []scanPoint // at[i]: the scan after s[:i]
 	valid int         // the points up to and including valid are right
 }
+
+// edited keeps the points before e's start, which e does not change.
+func (st *scanState) edited(e *edit) { st.valid = min(st.valid, e.start) }
 
 type scanPoint struct {
 	row  int32 // the automaton's state, as the start of its row in step

@@ -11,14 +11,14 @@ import (
 
 // withScanner builds m's scanner now, as a run that needs it would.
 func withScanner(m *Machine) *Machine {
-	m.scanner, m.scanDue = newScanner(m.prog, m.plans, scanTableMax), 0
+	m.scan.scanner, m.scan.due = newScanner(m.prog, m.plans, scanTableMax), 0
 	return m
 }
 
 // withoutScanner keeps m from building its scanner: it finds every step
 // by searching for the rules one by one.
 func withoutScanner(m *Machine) *Machine {
-	m.scanner, m.scanDue = nil, 0
+	m.scan.scanner, m.scan.due = nil, 0
 	return m
 }
 
@@ -101,9 +101,9 @@ func TestNewDefersTheScanner(t *testing.T) {
 			t.Fatalf("run %d: %s %+v, without a scanner %s %+v", run, a.text(got), res, a.text(want), wantRes)
 		}
 		switch {
-		case run == 1 && m.scanner != nil:
+		case run == 1 && m.scan.scanner != nil:
 			t.Fatalf("a run of %d steps built the scanner", res.Steps)
-		case m.scanner != nil:
+		case m.scan.scanner != nil:
 			return
 		case run == 1000:
 			t.Fatalf("%d runs of %d steps, each testing %d rules, did not build the scanner", run, res.Steps, len(p.Rules))
@@ -156,7 +156,7 @@ func TestOnlyServableSearchesBuildTheScanner(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m, searching := New(tt.p), withoutScanner(New(tt.p))
-			due := m.scanDue
+			due := m.scan.due
 			input := tt.a.str(strings.Repeat("a ", tt.symbols))
 			opt := DefaultOptions()
 			opt.Leftmost = tt.leftmost
@@ -169,9 +169,9 @@ func TestOnlyServableSearchesBuildTheScanner(t *testing.T) {
 				}
 				work += res.Steps * (len(tt.p.Rules) + len(input))
 				switch {
-				case m.scanner != nil && !tt.builds:
+				case m.scan.scanner != nil && !tt.builds:
 					t.Fatalf("run %d of %d steps on %d symbols built the scanner", run, res.Steps, len(input))
-				case m.scanner != nil:
+				case m.scan.scanner != nil:
 					return
 				case !tt.builds && work > 4*due:
 					return // searched four times what the scanner costs
@@ -221,7 +221,7 @@ func checkLazyScanner(t *testing.T, rng *rand.Rand) {
 			out, res := m.Run(input, opt)
 			if !bytes.Equal(out, want) || res != wantRes || !bytes.Equal(m.Memory(), built.Memory()) {
 				t.Fatalf("%s\non %d symbols %+v (scanner %t): %+v, with the scanner built %+v; strings %s; memories %q, %q",
-					p.Disasm(), len(input), opt, m.scanner != nil, res, wantRes, firstDiff(out, want), a.text(m.Memory()), a.text(built.Memory()))
+					p.Disasm(), len(input), opt, m.scan.scanner != nil, res, wantRes, firstDiff(out, want), a.text(m.Memory()), a.text(built.Memory()))
 			}
 		}
 	}

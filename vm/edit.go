@@ -1,0 +1,63 @@
+package vm
+
+// Edits. Every change of the string is an edit, and the machine's
+// speed-ups that depend on the string are components that follow it: each
+// is told of every edit through one method, edited, and keeps its own
+// invariant (stated in its doc comment, and tested against a recomputation
+// from scratch after random edits). Machine.change calls them in a fixed
+// order; commit, which does one step, and repeat, which does many steps
+// of one erasure at once, make their changes only through it.
+
+// An edit is one change of the string: str[start:end] becomes added, and
+// the string is then newLen symbols long. The symbols removed are removed,
+// or, when run is set, end-start copies of sym (repeat's erasures, whose
+// symbols nobody need read). rule made the edit, and no rule before it
+// occurred in the string before the edit (find returns the first rule that
+// applies, and repeat only does steps find would). whole says the step
+// stores the new string whole in the memory register (Δ).
+type edit struct {
+	start, end, newLen, rule int
+	removed, added          []byte
+	sym                     byte
+	run, whole              bool
+}
+
+// editObserver is the one interface of the components that follow the
+// string: edited is told of an edit before the string changes, so that a
+// component may still read the string as it was.
+type editObserver interface {
+	edited(e *edit)
+}
+
+// The components, in the order Machine.change calls them. They are called
+// directly, as concrete types, so that the small ones are inlined into the
+// machine's hottest loop; the interface states what they have in common.
+var (
+	_ editObserver = (*register)(nil)     // the memory register (memory.go)
+	_ editObserver = (*symbolCounts)(nil) // the string's symbol counts (counts.go)
+	_ editObserver = (*factLog)(nil)      // where literals can occur in a long string (facts.go)
+	_ editObserver = (*scanState)(nil)    // where the scanner resumes (scan.go)
+	_ editObserver = (*recentEdit)(nil)   // which rules can only occur near the edit (recent.go)
+	_ editObserver = (*gapBuffer)(nil)    // the string itself (gap.go)
+)
+
+// change makes the edit e. The components are told in this order: the
+// memory register first, since it may copy the string as it was (the
+// shadow it starts is the string before the step); then the counts, the
+// facts' splice log, the scanner's resume point and the rules known
+// absent, which need only the edit; and the string last, which applies it.
+// The counts are let go stale instead while the scanner serves every step
+// of a short string: nothing reads them then, and a recount of the whole
+// string each time the searches take over again would cost more than it
+// saves.
+func (m *Machine) change(e *edit) {
+	m.reg.edited(e)
+	if !m.counts.stale && m.scan.used && m.scan.scanner.firstUncovered == len(m.plans) && m.str.length() <= scanMaxLen {
+		m.counts.stale = true
+	}
+	m.counts.edited(e)
+	m.facts.edited(e)
+	m.scan.state.edited(e)
+	m.recent.edited(e)
+	m.str.edited(e)
+}
