@@ -17,9 +17,9 @@ package vm
 // stores the new string whole in the memory register (Δ).
 type edit struct {
 	start, end, newLen, rule int
-	removed, added          []byte
-	sym                     byte
-	run, whole              bool
+	removed, added           []byte
+	sym                      byte
+	run, whole               bool
 }
 
 // editObserver is the one interface of the components that follow the
