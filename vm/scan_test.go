@@ -27,8 +27,8 @@ func withoutScanner(m *Machine) *Machine {
 // it is built from, a table of at most scanTableMax transitions of 4
 // bytes (4 MiB). A map a state made the trie of one literal of 100,000
 // symbols cost thirty times the table, and ranks appended one by one made
-// a file of half a million rules allocate four times their size (issue
-// 20: 313 MB of the 901 MB that running a 5 MB file allocated).
+// a file of half a million rules allocate four times their size (313 MB
+// of the 901 MB that running a 5 MB file allocated).
 func TestScannerAllocatesAboutItsSize(t *testing.T) {
 	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z")
 	many := newAsm(t, strings.Join(letters, " "), "")
@@ -65,8 +65,8 @@ func TestScannerAllocatesAboutItsSize(t *testing.T) {
 // the 200 rules a step, does not build it. Runs that have searched as
 // much as building it costs do, and every run gives what a machine
 // without a scanner gives, before and after. New once built the scanner
-// of every program it was given (issue 20: a third of what running a
-// 5 MB rule file allocated, for a run of a few steps).
+// of every program it was given (a third of what running a 5 MB rule
+// file allocated, for a run of a few steps).
 func TestNewDefersTheScanner(t *testing.T) {
 	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z")
 	a := newAsm(t, strings.Join(letters, " "), "")
@@ -118,8 +118,8 @@ func TestNewDefersTheScanner(t *testing.T) {
 // their end; one whose rewrites are near the end of such strings, or
 // whose scanner would cover every rule and so find the first step of each
 // run, does. The program of TestNewDefersTheScanner run on 5,000-symbol
-// strings once built its 8 MB scanner in the first run (issue 20), as
-// every search counted.
+// strings once built its 8 MB scanner in the first run, as every search
+// counted.
 func TestOnlyServableSearchesBuildTheScanner(t *testing.T) {
 	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z")
 	program := func(rules, length int) (*asm, *Program) {
