@@ -169,9 +169,9 @@ func TestFactsHoldEveryOccurrence(t *testing.T) {
 		for i := range lits {
 			set(i)
 		}
-		edits := 30
+		edits, refresh := 30, 8
 		if trial%50 == 0 {
-			edits = logLen + 10 // the first facts expire
+			edits, refresh = logLen+10, math.MaxInt // the first facts expire
 		}
 		for range edits {
 			e := randomEdit(rng, s, 2)
@@ -185,8 +185,15 @@ func TestFactsHoldEveryOccurrence(t *testing.T) {
 					}
 				}
 			}
-			if rng.IntN(8) == 0 {
+			if rng.IntN(refresh) == 0 {
 				set(rng.IntN(len(lits)))
+			}
+		}
+		if edits > logLen { // the facts, set before the edits, are older than the log
+			for i, lit := range lits {
+				if lo, hi := f.of(i, len(lit), len(s)); lo != 0 || hi != len(s)-len(lit) {
+					t.Fatalf("a fact %d splices old reads [%d, %d] of %d symbols", edits, lo, hi, len(s))
+				}
 			}
 		}
 		f.newRun()
