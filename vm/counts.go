@@ -7,7 +7,7 @@ package vm
 // Invariant: unless stale, n[c] is the number of c's in the string. Stale
 // counts are recounted (recountAll) when a search first reads them; a run
 // starts with them stale (Run) or counted from its pieces (RunPieces), and
-// the machine lets them go stale while nothing reads them (Machine.change).
+// the machine lets them go stale while nothing reads them (Machine.commit).
 type symbolCounts struct {
 	n     [256]int32
 	stale bool

@@ -109,15 +109,15 @@
 //     overlaps the span it wrote;
 //   - gapBuffer (gap.go), the string itself, which applies the edit last.
 //
-// Machine.change calls them in that order: the register first, because
-// it may copy the string as it was; the string last, because the others
-// may read it as it was. One step's commit and repeat's many steps at once
-// change the string only through it, so each component sees every edit,
-// and none depends on another's state but for two stated couplings: the
-// register reads the string (it may be the string), and the counts are let
-// go stale while the scanner serves every step, since nothing reads them
-// then. The components are called as concrete types, not through the
-// interface that states what they share, so that the small ones are
+// Machine.commit, which makes every edit, calls them in that order: the
+// register first, because it may copy the string as it was; the string
+// last, because the others may read it as it was. A step and repeat's
+// many steps at once both go through commit, so each component sees every
+// edit, and none depends on another's state but for two stated couplings:
+// the register reads the string (it may be the string), and the counts are
+// let go stale while the scanner serves every step, since nothing reads
+// them then. The components are called as concrete types, not through
+// the interface that states what they share, so that the small ones are
 // inlined into the step. A test per component (edit_test.go) checks its
 // invariant after random edits against a recomputation from scratch; the
 // differential tests and fuzzers check that together they change no run.

@@ -4,9 +4,9 @@ package vm
 // speed-ups that depend on the string are components that follow it: each
 // is told of every edit through one method, edited, and keeps its own
 // invariant (stated in its doc comment, and tested against a recomputation
-// from scratch after random edits). Machine.change calls them in a fixed
-// order; commit, which does one step, and repeat, which does many steps
-// of one erasure at once, make their changes only through it.
+// from scratch after random edits). Machine.commit, which makes every
+// edit (one step, or repeat's steps of one erasure at once), calls them in
+// a fixed order.
 
 // An edit is one change of the string: str[start:end] becomes added, and
 // the string is then newLen symbols long. The symbols removed are removed,
@@ -29,7 +29,7 @@ type editObserver interface {
 	edited(e *edit)
 }
 
-// The components, in the order Machine.change calls them. They are called
+// The components, in the order Machine.commit calls them. They are called
 // directly, as concrete types, so that the small ones are inlined into the
 // machine's hottest loop; the interface states what they have in common.
 var (
@@ -40,24 +40,3 @@ var (
 	_ editObserver = (*recentEdit)(nil)   // which rules can only occur near the edit (recent.go)
 	_ editObserver = (*gapBuffer)(nil)    // the string itself (gap.go)
 )
-
-// change makes the edit e. The components are told in this order: the
-// memory register first, since it may copy the string as it was (the
-// shadow it starts is the string before the step); then the counts, the
-// facts' splice log, the scanner's resume point and the rules known
-// absent, which need only the edit; and the string last, which applies it.
-// The counts are let go stale instead while the scanner serves every step
-// of a short string: nothing reads them then, and a recount of the whole
-// string each time the searches take over again would cost more than it
-// saves.
-func (m *Machine) change(e *edit) {
-	m.reg.edited(e)
-	if !m.counts.stale && m.scan.used && m.scan.scanner.firstUncovered == len(m.plans) && m.str.length() <= scanMaxLen {
-		m.counts.stale = true
-	}
-	m.counts.edited(e)
-	m.facts.edited(e)
-	m.scan.state.edited(e)
-	m.recent.edited(e)
-	m.str.edited(e)
-}

@@ -32,8 +32,8 @@ type gapBuffer struct {
 }
 
 // shortCap is the least capacity of the string buffer: a short string's
-// tail is moved in whole 8-byte words (spliceShort), which may read and
-// write a few bytes past the string's end.
+// tail is moved in whole 8-byte words (edited), which may read and write a
+// few bytes past the string's end.
 const shortCap = 2 * scanMaxLen
 
 // load makes the string input, contiguous.
@@ -69,30 +69,20 @@ func (g *gapBuffer) flatten() {
 	g.head, g.tail = buf[:h+g.tail], 0
 }
 
-// edited applies e: a string that stays short has its tail moved a word
-// at a time; one that stays long, unless read whole, moves the gap to the
-// end of the rewritten span; any other is made contiguous and spliced.
+// edited applies e. A string that stays short has its tail moved a word
+// at a time, here, since this is the machine's hottest splice: moving it
+// so (forward when it moves left, backward when it moves right, so that no
+// word is overwritten before it is read) is faster on such strings than
+// memmove, whose calls and size dispatch cost more than the few bytes; it
+// may read and write a few bytes past the string's end, within shortCap.
+// Any other edit is editLong's.
 func (g *gapBuffer) edited(e *edit) {
-	switch {
-	case e.newLen <= scanMaxLen && g.length() <= scanMaxLen && g.tail == 0:
-		g.spliceShort(e.start, e.end, e.added)
-	case e.newLen > g.longLen && !g.whole:
-		var moved int
-		g.head, g.tail, moved = spliceGap(g.head, g.tail, e.start, e.end, e.added)
-		g.copied += moved
-	default:
-		g.flatten()
-		g.splice(e.start, e.end, e.added)
+	if g.tail != 0 || len(g.head) > scanMaxLen || e.newLen > scanMaxLen {
+		g.editLong(e)
+		return
 	}
-}
-
-// spliceShort is splice for a string that stays at most scanMaxLen long,
-// in a buffer of capacity shortCap or more. Moving the tail a word at a
-// time (forward when it moves left, backward when it moves right, so that
-// no word is overwritten before it is read) is faster on such strings than
-// memmove, whose calls and size dispatch cost more than the few bytes.
-func (g *gapBuffer) spliceShort(start, end int, rhs []byte) {
 	buf := g.head[:shortCap]
+	start, end, rhs := e.start, e.end, e.added
 	tail, to := len(g.head)-end, start+len(rhs)
 	if to <= end {
 		for k := 0; k < tail; k += 8 {
@@ -106,8 +96,22 @@ func (g *gapBuffer) spliceShort(start, end int, rhs []byte) {
 	for i, c := range rhs {
 		buf[start+i] = c
 	}
-	g.head = buf[:len(g.head)-(end-start)+len(rhs)]
+	g.head = buf[:e.newLen]
 	g.copied += tail + len(rhs)
+}
+
+// editLong applies an edit to a string that is or becomes longer than
+// scanMaxLen: one that stays long, unless read whole, moves the gap to the
+// end of the rewritten span; any other is made contiguous and spliced.
+func (g *gapBuffer) editLong(e *edit) {
+	if e.newLen > g.longLen && !g.whole {
+		var moved int
+		g.head, g.tail, moved = spliceGap(g.head, g.tail, e.start, e.end, e.added)
+		g.copied += moved
+		return
+	}
+	g.flatten()
+	g.splice(e.start, e.end, e.added)
 }
 
 // splice replaces head[start:end] by rhs, in place when the buffer has

@@ -87,7 +87,7 @@ type Machine struct {
 	needs []ruleNeeds
 
 	// The string and the components that follow its edits (edit.go), in
-	// the order Machine.change tells them.
+	// the order Machine.commit tells them.
 	reg    register     // the memory register
 	counts symbolCounts // the string's symbols, to skip rules
 	facts  factLog      // where literals can start in a long string
@@ -233,7 +233,7 @@ func (m *Machine) runLoaded(opt Options) {
 		if !m.plans[rule].fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(m.prog.Rules[rule].Write, slots, text, start)
 		}
-		if m.commit(rule, start, end, rhs, slots, text) {
+		if m.commit(&edit{rule: rule, start: start, end: end, removed: text, added: rhs}, slots, 1) {
 			return
 		}
 		if rank >= 0 {
@@ -242,34 +242,54 @@ func (m *Machine) runLoaded(opt Options) {
 	}
 }
 
-// commit does the step that Run's loop or runShort's found, the rewrite of
-// str[start:end], whose symbols are text, by rhs with rule, whose captures
-// are slots, unless a limit forbids it, and reports whether the run ended,
-// with m.res.Halt set. The run's limits, trace and result are in the
-// machine so that the arguments fit in registers.
-func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int, text []byte) bool {
+// commit makes the edit e, a step of e.rule that Run's loop or runShort
+// found, whose captures are slots, or steps of it that repeat does at
+// once, unless a limit forbids it, and reports whether the run ended, with
+// m.res.Halt set. It is the one place where the string changes: it tells
+// the components that follow the string of the edit (edit.go) in this
+// order: the memory register first, since it may copy the string as it
+// was (the shadow it starts is the string before the step); then the
+// counts, the facts' splice log, the scanner's resume point and the rules
+// known absent, which need only the edit; and the string last, which
+// applies it. The counts are let go stale instead while the scanner
+// serves every step of a short string: nothing reads them then, and a
+// recount of the whole string each time the searches take over again
+// would cost more than it saves. The run's limits, trace and result are in
+// the machine so that the arguments fit in registers.
+func (m *Machine) commit(e *edit, slots []int, steps int) bool {
 	if m.res.Steps >= m.maxSteps {
 		m.res.Halt = StepLimit
 		return true
 	}
-	n := m.str.length() - (end - start) + len(rhs)
-	if n > m.maxLen {
+	length := m.str.length()
+	e.newLen = length - (e.end - e.start) + len(e.added)
+	if e.newLen > m.maxLen {
 		m.res.Halt = LengthLimit
 		return true
 	}
-	r := &m.prog.Rules[rule]
+	r := &m.prog.Rules[e.rule]
 	// The stored capture refers to the string before the rewrite, so it
 	// is copied out before the splice overwrites it. An unbound capture
 	// is a mark in an alternative this match did not take: nothing is
 	// stored, as in the plain rule of the expansion, which has no mark.
+	// (repeat's steps store what the step before them did, and pass none.)
 	if r.Store >= 0 && bound(slots, r.Store) {
-		m.reg.set(capture(text, start, slots, r.Store))
+		m.reg.set(capture(e.removed, e.start, slots, r.Store))
 	}
-	m.change(&edit{start: start, end: end, newLen: n, rule: rule, removed: text, added: rhs, whole: r.StoreWhole})
-	m.res.Steps++
-	m.res.Rule = rule
+	e.whole = r.StoreWhole
+	m.reg.edited(e)
+	if !m.counts.stale && m.scan.used && m.scan.scanner.firstUncovered == len(m.plans) && length <= scanMaxLen {
+		m.counts.stale = true
+	}
+	m.counts.edited(e)
+	m.facts.edited(e)
+	m.scan.state.edited(e)
+	m.recent.edited(e)
+	m.str.edited(e)
+	m.res.Steps += steps
+	m.res.Rule = e.rule
 	if m.trace != nil {
-		m.trace(m.res.Steps, rule, m.str.head)
+		m.trace(m.res.Steps, e.rule, m.str.head)
 	}
 	if r.Terminating {
 		m.res.Halt = Terminated
@@ -302,7 +322,7 @@ func (m *Machine) runShort(leftmost bool) bool {
 		if !ref.fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(int(ref.write), slots, text, start)
 		}
-		if m.commit(ref.rule, start, start+ref.length, rhs, slots, text) {
+		if m.commit(&edit{rule: ref.rule, start: start, end: start + ref.length, removed: text, added: rhs}, slots, 1) {
 			return true
 		}
 		m.repeat(rank, start, leftmost)

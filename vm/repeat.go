@@ -76,6 +76,5 @@ func (m *Machine) repeat(rank int32, at int, leftmost bool) {
 	if !leftmost {
 		from = at - n
 	}
-	m.change(&edit{start: from, end: from + n, newLen: m.str.length() - n, rule: ref.rule, sym: c, run: true})
-	m.res.Steps += steps
+	m.commit(&edit{rule: ref.rule, start: from, end: from + n, sym: c, run: true}, m.unbound, steps)
 }
