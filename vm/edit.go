@@ -14,7 +14,9 @@ package vm
 // symbols nobody need read). rule made the edit, and no rule before it
 // occurred in the string before the edit (find returns the first rule that
 // applies, and repeat only does steps find would). whole says the step
-// stores the new string whole in the memory register (Δ).
+// stores the new string whole in the memory register (Δ). The caller
+// gives the span, the rule and the symbols; commit works out newLen and
+// whole.
 type edit struct {
 	start, end, newLen, rule int
 	removed, added           []byte
@@ -23,8 +25,9 @@ type edit struct {
 }
 
 // editObserver is the one interface of the components that follow the
-// string: edited is told of an edit before the string changes, so that a
-// component may still read the string as it was.
+// string: edited is told of an edit. The string itself (gapBuffer) applies
+// it, and is told last, so that the others may still read the string as it
+// was.
 type editObserver interface {
 	edited(e *edit)
 }
