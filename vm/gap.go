@@ -69,70 +69,63 @@ func (g *gapBuffer) flatten() {
 	g.head, g.tail = buf[:h+g.tail], 0
 }
 
-// edited applies e. A string that stays short has its tail moved a word
-// at a time, here, since this is the machine's hottest splice: moving it
-// so (forward when it moves left, backward when it moves right, so that no
-// word is overwritten before it is read) is faster on such strings than
-// memmove, whose calls and size dispatch cost more than the few bytes; it
-// may read and write a few bytes past the string's end, within shortCap.
-// Any other edit is editLong's.
+// edited applies e, in one of three ways, all here, since this is the
+// step's splice and a call more costs a step measurably:
+//
+//   - A string that stays short has its tail moved a word at a time
+//     (forward when it moves left, backward when it moves right, so that
+//     no word is overwritten before it is read), which is faster on such
+//     strings than memmove, whose calls and size dispatch cost more than
+//     the few bytes; it may read and write a few bytes past the string's
+//     end, within shortCap.
+//   - A string that stays long, unless read whole, has the gap moved to
+//     the end of the rewritten span (spliceGap).
+//   - Any other is made contiguous and spliced, in place when the buffer
+//     has room.
 func (g *gapBuffer) edited(e *edit) {
-	if g.tail != 0 || len(g.head) > scanMaxLen || e.newLen > scanMaxLen {
-		g.editLong(e)
-		return
-	}
-	buf := g.head[:shortCap]
 	start, end, rhs := e.start, e.end, e.added
-	tail, to := len(g.head)-end, start+len(rhs)
-	if to <= end {
-		for k := 0; k < tail; k += 8 {
-			binary.LittleEndian.PutUint64(buf[to+k:], binary.LittleEndian.Uint64(buf[end+k:]))
+	switch {
+	case g.tail == 0 && len(g.head) <= scanMaxLen && e.newLen <= scanMaxLen:
+		buf := g.head[:shortCap]
+		tail, to := len(g.head)-end, start+len(rhs)
+		if to <= end {
+			for k := 0; k < tail; k += 8 {
+				binary.LittleEndian.PutUint64(buf[to+k:], binary.LittleEndian.Uint64(buf[end+k:]))
+			}
+		} else {
+			for k := (tail + 7) &^ 7; k > 0; k -= 8 {
+				binary.LittleEndian.PutUint64(buf[to+k-8:], binary.LittleEndian.Uint64(buf[end+k-8:]))
+			}
 		}
-	} else {
-		for k := (tail + 7) &^ 7; k > 0; k -= 8 {
-			binary.LittleEndian.PutUint64(buf[to+k-8:], binary.LittleEndian.Uint64(buf[end+k-8:]))
+		for i, c := range rhs {
+			buf[start+i] = c
 		}
-	}
-	for i, c := range rhs {
-		buf[start+i] = c
-	}
-	g.head = buf[:e.newLen]
-	g.copied += tail + len(rhs)
-}
-
-// editLong applies an edit to a string that is or becomes longer than
-// scanMaxLen: one that stays long, unless read whole, moves the gap to the
-// end of the rewritten span; any other is made contiguous and spliced.
-func (g *gapBuffer) editLong(e *edit) {
-	if e.newLen > g.longLen && !g.whole {
+		g.head = buf[:e.newLen]
+		g.copied += tail + len(rhs)
+	case e.newLen > g.longLen && !g.whole:
 		var moved int
-		g.head, g.tail, moved = spliceGap(g.head, g.tail, e.start, e.end, e.added)
+		g.head, g.tail, moved = spliceGap(g.head, g.tail, start, end, rhs)
 		g.copied += moved
-		return
+	default:
+		g.flatten()
+		s, n := g.head, e.newLen
+		if n > cap(s) {
+			grown := make([]byte, n, 2*n)
+			copy(grown, s[:start])
+			copy(grown[start:], rhs)
+			copy(grown[start+len(rhs):], s[end:])
+			g.head = grown
+			g.copied += n
+			return
+		}
+		t := s[:n]
+		copy(t[start+len(rhs):], s[end:]) // copy is a memmove: the spans may overlap
+		if len(rhs) > 0 { // an erasure, repeat's say, has nothing more to copy
+			copy(t[start:], rhs)
+		}
+		g.head = t
+		g.copied += len(s) - end + len(rhs)
 	}
-	g.flatten()
-	g.splice(e.start, e.end, e.added)
-}
-
-// splice replaces head[start:end] by rhs, in place when the buffer has
-// room; the string must be contiguous.
-func (g *gapBuffer) splice(start, end int, rhs []byte) {
-	s := g.head
-	n := len(s) - (end - start) + len(rhs)
-	if n > cap(s) {
-		grown := make([]byte, n, 2*n)
-		copy(grown, s[:start])
-		copy(grown[start:], rhs)
-		copy(grown[start+len(rhs):], s[end:])
-		g.head = grown
-		g.copied += n
-		return
-	}
-	t := s[:n]
-	copy(t[start+len(rhs):], s[end:]) // copy is a memmove: the spans may overlap
-	copy(t[start:], rhs)
-	g.head = t
-	g.copied += len(s) - end + len(rhs)
 }
 
 // spliceGap replaces str[start:end] by rhs in any gap buffer, head and
@@ -150,11 +143,11 @@ func spliceGap(head []byte, tail, start, end int, rhs []byte) ([]byte, int, int)
 		}
 		return head, tail, r
 	}
-	if r == 0 && start == g { // an erasure just after the gap: the tail shrinks
-		return head, t - (end - g), 0
-	}
 	moved := r
 	if g < end { // the gap moves right: symbols move from the tail to the head
+		if r == 0 && start == g { // an erasure just after the gap: the tail shrinks
+			return head, t - (end - g), 0
+		}
 		copy(buf[g:end], buf[c-t:])
 		t -= end - g
 		moved += end - g

@@ -220,6 +220,7 @@ func (m *Machine) runLoaded(opt Options) {
 			return
 		}
 	}
+	var e edit // a step's edit, made field by field: commit sets the rest
 	for {
 		rule, rank, start, end, slots, text := m.find(opt.Leftmost)
 		if rule < 0 {
@@ -233,7 +234,8 @@ func (m *Machine) runLoaded(opt Options) {
 		if !m.plans[rule].fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(m.prog.Rules[rule].Write, slots, text, start)
 		}
-		if m.commit(&edit{rule: rule, start: start, end: end, removed: text, added: rhs}, slots, 1) {
+		e.rule, e.start, e.end, e.removed, e.added = rule, start, end, text, rhs
+		if m.commit(&e, slots, 1) {
 			return
 		}
 		if rank >= 0 {
@@ -305,6 +307,7 @@ func (m *Machine) commit(e *edit, slots []int, steps int) bool {
 // from its end, and Run goes on with the general loop.
 func (m *Machine) runShort(leftmost bool) bool {
 	sc := m.scan.scanner
+	var e edit // a step's edit, made field by field: commit sets the rest
 	for m.scannable(m.res.Steps == 0) {
 		m.str.flatten() // a test's low longLen may leave it gapped
 		rank, start := sc.scan(m.str.head, leftmost, &m.scan.state)
@@ -322,7 +325,8 @@ func (m *Machine) runShort(leftmost bool) bool {
 		if !ref.fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(int(ref.write), slots, text, start)
 		}
-		if m.commit(&edit{rule: ref.rule, start: start, end: start + ref.length, removed: text, added: rhs}, slots, 1) {
+		e.rule, e.start, e.end, e.removed, e.added = ref.rule, start, start+ref.length, text, rhs
+		if m.commit(&e, slots, 1) {
 			return true
 		}
 		m.repeat(rank, start, leftmost)
