@@ -119,8 +119,10 @@ func (g *gapBuffer) edited(e *edit) {
 			return
 		}
 		t := s[:n]
-		copy(t[start+len(rhs):], s[end:]) // copy is a memmove: the spans may overlap
-		if len(rhs) > 0 { // an erasure, repeat's say, has nothing more to copy
+		// copy is a memmove: the spans may overlap. An erasure, repeat's
+		// say, has no right-hand side to copy.
+		copy(t[start+len(rhs):], s[end:])
+		if len(rhs) > 0 {
 			copy(t[start:], rhs)
 		}
 		g.head = t
