@@ -93,7 +93,8 @@
 // were removed, becomes the symbols added (edit.go). The speed-ups that
 // depend on the string are components, each its own type with its state
 // and its invariant stated in its doc comment, and each is told of every
-// edit through one method, edited, before the string changes:
+// edit through one method, edited; all but the string itself are told
+// before the string changes:
 //
 //   - register (memory.go), the memory register: its value is what the
 //     language says whatever the edits, and while it shadows the string,

@@ -24,10 +24,11 @@ type pendingSplice struct {
 //
 // Invariant: the register's value (get) is what the language says: the
 // last text stored, or the whole string after the last Δ step, as it was
-// then, whatever edits came after. While shadowOn, the shadow with the
-// pending splices replayed is the string as it is now; the pending splices
-// are never longer than the string (or longLen), beyond which the register
-// is copied out once for as many splices.
+// then, whatever edits came after. Between edits, while shadowOn, the
+// shadow with the pending splices replayed is the string. The pending
+// splices and their symbols never outnumber the string's symbols (or
+// longLen): beyond that the register is copied out, once for as many
+// splices.
 type register struct {
 	own        []byte
 	state      memState
