@@ -100,7 +100,7 @@ func (g *gapBuffer) edited(e *edit) {
 		for i, c := range rhs {
 			buf[start+i] = c
 		}
-		g.head = buf[:e.newLen]
+		g.head = g.head[:e.newLen] // the same array: only the length is stored
 		g.copied += tail + len(rhs)
 	case e.newLen > g.longLen && !g.whole:
 		var moved int
