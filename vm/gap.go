@@ -69,65 +69,69 @@ func (g *gapBuffer) flatten() {
 	g.head, g.tail = buf[:h+g.tail], 0
 }
 
-// edited applies e, in one of three ways, all here, since this is the
-// step's splice and a call more costs a step measurably:
-//
-//   - A string that stays short has its tail moved a word at a time
-//     (forward when it moves left, backward when it moves right, so that
-//     no word is overwritten before it is read), which is faster on such
-//     strings than memmove, whose calls and size dispatch cost more than
-//     the few bytes; it may read and write a few bytes past the string's
-//     end, within shortCap.
-//   - A string that stays long, unless read whole, has the gap moved to
-//     the end of the rewritten span (spliceGap).
-//   - Any other is made contiguous and spliced, in place when the buffer
-//     has room.
+// edited applies e. A string that stays short, the machine's commonest
+// and cheapest step, has its tail moved a word at a time (forward when it
+// moves left, backward when it moves right, so that no word is
+// overwritten before it is read), which is faster on such strings than
+// memmove, whose calls and size dispatch cost more than the few bytes; it
+// may read and write a few bytes past the string's end, within shortCap.
+// Any other edit is editLong's.
 func (g *gapBuffer) edited(e *edit) {
+	if g.tail != 0 || len(g.head) > scanMaxLen || e.newLen > scanMaxLen {
+		g.editLong(e)
+		return
+	}
 	start, end, rhs := e.start, e.end, e.added
-	switch {
-	case g.tail == 0 && len(g.head) <= scanMaxLen && e.newLen <= scanMaxLen:
-		buf := g.head[:shortCap]
-		tail, to := len(g.head)-end, start+len(rhs)
-		if to <= end {
-			for k := 0; k < tail; k += 8 {
-				binary.LittleEndian.PutUint64(buf[to+k:], binary.LittleEndian.Uint64(buf[end+k:]))
-			}
-		} else {
-			for k := (tail + 7) &^ 7; k > 0; k -= 8 {
-				binary.LittleEndian.PutUint64(buf[to+k-8:], binary.LittleEndian.Uint64(buf[end+k-8:]))
-			}
+	buf := g.head[:shortCap]
+	tail, to := len(g.head)-end, start+len(rhs)
+	if to <= end {
+		for k := 0; k < tail; k += 8 {
+			binary.LittleEndian.PutUint64(buf[to+k:], binary.LittleEndian.Uint64(buf[end+k:]))
 		}
-		for i, c := range rhs {
-			buf[start+i] = c
+	} else {
+		for k := (tail + 7) &^ 7; k > 0; k -= 8 {
+			binary.LittleEndian.PutUint64(buf[to+k-8:], binary.LittleEndian.Uint64(buf[end+k-8:]))
 		}
-		g.head = g.head[:e.newLen] // the same array: only the length is stored
-		g.copied += tail + len(rhs)
-	case e.newLen > g.longLen && !g.whole:
+	}
+	for i, c := range rhs {
+		buf[start+i] = c
+	}
+	g.head = g.head[:e.newLen] // the same array: only the length is stored
+	g.copied += tail + len(rhs)
+}
+
+// editLong is edited for a string longer than scanMaxLen before or after
+// the edit: one that stays long, unless read whole, has the gap moved to
+// the end of the rewritten span (spliceGap); any other is made contiguous
+// and spliced, in place when the buffer has room.
+func (g *gapBuffer) editLong(e *edit) {
+	start, end, rhs := e.start, e.end, e.added
+	if e.newLen > g.longLen && !g.whole {
 		var moved int
 		g.head, g.tail, moved = spliceGap(g.head, g.tail, start, end, rhs)
 		g.copied += moved
-	default:
-		g.flatten()
-		s, n := g.head, e.newLen
-		if n > cap(s) {
-			grown := make([]byte, n, 2*n)
-			copy(grown, s[:start])
-			copy(grown[start:], rhs)
-			copy(grown[start+len(rhs):], s[end:])
-			g.head = grown
-			g.copied += n
-			return
-		}
-		t := s[:n]
-		// copy is a memmove: the spans may overlap. An erasure, repeat's
-		// say, has no right-hand side to copy.
-		copy(t[start+len(rhs):], s[end:])
-		if len(rhs) > 0 {
-			copy(t[start:], rhs)
-		}
-		g.head = t
-		g.copied += len(s) - end + len(rhs)
+		return
 	}
+	g.flatten()
+	s, n := g.head, e.newLen
+	if n > cap(s) {
+		grown := make([]byte, n, 2*n)
+		copy(grown, s[:start])
+		copy(grown[start:], rhs)
+		copy(grown[start+len(rhs):], s[end:])
+		g.head = grown
+		g.copied += n
+		return
+	}
+	t := s[:n]
+	// copy is a memmove: the spans may overlap. An erasure, repeat's
+	// say, has no right-hand side to copy.
+	copy(t[start+len(rhs):], s[end:])
+	if len(rhs) > 0 {
+		copy(t[start:], rhs)
+	}
+	g.head = t
+	g.copied += len(s) - end + len(rhs)
 }
 
 // spliceGap replaces str[start:end] by rhs in any gap buffer, head and
