@@ -11,7 +11,8 @@ package vm
 // An edit is one change of the string: str[start:end] becomes added, and
 // the string is then newLen symbols long. The symbols removed are removed,
 // or, when run is set, end-start copies of sym (repeat's erasures, whose
-// symbols nobody need read). rule made the edit, and no rule before it
+// symbols nobody need read); removed may be nil when nothing reads it (the
+// counts are stale, the rule stores no capture: runShort's usual step). rule made the edit, and no rule before it
 // occurred in the string before the edit (find returns the first rule that
 // applies, and repeat only does steps find would). whole says the step
 // stores the new string whole in the memory register (Δ). The caller

@@ -317,11 +317,16 @@ func (m *Machine) runShort(leftmost bool) bool {
 		}
 		ref := &sc.ranks[rank]
 		rhs := ref.rhs
+		// The symbols replaced are read by the writer, a store and the
+		// counts, which are mostly stale here: only then are they sliced.
 		var slots []int
+		var text []byte
 		if !ref.fixedRHS || ref.store >= 0 {
 			slots = m.placeSlots(ref.slots, start)
+			text = m.str.head[start : start+ref.length]
+		} else if !m.counts.stale {
+			text = m.str.head[start : start+ref.length]
 		}
-		text := m.str.head[start : start+ref.length]
 		if !ref.fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(int(ref.write), slots, text, start)
 		}
