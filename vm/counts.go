@@ -13,22 +13,23 @@ type symbolCounts struct {
 	stale bool
 }
 
-// edited updates the counts for e, unless they are stale.
-func (c *symbolCounts) edited(e *edit) {
+// edited updates the counts for the edit, unless they are stale.
+func (c *symbolCounts) edited(start, end, _ int, added []byte, _ int, _ bool, removed *removal) {
 	if !c.stale {
-		c.recount(e)
+		c.recount(end-start, added, removed)
 	}
 }
 
-func (c *symbolCounts) recount(e *edit) {
-	if e.run {
-		c.n[e.sym] -= int32(e.end - e.start)
+// recount takes the n symbols removed out of the counts, and adds added.
+func (c *symbolCounts) recount(n int, added []byte, removed *removal) {
+	if removed.run {
+		c.n[removed.sym] -= int32(n)
 	} else {
-		for _, s := range e.removed {
+		for _, s := range removed.text {
 			c.n[s]--
 		}
 	}
-	for _, s := range e.added {
+	for _, s := range added {
 		c.n[s]++
 	}
 }

@@ -7,30 +7,34 @@ package vm
 // from scratch after random edits). Machine.commit, which makes every
 // edit (one step, or repeat's steps of one erasure at once), calls them in
 // a fixed order.
-
+//
 // An edit is one change of the string: str[start:end] becomes added, and
-// the string is then newLen symbols long. The symbols removed are removed,
-// or, when run is set, end-start copies of sym (repeat's erasures, whose
-// symbols nobody need read); removed may be nil when nothing reads it (the
-// counts are stale, the rule stores no capture: runShort's usual step). rule made the edit, and no rule before it
-// occurred in the string before the edit (find returns the first rule that
-// applies, and repeat only does steps find would). whole says the step
-// stores the new string whole in the memory register (Δ). The caller
-// gives the span, the rule and the symbols; commit works out newLen and
-// whole.
-type edit struct {
-	start, end, newLen, rule int
-	removed, added           []byte
-	sym                      byte
-	run, whole               bool
+// the string is then newLen symbols long. rule made the edit, and no rule
+// before it occurred in the string before the edit (find returns the first
+// rule that applies, and repeat only does steps find would). whole says
+// the step stores the new string whole in the memory register (Δ). What
+// the edit removed is a removal. The caller gives the span, the rule and
+// the symbols; commit works out newLen and whole.
+//
+// edited takes the edit's parts as arguments rather than a record: the
+// ones every component may read each step are values, which stay in
+// registers along the machine's hottest path, a step on a short string
+// (edited fills the nine integer registers of Go's calling convention);
+// a record of them, written by the caller and read back by each
+// component, made Good/Evil 4% slower. The removal, which only the counts
+// read, and only while they are not stale, is passed by pointer.
+type editObserver interface {
+	edited(start, end, newLen int, added []byte, rule int, whole bool, removed *removal)
 }
 
-// editObserver is the one interface of the components that follow the
-// string: edited is told of an edit. The string itself (gapBuffer) applies
-// it, and is told last, so that the others may still read the string as it
-// was.
-type editObserver interface {
-	edited(e *edit)
+// A removal is what an edit removed: the symbols, text, or, when run is
+// set, end-start copies of sym (repeat's erasures, whose symbols nobody
+// need read). text may be nil when nothing reads it (the counts are stale,
+// the rule stores no capture: runShort's usual step).
+type removal struct {
+	text []byte
+	sym  byte
+	run  bool
 }
 
 // The components, in the order Machine.commit calls them. They are called

@@ -41,6 +41,20 @@ func randomString(rng *rand.Rand, k int) []byte {
 	return randomSymbols(rng, n, k)
 }
 
+// An edit, as the tests draw it and tell the components of it: the
+// arguments of edited (edit.go).
+type edit struct {
+	start, end, newLen, rule int
+	added                    []byte
+	whole                    bool
+	removed                  removal
+}
+
+// tell tells o of e.
+func (e *edit) tell(o editObserver) {
+	o.edited(e.start, e.end, e.newLen, e.added, e.rule, e.whole, &e.removed)
+}
+
 // randomEdit draws an edit of s: a span of up to 8 symbols replaced by up
 // to 8, or, a quarter of the time, a run of one symbol erased, as repeat
 // erases them; whole a tenth of the time.
@@ -48,14 +62,14 @@ func randomEdit(rng *rand.Rand, s []byte, k int) edit {
 	start := rng.IntN(len(s) + 1)
 	e := edit{start: start, rule: rng.IntN(5), whole: rng.IntN(10) == 0}
 	if rng.IntN(4) == 0 && start < len(s) {
-		e.sym, e.run = s[start], true
+		e.removed = removal{sym: s[start], run: true}
 		e.end = start + 1
-		for e.end < len(s) && s[e.end] == e.sym && rng.IntN(20) > 0 {
+		for e.end < len(s) && s[e.end] == e.removed.sym && rng.IntN(20) > 0 {
 			e.end++
 		}
 	} else {
 		e.end = start + rng.IntN(min(len(s)-start, 8)+1)
-		e.removed = slices.Clone(s[start:e.end])
+		e.removed.text = slices.Clone(s[start:e.end])
 		e.added = randomSymbols(rng, rng.IntN(9), k)
 	}
 	e.newLen = len(s) - (e.end - e.start) + len(e.added)
@@ -90,7 +104,7 @@ func TestCountsFollowEdits(t *testing.T) {
 		c.recountAll(&g)
 		for range 40 {
 			e := randomEdit(rng, s, 4)
-			c.edited(&e)
+			e.tell(&c)
 			s = spliced(s, &e)
 			var want [256]int32
 			for _, x := range s {
@@ -103,7 +117,7 @@ func TestCountsFollowEdits(t *testing.T) {
 		c.stale = true
 		before := c.n
 		e := randomEdit(rng, s, 4)
-		if c.edited(&e); c.n != before {
+		if e.tell(&c); c.n != before {
 			t.Fatalf("stale counts changed by %+v", e)
 		}
 	}
@@ -124,7 +138,7 @@ func TestRecentEditBoundsNewOccurrences(t *testing.T) {
 		}
 		e := randomEdit(rng, s, 3)
 		var r recentEdit
-		r.edited(&e)
+		e.tell(&r)
 		if r.absent != e.rule {
 			t.Fatalf("absent %d after an edit by rule %d", r.absent, e.rule)
 		}
@@ -175,7 +189,7 @@ func TestFactsHoldEveryOccurrence(t *testing.T) {
 		}
 		for range edits {
 			e := randomEdit(rng, s, 2)
-			f.edited(&e)
+			e.tell(&f)
 			s = spliced(s, &e)
 			for i, lit := range lits {
 				lo, hi := f.of(i, len(lit), len(s))
@@ -225,7 +239,7 @@ func TestScanStateResumes(t *testing.T) {
 		sc.scan(s, leftmost, &st)
 		for range 20 {
 			e := randomEdit(rng, s, 3)
-			st.edited(&e)
+			e.tell(&st)
 			s = spliced(s, &e)
 			var fresh scanState
 			wantRank, wantAt := sc.scan(s, leftmost, &fresh)
@@ -253,7 +267,7 @@ func TestGapBufferFollowsEdits(t *testing.T) {
 		g.load(s)
 		for range 60 {
 			e := randomEdit(rng, s, 3)
-			g.edited(&e)
+			e.tell(&g)
 			s = spliced(s, &e)
 			if got := slices.Concat(g.head, g.tailBytes()); !bytes.Equal(got, s) || g.length() != len(s) {
 				t.Fatalf("after %+v (longLen %d): %s", e, g.longLen, firstDiff(got, s))
@@ -306,11 +320,11 @@ func TestRegisterFollowsEdits(t *testing.T) {
 				}
 			default:
 				e := randomEdit(rng, s, 3)
-				r.edited(&e)
+				e.tell(&r)
 				if n := len(r.pending) + len(r.pendingRHS); n > max(len(s), longLen) {
 					t.Fatalf("%d pending splices and symbols on a string of %d", n, len(s))
 				}
-				g.edited(&e)
+				e.tell(&g)
 				s = spliced(s, &e)
 				if e.whole {
 					want = slices.Clone(s)

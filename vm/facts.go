@@ -62,10 +62,10 @@ type factLog struct {
 	splices, from int
 }
 
-// edited logs e, once the log is kept.
-func (f *factLog) edited(e *edit) {
+// edited logs the edit, once the log is kept.
+func (f *factLog) edited(start, end, newLen int, added []byte, _ int, _ bool, _ *removal) {
 	if f.log != nil {
-		f.log[f.splices%logLen] = spliceRec{start: e.start, end: e.end, n: len(e.added), newLen: e.newLen}
+		f.log[f.splices%logLen] = spliceRec{start: start, end: end, n: len(added), newLen: newLen}
 		f.splices++
 	}
 }

@@ -76,12 +76,11 @@ func (g *gapBuffer) flatten() {
 // memmove, whose calls and size dispatch cost more than the few bytes; it
 // may read and write a few bytes past the string's end, within shortCap.
 // Any other edit is editLong's.
-func (g *gapBuffer) edited(e *edit) {
-	if g.tail != 0 || len(g.head) > scanMaxLen || e.newLen > scanMaxLen {
-		g.editLong(e)
+func (g *gapBuffer) edited(start, end, newLen int, rhs []byte, _ int, _ bool, _ *removal) {
+	if g.tail != 0 || len(g.head) > scanMaxLen || newLen > scanMaxLen {
+		g.editLong(start, end, newLen, rhs)
 		return
 	}
-	start, end, rhs := e.start, e.end, e.added
 	buf := g.head[:shortCap]
 	tail, to := len(g.head)-end, start+len(rhs)
 	if to <= end {
@@ -96,7 +95,7 @@ func (g *gapBuffer) edited(e *edit) {
 	for i, c := range rhs {
 		buf[start+i] = c
 	}
-	g.head = g.head[:e.newLen] // the same array: only the length is stored
+	g.head = g.head[:newLen] // the same array: only the length is stored
 	g.copied += tail + len(rhs)
 }
 
@@ -104,16 +103,15 @@ func (g *gapBuffer) edited(e *edit) {
 // the edit: one that stays long, unless read whole, has the gap moved to
 // the end of the rewritten span (spliceGap); any other is made contiguous
 // and spliced, in place when the buffer has room.
-func (g *gapBuffer) editLong(e *edit) {
-	start, end, rhs := e.start, e.end, e.added
-	if e.newLen > g.longLen && !g.whole {
+func (g *gapBuffer) editLong(start, end, newLen int, rhs []byte) {
+	if newLen > g.longLen && !g.whole {
 		var moved int
 		g.head, g.tail, moved = spliceGap(g.head, g.tail, start, end, rhs)
 		g.copied += moved
 		return
 	}
 	g.flatten()
-	s, n := g.head, e.newLen
+	s, n := g.head, newLen
 	if n > cap(s) {
 		grown := make([]byte, n, 2*n)
 		copy(grown, s[:start])

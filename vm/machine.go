@@ -220,7 +220,7 @@ func (m *Machine) runLoaded(opt Options) {
 			return
 		}
 	}
-	var e edit // a step's edit, made field by field: commit sets the rest
+	var removed removal // a step's removed symbols
 	for {
 		rule, rank, start, end, slots, text := m.find(opt.Leftmost)
 		if rule < 0 {
@@ -234,8 +234,8 @@ func (m *Machine) runLoaded(opt Options) {
 		if !m.plans[rule].fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(m.prog.Rules[rule].Write, slots, text, start)
 		}
-		e.rule, e.start, e.end, e.removed, e.added = rule, start, end, text, rhs
-		if m.commit(&e, slots, 1) {
+		removed.text = text
+		if m.commit(rule, start, end, rhs, slots, &removed, 1) {
 			return
 		}
 		if rank >= 0 {
@@ -244,54 +244,55 @@ func (m *Machine) runLoaded(opt Options) {
 	}
 }
 
-// commit makes the edit e, a step of e.rule that Run's loop or runShort
-// found, whose captures are slots, or steps of it that repeat does at
-// once, unless a limit forbids it, and reports whether the run ended, with
-// m.res.Halt set. It is the one place where the string changes: it tells
-// the components that follow the string of the edit (edit.go) in this
-// order: the memory register first, since it may copy the string as it
-// was (the shadow it starts is the string before the step); then the
-// counts, the facts' splice log, the scanner's resume point and the rules
-// known absent, which need only the edit; and the string last, which
-// applies it. The counts are let go stale instead while the scanner
-// serves every step of a short string: nothing reads them then, and a
-// recount of the whole string each time the searches take over again
-// would cost more than it saves. The run's limits, trace and result are in
-// the machine so that the arguments fit in registers.
-func (m *Machine) commit(e *edit, slots []int, steps int) bool {
+// commit makes the edit of str[start:end] into added by rule, a step
+// that Run's loop or runShort found, whose captures are slots, or steps of
+// it that repeat does at once, unless a limit forbids it, and reports
+// whether the run ended, with m.res.Halt set. It is the one place where
+// the string changes: it tells the components that follow the string of
+// the edit (edit.go) in this order: the memory register first, since it
+// may copy the string as it was (the shadow it starts is the string before
+// the step); then the counts, the facts' splice log, the scanner's resume
+// point and the rules known absent, which need only the edit; and the
+// string last, which applies it. The counts are let go stale instead
+// while the scanner serves every step of a short string: nothing reads
+// them then, and a recount of the whole string each time the searches
+// take over again would cost more than it saves. The run's limits, trace
+// and result are in the machine, and the edit's parts are arguments, so
+// that they stay in registers.
+func (m *Machine) commit(rule, start, end int, added []byte, slots []int, removed *removal, steps int) bool {
 	if m.res.Steps >= m.maxSteps {
 		m.res.Halt = StepLimit
 		return true
 	}
 	length := m.str.length()
-	e.newLen = length - (e.end - e.start) + len(e.added)
-	if e.newLen > m.maxLen {
+	newLen := length - (end - start) + len(added)
+	if newLen > m.maxLen {
 		m.res.Halt = LengthLimit
 		return true
 	}
-	r := &m.prog.Rules[e.rule]
+	r := &m.prog.Rules[rule]
 	// The stored capture refers to the string before the rewrite, so it
 	// is copied out before the splice overwrites it. An unbound capture
 	// is a mark in an alternative this match did not take: nothing is
 	// stored, as in the plain rule of the expansion, which has no mark.
 	// (repeat's steps store what the step before them did, and pass none.)
 	if r.Store >= 0 && bound(slots, r.Store) {
-		m.reg.set(capture(e.removed, e.start, slots, r.Store))
+		m.reg.set(capture(removed.text, start, slots, r.Store))
 	}
-	e.whole = r.StoreWhole
-	m.reg.edited(e)
+	whole := r.StoreWhole
+	m.reg.edited(start, end, newLen, added, rule, whole, removed)
 	if !m.counts.stale && m.scan.used && m.scan.scanner.firstUncovered == len(m.plans) && length <= scanMaxLen {
 		m.counts.stale = true
 	}
-	m.counts.edited(e)
-	m.facts.edited(e)
-	m.scan.state.edited(e)
-	m.recent.edited(e)
-	m.str.edited(e)
+	m.counts.edited(start, end, newLen, added, rule, whole, removed)
+	m.facts.edited(start, end, newLen, added, rule, whole, removed)
+	m.scan.state.edited(start, end, newLen, added, rule, whole, removed)
+	m.recent.edited(start, end, newLen, added, rule, whole, removed)
+	m.str.edited(start, end, newLen, added, rule, whole, removed)
 	m.res.Steps += steps
-	m.res.Rule = e.rule
+	m.res.Rule = rule
 	if m.trace != nil {
-		m.trace(m.res.Steps, e.rule, m.str.head)
+		m.trace(m.res.Steps, rule, m.str.head)
 	}
 	if r.Terminating {
 		m.res.Halt = Terminated
@@ -307,7 +308,7 @@ func (m *Machine) commit(e *edit, slots []int, steps int) bool {
 // from its end, and Run goes on with the general loop.
 func (m *Machine) runShort(leftmost bool) bool {
 	sc := m.scan.scanner
-	var e edit // a step's edit, made field by field: commit sets the rest
+	var removed removal // a step's removed symbols
 	for m.scannable(m.res.Steps == 0) {
 		m.str.flatten() // a test's low longLen may leave it gapped
 		rank, start := sc.scan(m.str.head, leftmost, &m.scan.state)
@@ -330,8 +331,8 @@ func (m *Machine) runShort(leftmost bool) bool {
 		if !ref.fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(int(ref.write), slots, text, start)
 		}
-		e.rule, e.start, e.end, e.removed, e.added = ref.rule, start, start+ref.length, text, rhs
-		if m.commit(&e, slots, 1) {
+		removed.text = text
+		if m.commit(ref.rule, start, start+ref.length, rhs, slots, &removed, 1) {
 			return true
 		}
 		m.repeat(rank, start, leftmost)

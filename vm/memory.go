@@ -48,14 +48,14 @@ type register struct {
 // string if there is none yet; the shadow follows every edit, at once
 // while it is not the register and through the log while it is; a Δ step
 // makes the string the register.
-func (r *register) edited(e *edit) {
-	if r.state != memOwn || r.shadowOn || e.whole {
-		r.follow(e)
+func (r *register) edited(start, end, _ int, added []byte, _ int, whole bool, _ *removal) {
+	if r.state != memOwn || r.shadowOn || whole {
+		r.follow(start, end, added, whole)
 	}
 }
 
-func (r *register) follow(e *edit) {
-	if r.state == memString && !e.whole {
+func (r *register) follow(start, end int, added []byte, whole bool) {
+	if r.state == memString && !whole {
 		if !r.shadowOn {
 			r.startShadow()
 		}
@@ -64,18 +64,18 @@ func (r *register) follow(e *edit) {
 	switch {
 	case !r.shadowOn:
 	case r.state == memShadow:
-		r.pending = append(r.pending, pendingSplice{start: e.start, end: e.end, from: len(r.pendingRHS), n: len(e.added)})
-		r.pendingRHS = append(r.pendingRHS, e.added...)
-		r.copied += len(e.added)
+		r.pending = append(r.pending, pendingSplice{start: start, end: end, from: len(r.pendingRHS), n: len(added)})
+		r.pendingRHS = append(r.pendingRHS, added...)
+		r.copied += len(added)
 		// A log as long as the string pays for copying the register out,
 		// after which the shadow follows the string directly.
 		if len(r.pending)+len(r.pendingRHS) > max(r.str.length(), longLen) {
 			r.get()
 		}
 	default:
-		r.spliceShadow(e.start, e.end, e.added)
+		r.spliceShadow(start, end, added)
 	}
-	if e.whole {
+	if whole {
 		r.catchUp()
 		r.state = memString
 	}

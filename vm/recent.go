@@ -13,9 +13,9 @@ type recentEdit struct {
 	from, to int
 }
 
-// edited records e: the rules before e.rule did not occur before it.
-func (r *recentEdit) edited(e *edit) {
-	r.absent, r.from, r.to = e.rule, e.start, e.start+len(e.added)
+// edited records the edit: the rules before rule did not occur before it.
+func (r *recentEdit) edited(start, _, _ int, added []byte, rule int, _ bool, _ *removal) {
+	r.absent, r.from, r.to = rule, start, start+len(added)
 }
 
 // starts returns the interval where an occurrence of a literal of a rule

@@ -76,5 +76,5 @@ func (m *Machine) repeat(rank int32, at int, leftmost bool) {
 	if !leftmost {
 		from = at - n
 	}
-	m.commit(&edit{rule: ref.rule, start: from, end: from + n, sym: c, run: true}, m.unbound, steps)
+	m.commit(ref.rule, from, from+n, nil, m.unbound, &removal{sym: c, run: true}, steps)
 }

@@ -276,8 +276,11 @@ type scanState struct {
 	valid int         // the points up to and including valid are right
 }
 
-// edited keeps the points before e's start, which e does not change.
-func (st *scanState) edited(e *edit) { st.valid = min(st.valid, e.start) }
+// edited keeps the points before the edit's start, which it does not
+// change.
+func (st *scanState) edited(start, _, _ int, _ []byte, _ int, _ bool, _ *removal) {
+	st.valid = min(st.valid, start)
+}
 
 type scanPoint struct {
 	row  int32 // the automaton's state, as the start of its row in step
