@@ -69,16 +69,24 @@ func (g *gapBuffer) flatten() {
 	g.head, g.tail = buf[:h+g.tail], 0
 }
 
-// edited applies e. A string that stays short, the machine's commonest
-// and cheapest step, has its tail moved a word at a time (forward when it
-// moves left, backward when it moves right, so that no word is
-// overwritten before it is read), which is faster on such strings than
-// memmove, whose calls and size dispatch cost more than the few bytes; it
-// may read and write a few bytes past the string's end, within shortCap.
-// Any other edit is editLong's.
+// edited applies the edit. A string that stays short, the machine's
+// commonest and cheapest step, has its tail moved a word at a time
+// (forward when it moves left, backward when it moves right, so that no
+// word is overwritten before it is read), which is faster on such strings
+// than memmove, whose calls and size dispatch cost more than the few
+// bytes; it may read and write a few bytes past the string's end, within
+// shortCap. A string that stays long, unless read whole, has the gap moved
+// to the end of the rewritten span (spliceGap). Any other edit is
+// editFlat's.
 func (g *gapBuffer) edited(start, end, newLen int, rhs []byte, _ int, _ bool, _ *removal) {
 	if g.tail != 0 || len(g.head) > scanMaxLen || newLen > scanMaxLen {
-		g.editLong(start, end, newLen, rhs)
+		if newLen > g.longLen && !g.whole {
+			var moved int
+			g.head, g.tail, moved = spliceGap(g.head, g.tail, start, end, rhs)
+			g.copied += moved
+			return
+		}
+		g.editFlat(start, end, newLen, rhs)
 		return
 	}
 	buf := g.head[:shortCap]
@@ -99,17 +107,10 @@ func (g *gapBuffer) edited(start, end, newLen int, rhs []byte, _ int, _ bool, _ 
 	g.copied += tail + len(rhs)
 }
 
-// editLong is edited for a string longer than scanMaxLen before or after
-// the edit: one that stays long, unless read whole, has the gap moved to
-// the end of the rewritten span (spliceGap); any other is made contiguous
-// and spliced, in place when the buffer has room.
-func (g *gapBuffer) editLong(start, end, newLen int, rhs []byte) {
-	if newLen > g.longLen && !g.whole {
-		var moved int
-		g.head, g.tail, moved = spliceGap(g.head, g.tail, start, end, rhs)
-		g.copied += moved
-		return
-	}
+// editFlat is edited for a string longer than scanMaxLen before or after
+// the edit that is not kept gapped: it is made contiguous and spliced, in
+// place when the buffer has room.
+func (g *gapBuffer) editFlat(start, end, newLen int, rhs []byte) {
 	g.flatten()
 	s, n := g.head, newLen
 	if n > cap(s) {
