@@ -96,9 +96,6 @@
 // edit through one method, edited; all but the string itself are told
 // before the string changes:
 //
-//   - register (memory.go), the memory register: its value is what the
-//     language says whatever the edits, and while it shadows the string,
-//     the shadow with its pending splices is the string;
 //   - symbolCounts (counts.go): unless stale, the count of each symbol in
 //     the string;
 //   - factLog (facts.go): for every literal of an expanded rule, an
@@ -108,16 +105,19 @@
 //   - recentEdit (recent.go): the rules before the one that made the last
 //     edit did not occur before it, so an occurrence of one of them now
 //     overlaps the span it wrote;
+//   - register (memory.go), the memory register: its value is what the
+//     language says whatever the edits, and while it shadows the string,
+//     the shadow with its pending splices is the string;
 //   - gapBuffer (gap.go), the string itself, which applies the edit last.
 //
 // Machine.commit, which makes every edit, calls them in that order: the
-// register first, because it may copy the string as it was; the string
-// last, because the others may read it as it was. A step and repeat's
-// many steps at once both go through commit, so each component sees every
-// edit, and none depends on another's state but for two stated couplings:
-// the register reads the string (it may be the string), and the counts are
-// let go stale while the scanner serves every step, since nothing reads
-// them then. The components are called as concrete types, not through
+// register just before the string, because it may copy the string as it was;
+// the string last, because the others may read it as it was. A step and
+// repeat's many steps at once both go through commit, so each component sees
+// every edit, and none depends on another's state but for two stated
+// couplings: the register reads the string (it may be the string), and the
+// counts are let go stale while the scanner serves every step, since nothing
+// reads them then. The components are called as concrete types, not through
 // the interface that states what they share, so that the small ones are
 // inlined into the step. A test per component (edit_test.go) checks its
 // invariant after random edits against a recomputation from scratch; the

@@ -41,10 +41,10 @@ type removal struct {
 // directly, as concrete types, so that the small ones are inlined into the
 // machine's hottest loop; the interface states what they have in common.
 var (
-	_ editObserver = (*register)(nil)     // the memory register (memory.go)
 	_ editObserver = (*symbolCounts)(nil) // the string's symbol counts (counts.go)
 	_ editObserver = (*factLog)(nil)      // where literals can occur in a long string (facts.go)
 	_ editObserver = (*scanState)(nil)    // where the scanner resumes (scan.go)
 	_ editObserver = (*recentEdit)(nil)   // which rules can only occur near the edit (recent.go)
+	_ editObserver = (*register)(nil)     // the memory register (memory.go)
 	_ editObserver = (*gapBuffer)(nil)    // the string itself (gap.go)
 )

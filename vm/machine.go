@@ -86,8 +86,8 @@ type Machine struct {
 	// packed so that the test that skips most rules stays in a cache line.
 	needs []ruleNeeds
 
-	// The string and the components that follow its edits (edit.go), in
-	// the order Machine.commit tells them.
+	// The string and the components that follow its edits (edit.go, which
+	// lists them in the order Machine.commit tells them).
 	reg    register     // the memory register
 	counts symbolCounts // the string's symbols, to skip rules
 	facts  factLog      // where literals can start in a long string
@@ -244,21 +244,22 @@ func (m *Machine) runLoaded(opt Options) {
 	}
 }
 
-// commit makes the edit of str[start:end] into added by rule, a step
-// that Run's loop or runShort found, whose captures are slots, or steps of
-// it that repeat does at once, unless a limit forbids it, and reports
-// whether the run ended, with m.res.Halt set. It is the one place where
-// the string changes: it tells the components that follow the string of
-// the edit (edit.go) in this order: the memory register first, since it
-// may copy the string as it was (the shadow it starts is the string before
-// the step); then the counts, the facts' splice log, the scanner's resume
-// point and the rules known absent, which need only the edit; and the
-// string last, which applies it. The counts are let go stale instead
-// while the scanner serves every step of a short string: nothing reads
-// them then, and a recount of the whole string each time the searches
-// take over again would cost more than it saves. The run's limits, trace
-// and result are in the machine, and the edit's parts are arguments, so
-// that they stay in registers.
+// commit makes the edit of str[start:end] into added by rule, a step that
+// Run's loop or runShort found, whose captures are slots, or steps of it
+// that repeat does at once, unless a limit forbids it, and reports whether
+// the run ended, with m.res.Halt set. It is the one place where the string
+// changes: it tells the components that follow the string of the edit
+// (edit.go) in this order: the counts, the facts' splice log, the scanner's
+// resume point and the rules known absent, which need only the edit; then
+// the memory register, which may copy the string as it was (the capture a
+// rule stores, the shadow it starts); and the string last, which applies it.
+// (The register comes after the others so that fewer of the edit's parts are
+// kept across its calls, which are rare.) The counts are let go stale
+// instead while the scanner serves every step of a short string: nothing
+// reads them then, and a recount of the whole string each time the searches
+// take over again would cost more than it saves. The run's limits, trace and
+// result are in the machine, and the edit's parts are arguments, so that
+// they stay in registers.
 func (m *Machine) commit(rule, start, end int, added []byte, slots []int, removed *removal, steps int) bool {
 	if m.res.Steps >= m.maxSteps {
 		m.res.Halt = StepLimit
@@ -271,6 +272,16 @@ func (m *Machine) commit(rule, start, end int, added []byte, slots []int, remove
 		return true
 	}
 	r := &m.prog.Rules[rule]
+	whole, terminating := r.StoreWhole, r.Terminating
+	if !m.counts.stale && m.scan.used && m.scan.scanner.firstUncovered == len(m.plans) && length <= scanMaxLen {
+		m.counts.stale = true
+	}
+	m.counts.edited(start, end, newLen, added, rule, whole, removed)
+	m.facts.edited(start, end, newLen, added, rule, whole, removed)
+	m.scan.state.edited(start, end, newLen, added, rule, whole, removed)
+	m.recent.edited(start, end, newLen, added, rule, whole, removed)
+	m.res.Steps += steps
+	m.res.Rule = rule
 	// The stored capture refers to the string before the rewrite, so it
 	// is copied out before the splice overwrites it. An unbound capture
 	// is a mark in an alternative this match did not take: nothing is
@@ -279,22 +290,12 @@ func (m *Machine) commit(rule, start, end int, added []byte, slots []int, remove
 	if r.Store >= 0 && bound(slots, r.Store) {
 		m.reg.set(capture(removed.text, start, slots, r.Store))
 	}
-	whole := r.StoreWhole
 	m.reg.edited(start, end, newLen, added, rule, whole, removed)
-	if !m.counts.stale && m.scan.used && m.scan.scanner.firstUncovered == len(m.plans) && length <= scanMaxLen {
-		m.counts.stale = true
-	}
-	m.counts.edited(start, end, newLen, added, rule, whole, removed)
-	m.facts.edited(start, end, newLen, added, rule, whole, removed)
-	m.scan.state.edited(start, end, newLen, added, rule, whole, removed)
-	m.recent.edited(start, end, newLen, added, rule, whole, removed)
 	m.str.edited(start, end, newLen, added, rule, whole, removed)
-	m.res.Steps += steps
-	m.res.Rule = rule
 	if m.trace != nil {
 		m.trace(m.res.Steps, rule, m.str.head)
 	}
-	if r.Terminating {
+	if terminating {
 		m.res.Halt = Terminated
 		return true
 	}
