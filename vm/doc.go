@@ -87,13 +87,49 @@
 //   - A rule that did not occur before the last rewrite can only occur now
 //     across the rewritten span, so only its surroundings are searched.
 //
+// # Edits and the components that follow them
+//
+// Every change of the string is an edit: str[start:end], whose symbols
+// were removed, becomes the symbols added (edit.go). The speed-ups that
+// depend on the string are components, each its own type with its state
+// and its invariant stated in its doc comment, and each is told of every
+// edit through one method, edited; all but the string itself are told
+// before the string changes:
+//
+//   - symbolCounts (counts.go): unless stale, the count of each symbol in
+//     the string;
+//   - factLog (facts.go): for every literal of an expanded rule, an
+//     interval that holds the start of every occurrence;
+//   - scanState (scan.go): the scanner's points are right up to where the
+//     last edit began, so a scan resumes there;
+//   - recentEdit (recent.go): the rules before the one that made the last
+//     edit did not occur before it, so an occurrence of one of them now
+//     overlaps the span it wrote;
+//   - register (memory.go), the memory register: its value is what the
+//     language says whatever the edits, and while it shadows the string,
+//     the shadow with its pending splices is the string;
+//   - gapBuffer (gap.go), the string itself, which applies the edit last.
+//
+// Machine.commit, which makes every edit, calls them in that order: the
+// register just before the string, because it may copy the string as it was;
+// the string last, because the others may read it as it was. A step and
+// repeat's many steps at once both go through commit, so each component sees
+// every edit, and none depends on another's state but for two stated
+// couplings: the register reads the string (it may be the string), and the
+// counts are let go stale while the scanner serves every step, since nothing
+// reads them then. The components are called as concrete types, not through
+// the interface that states what they share, so that the small ones are
+// inlined into the step. A test per component (edit_test.go) checks its
+// invariant after random edits against a recomputation from scratch; the
+// differential tests and fuzzers check that together they change no run.
+//
 // # Long strings
 //
 // On a string longer than 512 symbols (longLen) a step costs time in
 // proportion to what it changes, not to the string's length, as long as
 // the rules are expanded (plain, or sugared with a small expansion): a -> b
 // on 100,000 a's takes milliseconds, rightmost or leftmost, where searching
-// the whole string at every step took seconds. Two things make it so.
+// the whole string at every step would take seconds. Two things make it so.
 //
 // Facts. For every literal of every expanded rule the machine keeps an
 // interval [lo, hi] that holds the start of every occurrence of the
@@ -114,26 +150,29 @@
 // an earlier run, is forgotten and its literal searched for everywhere, as
 // at a run's start. Under rightmost a -> b, the fact after a rewrite at p
 // is "no a starts beyond p", so the next search reads one symbol; under
-// leftmost, symmetrically. The old shortcut for the rules before the one
-// that fired (they can only occur across the rewritten span) still
-// narrows their intervals.
+// leftmost, symmetrically. The shortcut for the rules before the one
+// that fired (they can only occur across the rewritten span) narrows
+// their intervals further.
 //
 // A gap buffer. The string is kept as a head and a tail, the tail at the
 // end of the buffer, with the gap at the end of the last rewrite; a
 // rewrite moves the gap to the end of its span (moving the symbols in
 // between) and writes its right-hand side before it, so a run of nearby
 // rewrites moves few symbols however long the string; one that keeps the
-// length writes in place and leaves the gap. A search looks at the head,
-// the tail, and the few symbols across the gap copied out. Whatever reads
-// the string whole closes the gap first: the matcher of a sugared rule
-// that is not expanded (its matches are not of bounded length, so it gets
-// no facts and searches the whole string, as before), a trace, and the
-// end of Run, whose output is contiguous. Δ, which stores the whole
-// string, does not copy it (see Memory). The writer and ^Δ read captures from the symbols of the
-// match, which for a literal are the literal itself, never from the string.
+// length writes in place and leaves the gap, and an erasure just after
+// the gap shrinks the tail. A search looks at the head, the tail, and the
+// few symbols across the gap copied out. Whatever reads the string whole
+// closes the gap first: the matcher of a sugared rule that is not
+// expanded (its matches are not of bounded length, so it gets no facts
+// and searches the whole string), a trace, and the end of Run, whose
+// output is contiguous. Δ, which stores the whole
+// string, does not copy it (see Memory). The writer and ^Δ read captures
+// from the symbols of the match, which for a literal are the literal
+// itself, never from the string.
 //
-// Strings of up to 512 symbols go on as before (the scanner, the byte
-// searches above): there, facts and a gap cost more than they save.
+// Strings of up to 512 symbols are not long: the scanner and the byte
+// searches above serve them, and there facts and a gap would cost more
+// than they save.
 // TestLongAgrees and FuzzLong compare the machine with one that searches
 // plainly, and with one for which every string is long.
 //
@@ -154,7 +193,7 @@
 // step, where none occurred), and the next occurrence of c^l is the one
 // next to the join: so the machine does the steps that erase the rest of
 // the run of c at once, as long as at least max(l, b-1) copies remain,
-// and counts each of them (repeat.go states the argument). It needs the
+// in one edit, and counts each of them (repeat.go states the argument). It needs the
 // scanner's ranks of every rule up to the erasing one, and is skipped
 // while a trace watches every step; output, result, memory and the step
 // limit are as if the steps were done one by one. A 400-cell ring's
@@ -172,7 +211,7 @@
 // Rule.StoreWhole the whole new string is. Reset empties the register.
 //
 // Storing the whole string costs what the step changes, not the string's
-// length (memory.go): after a Δ step the register is the string itself,
+// length (register, memory.go): after a Δ step the register is the string itself,
 // which further Δ steps keep so for nothing. A step without Δ must change
 // the string and not the register, so the machine then keeps a shadow, a
 // second gap buffer that follows the string's splices (copied from the
@@ -182,7 +221,8 @@
 // length: then the register is copied out, once for as many splices. ∇
 // reads the register where it is; Memory, and the end of Run, copy it out
 // so that between runs it is the machine's own. a -> b Δ on 300,000 a's
-// costs what a -> b costs; copying the string at every step took seconds.
+// costs what a -> b costs; copying the string at every step would take
+// seconds.
 // TestDeltaCopiesFollowTheChange bounds the symbols a run copies by a
 // multiple of its steps and its input's length; TestDeltaAgreesWithReference
 // and FuzzDifferentialLong compare long runs with the reference
@@ -221,11 +261,11 @@
 // memory, the capture slots, the choice records and the backtrack stack) and
 // reuses them (the facts, the splice log, the gap buffer and the memory's
 // shadow included), so once they have grown to the run's needs a step
-// allocates nothing; the tests assert it with testing.AllocsPerRun. It
-// also counts the symbols it copies, which tests bound per step. The
-// output of Run is the machine's string buffer, valid until the next Run.
-// The matcher is one for loop around one switch over a flat instruction
-// stream. New
-// analyses each rule once (its expansion, its anchor): make a machine once
-// per program and memory register, and reuse it.
+// allocates nothing; the tests assert it with testing.AllocsPerRun. The
+// string and the register also count the symbols they copy, which tests
+// bound per step. The output of Run is the machine's string buffer, valid
+// until the next Run. The matcher is one for loop around one switch over a
+// flat instruction stream. New analyses each rule once (its expansion, its
+// anchor): make a machine once per program and memory register, and reuse
+// it.
 package vm

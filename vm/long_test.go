@@ -133,7 +133,7 @@ func checkLong(t *testing.T, rng *rand.Rand) {
 		expansion = 0
 	}
 	plain, fast, allLong := newMachine(p, expansion), newMachine(p, expansion), newMachine(p, expansion)
-	plain.longLen, allLong.longLen = math.MaxInt, rng.IntN(4)
+	plain.str.longLen, allLong.str.longLen = math.MaxInt, rng.IntN(4)
 	plain.noRepeat = true
 	for range 3 {
 		// Mostly short, which the all-long machine treats as long, and
@@ -154,7 +154,7 @@ func checkLong(t *testing.T, rng *rand.Rand) {
 			out, res := m.Run(input, opt)
 			if !bytes.Equal(out, outP) || res != resP || !bytes.Equal(m.Memory(), plain.Memory()) {
 				t.Fatalf("%s\non %d symbols %+v (longLen %d): %+v, plainly %+v; strings %s; memories %q, %q",
-					p.Disasm(), len(input), opt, m.longLen, res, resP, firstDiff(out, outP), a.text(m.Memory()), a.text(plain.Memory()))
+					p.Disasm(), len(input), opt, m.str.longLen, res, resP, firstDiff(out, outP), a.text(m.Memory()), a.text(plain.Memory()))
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package vm
 
 import (
 	"bytes"
-	"encoding/binary"
 	"strconv"
 )
 
@@ -81,66 +80,22 @@ type Result struct {
 // which outlives a run. A Machine is not safe for concurrent use; its Program
 // is only read and may be shared by many machines.
 type Machine struct {
-	prog    *Program
-	plans   []plan   // how to search for each rule
-	scanner *scanner // finds the first expanded rule in one pass, on short strings
-	// scanDue is the search work the machine does without the scanner
-	// before it builds it (scan.go, Building the scanner): positive while
-	// the scanner is not built, 0 once it is, or the program has none.
-	scanDue int
-	// scanWhole: the scanner, once built, covers every rule, so runShort
-	// would find a run's first step with it (scanCost).
-	scanWhole bool
-	scanned   bool // the last find used the scanner
-	scan      scanState
+	prog  *Program
+	plans []plan // how to search for each rule
 	// needs holds, for each rule, up to seven symbols every match contains,
 	// packed so that the test that skips most rules stays in a cache line.
 	needs []ruleNeeds
-	// absent rules, the first ones, are known not to have occurred in the
-	// string before the last rewrite, which wrote str[changedFrom:changedTo].
-	absent                 int
-	changedFrom, changedTo int
-	// counts follows the symbols of the string, so that find can skip a
-	// rule that needs a symbol the string lacks.
-	counts [256]int32
-	// countsStale says the counts are not kept up to date: a run has not
-	// needed them yet, or the scanner, which does not, covers every rule.
-	countsStale bool
 
-	str []byte // the string being rewritten, or its head while tail > 0
-	// tail is the length of the string's tail, kept at the end of str's
-	// capacity: a long string is a gap buffer (see long.go).
-	tail int
-	// longLen is the length beyond which a string is long: longLen, but
-	// tests set it to compare the long path with the plain one.
-	longLen  int
-	junction []byte // the symbols around the gap, for a search across it
-	// facts say where each literal of each expanded rule can start in a
-	// long string (plan.factBase+j is literal j), as of a splice of the
-	// log; the machine keeps them, from its first long search on, in
-	// facts, log, splices (the splices done, which number the log) and
-	// factsFrom (the first splice of the run: older facts are void).
-	facts              []fact
-	numFacts           int
-	log                *[logLen]spliceRec
-	splices, factsFrom int
+	// The string and the components that follow its edits (edit.go, which
+	// lists them in the order Machine.commit tells them).
+	reg    register     // the memory register
+	counts symbolCounts // the string's symbols, to skip rules
+	facts  factLog      // where literals can start in a long string
+	scan   scanning     // the scanner, and where a scan resumes
+	recent recentEdit   // the last edit, near which absent rules can occur
+	str    gapBuffer    // the string being rewritten
 
 	rhs []byte // the right-hand side of the current step
-	// The memory register is mem, the string or the shadow, as memState
-	// says (see memory.go). The shadow is a gap buffer, shadow and its
-	// tail, that follows the string while shadowOn, but for the pending
-	// splices.
-	mem        []byte
-	memState   memState
-	shadow     []byte
-	shadowTail int
-	shadowOn   bool
-	pending    []pendingSplice
-	pendingRHS []byte
-	// copied counts the symbols the machine has copied within and between
-	// its buffers (the string, the memory, the shadow, the log, the scratch
-	// for searches across the gap), for tests to bound a step's cost.
-	copied int
 	// noRepeat turns repeat off, for tests to compare.
 	noRepeat bool
 
@@ -173,8 +128,9 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 		slots:     make([]int, n),
 		bestSlots: make([]int, n),
 		unbound:   make([]int, n),
-		longLen:   longLen,
 	}
+	m.str.longLen = longLen
+	m.reg.str = &m.str
 	for i := range m.unbound {
 		m.unbound[i] = -1
 	}
@@ -182,12 +138,12 @@ func newMachine(p *Program, maxExpansion int) *Machine {
 	for i := range p.Rules {
 		m.plans[i] = p.planRule(&p.Rules[i], maxExpansion)
 		if m.plans[i].expanded {
-			m.plans[i].factBase = m.numFacts
-			m.numFacts += len(m.plans[i].literals)
+			m.plans[i].factBase = m.facts.num
+			m.facts.num += len(m.plans[i].literals)
 		}
 		m.needs[i] = m.plans[i].needs
 	}
-	m.scanDue, m.scanWhole = scanCost(len(p.Symbols), m.plans)
+	m.scan.due, m.scan.whole = scanCost(len(p.Symbols), m.plans)
 	return m
 }
 
@@ -214,62 +170,57 @@ func firstNeeds(s *SymSet) ruleNeeds {
 
 // Memory returns the memory register. The slice is the machine's own and is
 // valid until the next Run, SetMemory or Reset.
-func (m *Machine) Memory() []byte { return m.memory() }
+func (m *Machine) Memory() []byte { return m.reg.get() }
 
 // SetMemory replaces the memory register by a copy of b.
-func (m *Machine) SetMemory(b []byte) { m.setMemory(b) }
+func (m *Machine) SetMemory(b []byte) { m.reg.set(b) }
 
 // Reset empties the memory register.
-func (m *Machine) Reset() { m.setMemory(nil) }
+func (m *Machine) Reset() { m.reg.set(nil) }
 
 // Run rewrites input until the algorithm halts or a limit is reached. The
 // input is not modified. The output is the machine's buffer: it is valid
 // until the next Run, and passing it back as the next input is allowed.
 func (m *Machine) Run(input []byte, opt Options) (out []byte, res Result) {
 	m.run(input, opt)
-	m.flatten()
-	m.dropShadow() // the register becomes the machine's own copy
-	return m.str, m.res
+	m.str.flatten()
+	m.reg.dropShadow() // the register becomes the machine's own copy
+	return m.str.head, m.res
 }
 
 // run is Run, which may leave the string in a gap buffer.
 func (m *Machine) run(input []byte, opt Options) {
-	m.str = append(m.buffer(len(input)), input...)
-	m.copied += len(input)
-	m.countsStale = true // counted when a search first needs them
+	m.reg.dropShadow() // before the string, which may be the register, is replaced
+	m.str.load(input)
+	m.counts.stale = true // counted when a search first needs them
 	m.runLoaded(opt)
 }
 
-// buffer returns the string buffer emptied, with room for n symbols.
-func (m *Machine) buffer(n int) []byte {
-	m.dropShadow() // before the string, which may be the register, is replaced
-	if cap(m.str) < shortCap {
-		m.str = make([]byte, 0, max(shortCap, n))
-	}
-	return m.str[:0]
-}
+// copied is the number of symbols the machine has copied within and
+// between its buffers (the string, the memory, the shadow, the log, the
+// scratch for searches across the gap), for tests to bound a step's cost.
+func (m *Machine) copied() int { return m.str.copied + m.reg.copied }
 
 // runLoaded is run on the string already in m.str, whose counts are
 // either up to date or marked stale.
 func (m *Machine) runLoaded(opt Options) {
 	m.maxSteps, m.maxLen, m.workLeft = max(opt.MaxSteps, 0), max(opt.MaxLen, 0), max(opt.MaxWork, 0)
 	m.trace = opt.Trace
+	m.str.whole = opt.Trace != nil // a trace reads the string after every step
 	m.res = Result{Rule: -1}
-	m.scan.valid = 0
-	m.absent = 0
-	// The facts of an earlier run are void: the run starts a new version,
-	// which no splice of the log leads to.
-	m.splices++
-	m.factsFrom = m.splices
-	if len(m.str) > m.maxLen {
+	m.scan.state.valid = 0
+	m.recent.absent = 0
+	m.facts.newRun()
+	if m.str.length() > m.maxLen {
 		m.res.Halt = InputTooLong
 		return
 	}
-	if m.scanner != nil && m.scanner.firstUncovered == len(m.plans) {
+	if m.scan.scanner != nil && m.scan.scanner.firstUncovered == len(m.plans) {
 		if m.runShort(opt.Leftmost) {
 			return
 		}
 	}
+	var removed removal // a step's removed symbols
 	for {
 		rule, rank, start, end, slots, text := m.find(opt.Leftmost)
 		if rule < 0 {
@@ -283,7 +234,8 @@ func (m *Machine) runLoaded(opt Options) {
 		if !m.plans[rule].fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(m.prog.Rules[rule].Write, slots, text, start)
 		}
-		if m.commit(rule, start, end, rhs, slots, text) {
+		removed.text = text
+		if m.commit(rule, start, end, rhs, slots, &removed, 1) {
 			return
 		}
 		if rank >= 0 {
@@ -292,67 +244,58 @@ func (m *Machine) runLoaded(opt Options) {
 	}
 }
 
-// commit does the step that Run's loop or runShort's found, the rewrite of
-// str[start:end], whose symbols are text, by rhs with rule, whose captures
-// are slots, unless a limit forbids it, and reports whether the run ended,
-// with m.res.Halt set. The run's limits, trace and result are in the
-// machine so that the arguments fit in registers.
-func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int, text []byte) bool {
+// commit makes the edit of str[start:end] into added by rule, a step that
+// Run's loop or runShort found, whose captures are slots, or steps of it
+// that repeat does at once, unless a limit forbids it, and reports whether
+// the run ended, with m.res.Halt set. It is the one place where the string
+// changes: it tells the components that follow the string of the edit
+// (edit.go) in this order: the counts, the facts' splice log, the scanner's
+// resume point and the rules known absent, which need only the edit; then
+// the memory register, which may copy the string as it was (the capture a
+// rule stores, the shadow it starts); and the string last, which applies it.
+// (The register comes after the others so that fewer of the edit's parts are
+// kept across its calls, which are rare.) The counts are let go stale
+// instead while the scanner serves every step of a short string: nothing
+// reads them then, and a recount of the whole string each time the searches
+// take over again would cost more than it saves. The run's limits, trace and
+// result are in the machine, and the edit's parts are arguments, so that
+// they stay in registers.
+func (m *Machine) commit(rule, start, end int, added []byte, slots []int, removed *removal, steps int) bool {
 	if m.res.Steps >= m.maxSteps {
 		m.res.Halt = StepLimit
 		return true
 	}
-	length := m.length()
-	n := length - (end - start) + len(rhs)
-	if n > m.maxLen {
+	length := m.str.length()
+	newLen := length - (end - start) + len(added)
+	if newLen > m.maxLen {
 		m.res.Halt = LengthLimit
 		return true
 	}
 	r := &m.prog.Rules[rule]
+	whole, terminating := r.StoreWhole, r.Terminating
+	if !m.counts.stale && m.scan.used && m.scan.scanner.firstUncovered == len(m.plans) && length <= scanMaxLen {
+		m.counts.stale = true
+	}
+	m.counts.edited(start, end, newLen, added, rule, whole, removed)
+	m.facts.edited(start, end, newLen, added, rule, whole, removed)
+	m.scan.state.edited(start, end, newLen, added, rule, whole, removed)
+	m.recent.edited(start, end, newLen, added, rule, whole, removed)
+	m.res.Steps += steps
+	m.res.Rule = rule
 	// The stored capture refers to the string before the rewrite, so it
 	// is copied out before the splice overwrites it. An unbound capture
 	// is a mark in an alternative this match did not take: nothing is
 	// stored, as in the plain rule of the expansion, which has no mark.
+	// (repeat's steps store what the step before them did, and pass none.)
 	if r.Store >= 0 && bound(slots, r.Store) {
-		m.setMemory(capture(text, start, slots, r.Store))
+		m.reg.set(capture(removed.text, start, slots, r.Store))
 	}
-	if !m.countsStale {
-		if m.scanned && m.scanner.firstUncovered == len(m.plans) && length <= scanMaxLen {
-			// Nothing reads them while the scanner serves every step; on
-			// a longer string it serves some, and a recount of the whole
-			// string at each change of hands would cost more than this.
-			m.countsStale = true
-		} else {
-			m.recount(text, rhs)
-		}
-	}
-	if m.log != nil {
-		m.logSplice(start, end, len(rhs), n)
-	}
-	if m.memState != memOwn || m.shadowOn {
-		m.beforeChange(start, end, rhs, r.StoreWhole)
-	}
-	switch {
-	case n <= scanMaxLen && length <= scanMaxLen && m.tail == 0:
-		m.spliceShort(start, end, rhs)
-	case n > m.longLen && m.trace == nil:
-		// A long string stays long, and nothing reads it whole.
-		m.spliceGapped(start, end, rhs)
-	default:
-		m.flatten()
-		m.splice(start, end, rhs)
-	}
-	m.absent, m.changedFrom, m.changedTo = rule, start, start+len(rhs)
-	m.scan.valid = min(m.scan.valid, start)
-	if r.StoreWhole {
-		m.storeWhole()
-	}
-	m.res.Steps++
-	m.res.Rule = rule
+	m.reg.edited(start, end, newLen, added, rule, whole, removed)
+	m.str.edited(start, end, newLen, added, rule, whole, removed)
 	if m.trace != nil {
-		m.trace(m.res.Steps, rule, m.str)
+		m.trace(m.res.Steps, rule, m.str.head)
 	}
-	if r.Terminating {
+	if terminating {
 		m.res.Halt = Terminated
 		return true
 	}
@@ -365,25 +308,32 @@ func (m *Machine) commit(rule, start, end int, rhs []byte, slots []int, text []b
 // if not, the string outgrew the scanner, or the scan would resume too far
 // from its end, and Run goes on with the general loop.
 func (m *Machine) runShort(leftmost bool) bool {
-	sc := m.scanner
+	sc := m.scan.scanner
+	var removed removal // a step's removed symbols
 	for m.scannable(m.res.Steps == 0) {
-		m.flatten() // a test's low longLen may leave it gapped
-		rank, start := sc.scan(m.str, leftmost, &m.scan)
+		m.str.flatten() // a test's low longLen may leave it gapped
+		rank, start := sc.scan(m.str.head, leftmost, &m.scan.state)
 		if rank == noLiteral {
 			m.res.Halt = NoRule
 			return true
 		}
 		ref := &sc.ranks[rank]
 		rhs := ref.rhs
+		// The symbols replaced are read by the writer, a store and the
+		// counts, which are mostly stale here: only then are they sliced.
 		var slots []int
+		var text []byte
 		if !ref.fixedRHS || ref.store >= 0 {
 			slots = m.placeSlots(ref.slots, start)
+			text = m.str.head[start : start+ref.length]
+		} else if !m.counts.stale {
+			text = m.str.head[start : start+ref.length]
 		}
-		text := m.str[start : start+ref.length]
 		if !ref.fixedRHS && m.res.Steps < m.maxSteps {
 			rhs = m.write(int(ref.write), slots, text, start)
 		}
-		if m.commit(ref.rule, start, start+ref.length, rhs, slots, text) {
+		removed.text = text
+		if m.commit(ref.rule, start, start+ref.length, rhs, slots, &removed, 1) {
 			return true
 		}
 		m.repeat(rank, start, leftmost)
@@ -397,41 +347,8 @@ func (m *Machine) runShort(leftmost bool) bool {
 // scanResumeMax symbols from the end. Such a string is never long, so it
 // is contiguous.
 func (m *Machine) scannable(first bool) bool {
-	n := m.length()
-	return n <= scanMaxLen || n <= scanFarLen && (first || n-m.scan.valid <= scanResumeMax)
-}
-
-// recountAll counts the string's symbols afresh, when a search needs them
-// and they are stale.
-func (m *Machine) recountAll() {
-	m.counts = [256]int32{}
-	for _, c := range m.str {
-		m.counts[c]++
-	}
-	for _, c := range m.tailBytes() {
-		m.counts[c]++
-	}
-	m.countsStale = false
-}
-
-// recount updates the counts for a rewrite of removed into added.
-func (m *Machine) recount(removed, added []byte) {
-	for _, c := range removed {
-		m.counts[c]--
-	}
-	for _, c := range added {
-		m.counts[c]++
-	}
-}
-
-// hasAll reports whether the string holds every one of syms.
-func (m *Machine) hasAll(syms []byte) bool {
-	for _, c := range syms {
-		if m.counts[c] == 0 {
-			return false
-		}
-	}
-	return true
+	n := m.str.length()
+	return n <= scanMaxLen || n <= scanFarLen && (first || n-m.scan.state.valid <= scanResumeMax)
 }
 
 // find returns the first rule that applies, the rank of the literal found
@@ -443,21 +360,21 @@ func (m *Machine) hasAll(syms []byte) bool {
 // m.scan.valid as a scan would, so that scannable knows whether the scan
 // would resume near the end.
 func (m *Machine) find(leftmost bool) (rule int, rank int32, start, end int, slots []int, text []byte) {
-	if m.scanDue == 0 {
+	if m.scan.due == 0 {
 		return m.search(leftmost)
 	}
 	rule, rank, start, end, slots, text = m.search(leftmost)
-	if !m.scannable(m.scanWhole && m.res.Steps == 0) {
+	if !m.scannable(m.scan.whole && m.res.Steps == 0) {
 		return rule, rank, start, end, slots, text
 	}
 	tested := rule + 1
 	if rule < 0 {
 		tested = len(m.needs)
 	}
-	m.scanDue -= tested + m.length()
-	m.scan.valid = m.length()
-	if m.scanDue <= 0 {
-		m.scanner, m.scanDue, m.scan.valid = newScanner(m.prog, m.plans, scanTableMax), 0, 0
+	m.scan.due -= tested + m.str.length()
+	m.scan.state.valid = m.str.length()
+	if m.scan.due <= 0 {
+		m.scan.scanner, m.scan.due, m.scan.state.valid = newScanner(m.prog, m.plans, scanTableMax), 0, 0
 	}
 	return rule, rank, start, end, slots, text
 }
@@ -465,32 +382,32 @@ func (m *Machine) find(leftmost bool) (rule int, rank int32, start, end int, slo
 // search is find with the scanner as it is.
 func (m *Machine) search(leftmost bool) (rule int, rank int32, start, end int, slots []int, text []byte) {
 	first := 0
-	m.scanned = m.scanner != nil && m.scannable(false)
-	if m.scanned {
-		m.flatten() // a test's low longLen may leave it gapped
-		rank, at := m.scanner.scan(m.str, leftmost, &m.scan)
+	m.scan.used = m.scan.scanner != nil && m.scannable(false)
+	if m.scan.used {
+		m.str.flatten() // a test's low longLen may leave it gapped
+		rank, at := m.scan.scanner.scan(m.str.head, leftmost, &m.scan.state)
 		if rank != noLiteral {
-			ref := &m.scanner.ranks[rank]
-			return ref.rule, rank, at, at + ref.length, m.placeSlots(ref.slots, at), m.str[at : at+ref.length]
+			ref := &m.scan.scanner.ranks[rank]
+			return ref.rule, rank, at, at + ref.length, m.placeSlots(ref.slots, at), m.str.head[at : at+ref.length]
 		}
-		first = m.scanner.firstUncovered // the rules before it do not occur
+		first = m.scan.scanner.firstUncovered // the rules before it do not occur
 	}
-	if m.countsStale && first < len(m.needs) {
-		m.recountAll()
+	if m.counts.stale && first < len(m.needs) {
+		m.counts.recountAll(&m.str)
 	}
-	long := m.length() > m.longLen
-	if long && m.log == nil {
-		m.startFacts()
+	long := m.str.length() > m.str.longLen
+	if long && m.facts.log == nil {
+		m.facts.start()
 	}
 	for i := first; i < len(m.needs); i++ {
-		if n := &m.needs[i]; !m.hasAll(n.syms[:n.count]) {
+		if n := &m.needs[i]; !m.counts.hasAll(n.syms[:n.count]) {
 			continue
 		}
 		r, plan := &m.prog.Rules[i], &m.plans[i]
 		if !plan.expanded {
-			m.flatten() // the matcher reads the string whole
+			m.str.flatten() // the matcher reads the string whole
 			if start, end, ok := m.matchRule(r.Match, &plan.anchor, leftmost); ok {
-				return i, -1, start, end, m.bestSlots, m.str[start:end]
+				return i, -1, start, end, m.bestSlots, m.str.head[start:end]
 			}
 			if m.workLeft < 0 {
 				return -1, -1, 0, 0, nil, nil
@@ -500,19 +417,19 @@ func (m *Machine) search(leftmost bool) (rule int, rank int32, start, end int, s
 		j, at := -1, 0
 		switch {
 		case long:
-			j, at = m.findLong(plan, i < m.absent, leftmost)
-		case i < m.absent && plan.byFirst != nil:
+			j, at = m.findLong(plan, i < m.recent.absent, leftmost)
+		case i < m.recent.absent && plan.byFirst != nil:
 			j, at = m.findNearChange(plan, leftmost)
 		default:
-			j, at = m.findLiteral(plan, i < m.absent, leftmost)
+			j, at = m.findLiteral(plan, i < m.recent.absent, leftmost)
 		}
 		if j < 0 {
 			continue
 		}
 		start, end, slots := m.literalMatch(i, j, at)
 		rank = -1
-		if m.scanner != nil && i < m.scanner.firstUncovered {
-			rank = m.scanner.rankBase[i] + int32(j)
+		if m.scan.scanner != nil && i < m.scan.scanner.firstUncovered {
+			rank = m.scan.scanner.rankBase[i] + int32(j)
 		}
 		return i, rank, start, end, slots, plan.literals[j]
 	}
@@ -547,22 +464,23 @@ func (m *Machine) placeSlots(rel []int, at int) []int {
 
 // findLiteral returns the first of a plan's literals that occurs and where
 // (its rightmost or leftmost occurrence), or -1. A rule known absent before
-// the last rewrite is searched for only around the rewritten span: an
-// occurrence now must overlap it.
+// the last edit is searched for only around it (recentEdit).
 func (m *Machine) findLiteral(plan *plan, knownAbsent, leftmost bool) (int, int) {
+	s := m.str.head
 	for j, lit := range plan.literals {
-		if key := plan.literalKeys[j]; key >= 0 && m.counts[key] == 0 {
+		if key := plan.literalKeys[j]; key >= 0 && m.counts.n[key] == 0 {
 			continue
 		}
-		lo, hi := 0, len(m.str)
+		lo, hi := 0, len(s)
 		if knownAbsent && len(lit) > 0 {
-			lo, hi = max(m.changedFrom-len(lit)+1, 0), min(m.changedTo+len(lit)-1, len(m.str))
+			from, to := m.recent.starts(len(lit))
+			lo, hi = max(from, 0), min(to+len(lit), len(s))
 		}
 		var at int
 		if leftmost {
-			at = bytes.Index(m.str[lo:hi], lit)
+			at = bytes.Index(s[lo:hi], lit)
 		} else {
-			at = lastIndex(m.str[lo:hi], lit)
+			at = lastIndex(s[lo:hi], lit)
 		}
 		if at >= 0 {
 			return j, at + lo
@@ -573,14 +491,15 @@ func (m *Machine) findLiteral(plan *plan, knownAbsent, leftmost bool) (int, int)
 
 // findNearChange does what findLiteral does for a rule known absent, with
 // many literals: rather than search for each literal in turn, it walks the
-// few positions where an occurrence can start (those that overlap the
-// rewritten span) and tries only the literals that start with the symbol
-// there. The first literal in order wins; between its occurrences, the
-// rightmost (leftmost).
+// few positions where an occurrence can start (recentEdit.starts of the
+// longest) and tries only the literals that start with the symbol there.
+// The first literal in order wins; between its occurrences, the rightmost
+// (leftmost).
 func (m *Machine) findNearChange(plan *plan, leftmost bool) (int, int) {
-	s := m.str
+	s := m.str.head
 	best, bestAt := -1, 0
-	for p := max(m.changedFrom-plan.longest+1, 0); p < m.changedTo; p++ {
+	from, to := m.recent.starts(plan.longest)
+	for p := max(from, 0); p <= to; p++ {
 		c := s[p]
 		for _, j := range plan.byFirst[plan.firstStart[c]:plan.firstStart[int(c)+1]] {
 			if best >= 0 && int(j) > best {
@@ -626,7 +545,7 @@ func (m *Machine) write(pc int, slots []int, text []byte, start int) []byte {
 		case OpEmitCapture:
 			out = append(out, capture(text, start, slots, int(in.A))...)
 		case OpEmitMemory:
-			out = m.appendMemory(out)
+			out = m.reg.appendTo(out)
 		case OpSkipUnbound:
 			if !bound(slots, int(in.A)) {
 				pc = int(in.B)
@@ -640,53 +559,4 @@ func (m *Machine) write(pc int, slots []int, text []byte, start int) []byte {
 		}
 		pc++
 	}
-}
-
-// shortCap is the least capacity of the string buffer while runShort
-// runs: a short string's tail is moved in whole 8-byte words, which may
-// read and write a few bytes past the string's end.
-const shortCap = 2 * scanMaxLen
-
-// spliceShort is splice for a string that stays at most scanMaxLen long,
-// in a buffer of capacity shortCap or more. Moving the tail a word at a
-// time (forward when it moves left, backward when it moves right, so that
-// no word is overwritten before it is read) is faster on such strings than
-// memmove, whose calls and size dispatch cost more than the few bytes.
-func (m *Machine) spliceShort(start, end int, rhs []byte) {
-	buf := m.str[:shortCap]
-	tail, to := len(m.str)-end, start+len(rhs)
-	if to <= end {
-		for k := 0; k < tail; k += 8 {
-			binary.LittleEndian.PutUint64(buf[to+k:], binary.LittleEndian.Uint64(buf[end+k:]))
-		}
-	} else {
-		for k := (tail + 7) &^ 7; k > 0; k -= 8 {
-			binary.LittleEndian.PutUint64(buf[to+k-8:], binary.LittleEndian.Uint64(buf[end+k-8:]))
-		}
-	}
-	for i, c := range rhs {
-		buf[start+i] = c
-	}
-	m.str = buf[:len(m.str)-(end-start)+len(rhs)]
-	m.copied += tail + len(rhs)
-}
-
-// splice replaces str[start:end] by rhs, in place when the buffer has room.
-func (m *Machine) splice(start, end int, rhs []byte) {
-	s := m.str
-	n := len(s) - (end - start) + len(rhs)
-	if n > cap(s) {
-		grown := make([]byte, n, 2*n)
-		copy(grown, s[:start])
-		copy(grown[start:], rhs)
-		copy(grown[start+len(rhs):], s[end:])
-		m.str = grown
-		m.copied += n
-		return
-	}
-	t := s[:n]
-	copy(t[start+len(rhs):], s[end:]) // copy is a memmove: the spans may overlap
-	copy(t[start:], rhs)
-	m.str = t
-	m.copied += len(s) - end + len(rhs)
 }

@@ -537,7 +537,7 @@ func TestNoAllocationPerRun(t *testing.T) {
 				if res.Steps < 10 {
 					t.Fatalf("only %d steps", res.Steps)
 				}
-				if m.scanDue != 0 {
+				if m.scan.due != 0 {
 					t.Fatalf("a run of %d steps did not build the scanner", res.Steps)
 				}
 				if allocs := testing.AllocsPerRun(20, func() { m.Run(input, tt.opt) }); allocs != 0 {
@@ -569,7 +569,7 @@ func TestLongStringsAgree(t *testing.T) {
 			tt.rules(a)
 			p := a.build()
 			scanning, searching := withScanner(New(p)), withoutScanner(New(p))
-			if scanning.scanner == nil {
+			if scanning.scan.scanner == nil {
 				t.Fatal("the program has no scanner")
 			}
 			symbols := strings.Fields(tt.alphabet)

@@ -26,7 +26,7 @@ type frame struct {
 // unit of work; when the work runs out, nothing is found and m.workLeft is
 // below zero.
 func (m *Machine) matchRule(pc int, a *anchor, leftmost bool) (start, end int, found bool) {
-	s := m.str
+	s := m.str.head
 	m.best = m.best[:0]
 	if leftmost {
 		for p := 0; p <= len(s); p++ {
@@ -109,7 +109,7 @@ func lowest(rec []byte) bool {
 // m.workLeft runs out the search stops, below zero, with nothing better.
 func (m *Machine) matchAt(pc, pos int, haveBest bool) (end int, better bool) {
 	code, lits, sets, work := m.prog.Code, m.prog.Literals, m.prog.Sets, m.workLeft
-	alphabetSize, s := m.prog.AlphabetSize, m.str
+	alphabetSize, s := m.prog.AlphabetSize, m.str.head
 	slots, rec, stack, best := m.slots, m.record[:0], m.stack[:0], m.best
 	for i := range slots {
 		slots[i] = -1

@@ -53,10 +53,10 @@ func TestDeltaCopiesFollowTheChange(t *testing.T) {
 				m, in := New(a.build()), a.str(pad+tt.input(n, leftmost)+" "+pad)
 				opt := DefaultOptions()
 				opt.Leftmost = leftmost
-				before := m.copied
+				before := m.copied()
 				_, res := m.Run(in, opt)
 				m.Memory()
-				copied := m.copied - before
+				copied := m.copied() - before
 				if res.Steps < n/4 {
 					t.Fatalf("%s, leftmost %v, on %d symbols: only %d steps", tt.name, leftmost, len(in), res.Steps)
 				}
@@ -92,7 +92,7 @@ func TestDeltaAgreesWithReference(t *testing.T) {
 		}
 		p := a.build()
 		fast, allLong := New(p), New(p)
-		allLong.longLen = rng.IntN(4)
+		allLong.str.longLen = rng.IntN(4)
 		ref := reference.New(plainRules(t, p), reference.Options{})
 		var input []byte
 		for run := range 3 {
@@ -120,7 +120,7 @@ func TestDeltaAgreesWithReference(t *testing.T) {
 				if got, mem := a.text(out), a.text(m.Memory()); got != wantOut || mem != wantMem ||
 					res.Steps != want.Steps || res.Halt != haltOf(want.Halt) {
 					t.Fatalf("%s\nrun %d on %d symbols %+v (longLen %d): %+v, the reference %d steps, %s; strings %s; memories of %d and %d symbols",
-						p.Disasm(), run+1, len(input), opt, m.longLen, res, want.Steps, want.Halt,
+						p.Disasm(), run+1, len(input), opt, m.str.longLen, res, want.Steps, want.Halt,
 						firstDiff([]byte(got), []byte(wantOut)), len(m.Memory()), len(ref.Memory()))
 				}
 			}

@@ -54,22 +54,16 @@ func (m *Machine) RunPieces(pieces []Piece, opt Options) (out []byte, res Result
 			n += max(p.Repeat, 0)
 		}
 	}
-	m.str = AppendPieces(m.buffer(n), pieces)
-	m.copied += n
-	m.countsStale = n <= scanFarLen
-	if !m.countsStale {
-		m.counts = [256]int32{}
-		for _, p := range pieces {
-			for _, c := range p.Text {
-				m.counts[c]++
-			}
-			if len(p.Text) == 0 && p.Repeat > 0 {
-				m.counts[p.Symbol] += int32(p.Repeat)
-			}
-		}
+	m.reg.dropShadow() // before the string, which may be the register, is replaced
+	m.str.head = AppendPieces(m.str.empty(n), pieces)
+	m.str.copied += n
+	if n <= scanFarLen {
+		m.counts.stale = true
+	} else {
+		m.counts.countPieces(pieces)
 	}
 	m.runLoaded(opt)
-	m.flatten()
-	m.dropShadow() // the register becomes the machine's own copy, as after Run
-	return m.str, m.res
+	m.str.flatten()
+	m.reg.dropShadow() // the register becomes the machine's own copy, as after Run
+	return m.str.head, m.res
 }

@@ -119,7 +119,7 @@ func TestScannerTableBound(t *testing.T) {
 	a.plain("c", "a")
 	p := a.build()
 	m := withScanner(New(p))
-	if got := m.scanner.firstUncovered; got != 3 {
+	if got := m.scan.scanner.firstUncovered; got != 3 {
 		t.Fatalf("unbounded: the scanner covers %d rules, want 3", got)
 	}
 	// The root and the first literal's 6 states fit 7 rows; the second

@@ -137,7 +137,7 @@ func TestRandomPatterns(t *testing.T) {
 		// A scanner whose table is too small for both rules covers the first
 		// at most; the rules past it are searched for one by one.
 		byCutScanner := newMachine(pS, 200)
-		byCutScanner.scanner, byCutScanner.scanDue = newScanner(pS, byCutScanner.plans, 12*len(pS.Symbols)), 0
+		byCutScanner.scan.scanner, byCutScanner.scan.due = newScanner(pS, byCutScanner.plans, 12*len(pS.Symbols)), 0
 		capturesByMatcher, capturesByExpansion := newMachine(pC, 0), newMachine(pC, 200)
 		expanded := plainRules(t, pE)
 		for range 30 {

@@ -25,9 +25,10 @@ package vm
 // again: (k-max(l, b-1))/l+1 steps, done at once. Leftmost mode is the
 // mirror image. What a step leaves behind is what the last of them
 // would: the rule is the same, and so is the capture it stores (the
-// literal's own symbols); the counts drop by what was erased; the rules
-// before r are known absent except across the join; the scan state, the
-// facts and the splice log see one splice.
+// literal's own symbols); and the components that follow the string see
+// one edit (edit.go): the counts drop by what was erased, the rules before
+// r are known absent except across the join, the scan state and the facts
+// see one splice.
 //
 // The ranks and b need every rule up to r expanded and covered by the
 // scanner, which is so in programs whose leading rules are expanded, once
@@ -37,29 +38,29 @@ package vm
 // In the gap buffer, the step that erased the first occurrence left the
 // gap at the join, and the run lies at the end of the head (rightmost) or
 // the start of the tail (leftmost), which shrinks without moving a
-// symbol. TestRepeatAgrees, FuzzRepeat and
+// symbol (spliceGap). TestRepeatAgrees, FuzzRepeat and
 // FuzzLong compare it with a machine that erases one step at a time.
 
 // repeat follows a step that erased the occurrence of the literal ranked
 // rank that started at at (in the string before the step; at is the join
-// now) with the same step, as many times as it is sure to come next.
+// now) with the same step, as many times as it is sure to come next, in
+// one edit.
 func (m *Machine) repeat(rank int32, at int, leftmost bool) {
-	sc := m.scanner
-	ref := &sc.ranks[rank]
+	ref := &m.scan.scanner.ranks[rank]
 	if !ref.repeat || m.noRepeat || m.trace != nil || m.res.Steps >= m.maxSteps {
 		return
 	}
 	// The symbols on the side the erasures go: the string's, or in the
 	// gap buffer, whose gap the step left at the join, the head's or the
 	// tail's.
-	head, c, l := m.str, ref.sym, ref.length
-	if m.tail > 0 && at != len(head) {
+	head, c, l := m.str.head, ref.sym, ref.length
+	if m.str.tail > 0 && at != len(head) {
 		return
 	}
 	var k int // the run of c's at the join, on that side
 	switch {
-	case leftmost && m.tail > 0:
-		k = runFrom(m.tailBytes(), 0, c)
+	case leftmost && m.str.tail > 0:
+		k = runFrom(m.str.tailBytes(), 0, c)
 	case leftmost:
 		k = runFrom(head, at, c)
 	default:
@@ -75,28 +76,5 @@ func (m *Machine) repeat(rank int32, at int, leftmost bool) {
 	if !leftmost {
 		from = at - n
 	}
-	if m.memState != memOwn || m.shadowOn {
-		m.beforeChange(from, from+n, nil, false)
-	}
-	switch {
-	case m.tail == 0:
-		m.copied += copy(head[from:], head[from+n:])
-		m.str = head[:len(head)-n]
-	case leftmost:
-		m.tail -= n // the tail's first n symbols
-	default:
-		m.str = head[:from]
-	}
-	if m.length() <= m.longLen {
-		m.flatten() // a string no longer long is contiguous, as the short path needs
-	}
-	if !m.countsStale {
-		m.counts[c] -= int32(n)
-	}
-	if m.log != nil {
-		m.logSplice(from, from+n, 0, m.length())
-	}
-	m.changedFrom, m.changedTo = from, from
-	m.scan.valid = min(m.scan.valid, from)
-	m.res.Steps += steps
+	m.commit(ref.rule, from, from+n, nil, m.unbound, &removal{sym: c, run: true}, steps)
 }

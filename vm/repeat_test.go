@@ -91,7 +91,7 @@ func checkRepeat(t *testing.T, rng *rand.Rand) {
 	rules(rng.IntN(3))
 	p := a.build()
 	fast, stepping, allLong := New(p), New(p), New(p)
-	stepping.noRepeat, allLong.longLen = true, rng.IntN(4)
+	stepping.noRepeat, allLong.str.longLen = true, rng.IntN(4)
 	var expansion []string
 	if plain {
 		for _, r := range plainRules(t, p) {
@@ -120,7 +120,7 @@ func checkRepeat(t *testing.T, rng *rand.Rand) {
 			out, res := m.Run(input, opt)
 			if !bytes.Equal(out, outS) || res != resS || !bytes.Equal(m.Memory(), stepping.Memory()) {
 				t.Fatalf("%s\non %d symbols %+v (longLen %d): %+v, stepping %+v; strings %s; memories %q, %q",
-					p.Disasm(), n, opt, m.longLen, res, resS, firstDiff(out, outS), a.text(m.Memory()), a.text(stepping.Memory()))
+					p.Disasm(), n, opt, m.str.longLen, res, resS, firstDiff(out, outS), a.text(m.Memory()), a.text(stepping.Memory()))
 			}
 		}
 		if plain && n <= 400 { // the reference's steps cost the string's length

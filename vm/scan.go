@@ -27,27 +27,26 @@ const (
 // building it would: until then it finds the rules one by one, as it does
 // on long strings. A machine that runs little, such as that of a rule file
 // of half a million rules run once on a short input, never pays for it
-// (issue 20: 313 MB of the 901 MB that running a 5 MB file allocated, and
-// still 65 MB of New's 248 MB once the scanner was made cheaper); one that runs long pays at most about twice the cost of the
-// searches or of the scanner, whichever is smaller, as one who rents skis
-// until the rent reaches their price. The costs are counted in loose units
-// of a few nanoseconds each: for the scanner, a transition of its table or
-// a literal ranked (scanCost); for a search, a rule tested and a symbol of
+// (its scanner would be a third of what running a 5 MB file allocates);
+// one that runs long pays at most about twice the cost of the searches or
+// of the scanner, whichever is smaller, as one who rents skis until the
+// rent reaches their price. The costs are counted in loose units of a few
+// nanoseconds each: for the scanner, a transition of its table or a
+// literal ranked (scanCost); for a search, a rule tested and a symbol of
 // the string (Machine.find). Only the searches the scanner would have made
 // count: those on a string it would serve (Machine.scannable: up to
 // scanMaxLen symbols; up to scanFarLen at a run's first step if it would
 // cover every rule, and while the scan would resume near the end, which
-// the machine tracks without the scanner too). A machine that
-// only ever runs long strings, which the scanner never serves, never
-// builds it (issue 20: 200 rules of 1,000 symbols run on 5,000-symbol
-// strings built an 8 MB scanner in their first run, and the 5 MB file its
-// 313 MB one in its first long search). The scanner changes how a step is found, not
-// which: a run finds the same steps whether it was built before, during or
-// never (TestLazyScannerAgrees), and the repeats it allows (repeat.go) do
-// at once what the steps would one by one.
+// the machine tracks without the scanner too). A machine that only ever
+// runs long strings, which the scanner never serves, never builds it (200
+// rules of 1,000 symbols run on 5,000-symbol strings would build an 8 MB
+// scanner in their first run). The scanner changes how a step is found,
+// not which: a run finds the same steps whether it was built before,
+// during or never (TestLazyScannerAgrees), and the repeats it allows
+// (repeat.go) do at once what the steps would one by one.
 
 // scanCost is the work of building the scanner of plans, over an alphabet
-// of symbols, in find's units, at least 1, as Machine.scanDue needs; and
+// of symbols, in find's units, at least 1, as scanning.due needs; and
 // whether the scanner would surely cover every rule, so that a run's first
 // step on a string of up to scanFarLen symbols would be its (runShort). It
 // counts a state for each symbol of a literal, as if no two shared a
@@ -248,12 +247,39 @@ func symbolsIn(literals [][]byte) int {
 	return n
 }
 
+// scanning is the machine's scanner and what it needs between steps: the
+// scanner once built, the work left before it is, and where a scan
+// resumes.
+type scanning struct {
+	scanner *scanner // nil until built, or if the program has none
+	// due is the search work the machine does without the scanner before
+	// it builds it (Building the scanner, above): positive while the
+	// scanner is not built, 0 once it is, or the program has none.
+	due int
+	// whole: the scanner, once built, covers every rule, so runShort
+	// would find a run's first step with it (scanCost).
+	whole bool
+	used  bool // the last search used the scanner
+	state scanState
+}
+
 // scanState is a scan kept from one step to the next: after a rewrite,
 // the automaton's states and the best literal so far are still right up to
 // where the rewrite began, and the scan resumes there.
+//
+// Invariant: at[i], for i up to valid, is the point a scan of the string
+// from its start reaches after its first i symbols. While the scanner is
+// not built, valid is kept as a scan would leave it, so that the machine
+// knows whether a scan would resume near the end (Machine.scannable).
 type scanState struct {
 	at    []scanPoint // at[i]: the scan after s[:i]
 	valid int         // the points up to and including valid are right
+}
+
+// edited keeps the points before the edit's start, which it does not
+// change.
+func (st *scanState) edited(start, _, _ int, _ []byte, _ int, _ bool, _ *removal) {
+	st.valid = min(st.valid, start)
 }
 
 type scanPoint struct {

@@ -11,14 +11,14 @@ import (
 
 // withScanner builds m's scanner now, as a run that needs it would.
 func withScanner(m *Machine) *Machine {
-	m.scanner, m.scanDue = newScanner(m.prog, m.plans, scanTableMax), 0
+	m.scan.scanner, m.scan.due = newScanner(m.prog, m.plans, scanTableMax), 0
 	return m
 }
 
 // withoutScanner keeps m from building its scanner: it finds every step
 // by searching for the rules one by one.
 func withoutScanner(m *Machine) *Machine {
-	m.scanner, m.scanDue = nil, 0
+	m.scan.scanner, m.scan.due = nil, 0
 	return m
 }
 
@@ -27,8 +27,8 @@ func withoutScanner(m *Machine) *Machine {
 // it is built from, a table of at most scanTableMax transitions of 4
 // bytes (4 MiB). A map a state made the trie of one literal of 100,000
 // symbols cost thirty times the table, and ranks appended one by one made
-// a file of half a million rules allocate four times their size (issue
-// 20: 313 MB of the 901 MB that running a 5 MB file allocated).
+// a file of half a million rules allocate four times their size (313 MB
+// of the 901 MB that running a 5 MB file allocated).
 func TestScannerAllocatesAboutItsSize(t *testing.T) {
 	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z A B C D E F G H I J K L M N O P Q R S T U V W X Y Z")
 	many := newAsm(t, strings.Join(letters, " "), "")
@@ -65,8 +65,8 @@ func TestScannerAllocatesAboutItsSize(t *testing.T) {
 // the 200 rules a step, does not build it. Runs that have searched as
 // much as building it costs do, and every run gives what a machine
 // without a scanner gives, before and after. New once built the scanner
-// of every program it was given (issue 20: a third of what running a
-// 5 MB rule file allocated, for a run of a few steps).
+// of every program it was given (a third of what running a 5 MB rule
+// file allocated, for a run of a few steps).
 func TestNewDefersTheScanner(t *testing.T) {
 	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z")
 	a := newAsm(t, strings.Join(letters, " "), "")
@@ -101,9 +101,9 @@ func TestNewDefersTheScanner(t *testing.T) {
 			t.Fatalf("run %d: %s %+v, without a scanner %s %+v", run, a.text(got), res, a.text(want), wantRes)
 		}
 		switch {
-		case run == 1 && m.scanner != nil:
+		case run == 1 && m.scan.scanner != nil:
 			t.Fatalf("a run of %d steps built the scanner", res.Steps)
-		case m.scanner != nil:
+		case m.scan.scanner != nil:
 			return
 		case run == 1000:
 			t.Fatalf("%d runs of %d steps, each testing %d rules, did not build the scanner", run, res.Steps, len(p.Rules))
@@ -118,8 +118,8 @@ func TestNewDefersTheScanner(t *testing.T) {
 // their end; one whose rewrites are near the end of such strings, or
 // whose scanner would cover every rule and so find the first step of each
 // run, does. The program of TestNewDefersTheScanner run on 5,000-symbol
-// strings once built its 8 MB scanner in the first run (issue 20), as
-// every search counted.
+// strings once built its 8 MB scanner in the first run, as every search
+// counted.
 func TestOnlyServableSearchesBuildTheScanner(t *testing.T) {
 	letters := strings.Fields("a b c d e f g h i j k l m n o p q r s t u v w x y z")
 	program := func(rules, length int) (*asm, *Program) {
@@ -156,7 +156,7 @@ func TestOnlyServableSearchesBuildTheScanner(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			m, searching := New(tt.p), withoutScanner(New(tt.p))
-			due := m.scanDue
+			due := m.scan.due
 			input := tt.a.str(strings.Repeat("a ", tt.symbols))
 			opt := DefaultOptions()
 			opt.Leftmost = tt.leftmost
@@ -169,9 +169,9 @@ func TestOnlyServableSearchesBuildTheScanner(t *testing.T) {
 				}
 				work += res.Steps * (len(tt.p.Rules) + len(input))
 				switch {
-				case m.scanner != nil && !tt.builds:
+				case m.scan.scanner != nil && !tt.builds:
 					t.Fatalf("run %d of %d steps on %d symbols built the scanner", run, res.Steps, len(input))
-				case m.scanner != nil:
+				case m.scan.scanner != nil:
 					return
 				case !tt.builds && work > 4*due:
 					return // searched four times what the scanner costs
@@ -221,7 +221,7 @@ func checkLazyScanner(t *testing.T, rng *rand.Rand) {
 			out, res := m.Run(input, opt)
 			if !bytes.Equal(out, want) || res != wantRes || !bytes.Equal(m.Memory(), built.Memory()) {
 				t.Fatalf("%s\non %d symbols %+v (scanner %t): %+v, with the scanner built %+v; strings %s; memories %q, %q",
-					p.Disasm(), len(input), opt, m.scanner != nil, res, wantRes, firstDiff(out, want), a.text(m.Memory()), a.text(built.Memory()))
+					p.Disasm(), len(input), opt, m.scan.scanner != nil, res, wantRes, firstDiff(out, want), a.text(m.Memory()), a.text(built.Memory()))
 			}
 		}
 	}
