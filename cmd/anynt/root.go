@@ -45,7 +45,8 @@ or written, standard output included (this status wins over 1, 3, 5
 and 128+n, whose message is printed too: the output is lost); 5 an agent outside
 anynt (--agent-cmd) failed: it crashed, hung, wrote a malformed line or
 an illegal action, gave up, or speaks another protocol version
-(docs/protocol.md); 128+n anynt was interrupted by signal n while an
+(docs/protocol.md), or the agent optimal could not plan an episode;
+128+n anynt was interrupted by signal n while an
 agent outside anynt ran (its report is written).`,
 		Version:       versionString(),
 		SilenceErrors: true,
