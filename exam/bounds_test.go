@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -123,13 +124,19 @@ func TestAFailedBuiltInAgentIsAFault(t *testing.T) {
 	}
 }
 
-// recorder stays and records how many interactions it is asked to plan.
+// recorder stays and records how many interactions it is asked to plan,
+// under a lock: Take plays the items on all cores.
 type recorder struct {
 	agent.Stay
+	mu    *sync.Mutex
 	asked *[]int
 }
 
-func (r recorder) Plan(_ *env.Episode, w []float64) { *r.asked = append(*r.asked, len(w)) }
+func (r recorder) Plan(_ *env.Episode, w []float64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	*r.asked = append(*r.asked, len(w))
+}
 
 // TestAPlannerPlansTheInteractionsBeforeTau checks that a planner is asked
 // to plan the interactions it will have, those the pace fits before τ (7
@@ -139,7 +146,8 @@ func (r recorder) Plan(_ *env.Episode, w []float64) { *r.asked = append(*r.asked
 func TestAPlannerPlansTheInteractionsBeforeTau(t *testing.T) {
 	items := lambdaOneItems(t, 1, 1)[:2]
 	var asked []int
-	x := exam.Examinee{Name: "recorder", New: func() env.Agent { return recorder{asked: &asked} }}
+	var mu sync.Mutex
+	x := exam.Examinee{Name: "recorder", New: func() env.Agent { return recorder{mu: &mu, asked: &asked} }}
 	s := exam.DefaultSettings
 	s.Episodes, s.Tau = 2, 7.5
 	out, err := exam.Take(items, []exam.Examinee{x}, s, nil)
