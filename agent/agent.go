@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -119,16 +119,16 @@ func (s Settings) Check() error {
 
 // Random picks each action uniformly, the stay action included: the agent
 // whose expected score a balanced environment makes 0 (env.RandomAction).
-type Random struct{ rng *rand.Rand }
+type Random struct{ rng *random.Rand }
 
-func (r *Random) Start(_ *env.Env, rng *rand.Rand) { r.rng = rng }
+func (r *Random) Start(_ *env.Env, rng *random.Rand) { r.rng = rng }
 func (r *Random) Act(v *env.View) int              { return env.RandomAction(r.rng, v.Dest()) }
 func (r *Random) End(float64)                      {}
 
 // Stay always stays.
 type Stay struct{}
 
-func (Stay) Start(*env.Env, *rand.Rand) {}
+func (Stay) Start(*env.Env, *random.Rand) {}
 func (Stay) Act(*env.View) int          { return 0 }
 func (Stay) End(float64)                {}
 
@@ -136,9 +136,9 @@ func (Stay) End(float64)                {}
 // reach, it goes there (or stays, if Good shares its cell); otherwise it
 // moves at random among the cells it can reach, avoiding Evil's cell when it
 // can (env.FollowAction). It ignores rewards.
-type Follower struct{ rng *rand.Rand }
+type Follower struct{ rng *random.Rand }
 
-func (f *Follower) Start(_ *env.Env, rng *rand.Rand) { f.rng = rng }
+func (f *Follower) Start(_ *env.Env, rng *random.Rand) { f.rng = rng }
 func (f *Follower) End(float64)                      {}
 
 func (f *Follower) Act(v *env.View) int {
@@ -155,11 +155,11 @@ func (f *Follower) Act(v *env.View) int {
 // Evil. So it is one-step greedy, not an upper bound on a score: other
 // agents beat it on some environments (docs/environments.md, Agents).
 type Oracle struct {
-	rng       *rand.Rand
+	rng       *random.Rand
 	lambdaOne bool
 }
 
-func (o *Oracle) Start(e *env.Env, rng *rand.Rand) {
+func (o *Oracle) Start(e *env.Env, rng *random.Rand) {
 	o.rng, o.lambdaOne = rng, e.Settings.Rewards == env.LambdaOneRewards
 }
 func (o *Oracle) End(float64) {}
@@ -194,14 +194,14 @@ func RuleOf(a env.Agent) env.Rule {
 // Q(s,a) += α (r + 1 + γ max Q(s',·) − Q(s,a)).
 type QLearning struct {
 	Settings
-	rng   *rand.Rand
+	rng   *random.Rand
 	q     map[string][]float64
 	prev  []float64 // Q values of the previous state
 	prevA int
 	ties  []int
 }
 
-func (q *QLearning) Start(_ *env.Env, rng *rand.Rand) {
+func (q *QLearning) Start(_ *env.Env, rng *random.Rand) {
 	q.rng, q.q, q.prev = rng, map[string][]float64{}, nil
 }
 

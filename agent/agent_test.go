@@ -3,10 +3,10 @@ package agent_test
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -70,7 +70,7 @@ func TestNewRejectsUnknownAgents(t *testing.T) {
 		if err != nil || a == nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		a.Start(e, rand.New(rand.NewPCG(1, 2)))
+		a.Start(e, random.New(1, 2))
 	}
 }
 

@@ -2,8 +2,8 @@ package agent
 
 import (
 	"math"
-	"math/rand/v2"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -75,7 +75,7 @@ func (t *table) update(step, decay float64) {
 // uniformly. It returns the action, whether it is greedy (its value is the
 // largest) and the largest value. It draws from rng alone, always in the
 // same order: one float, then one integer.
-func egreedy(rng *rand.Rand, q []float64, epsilon float64, ties *[]int) (a int, greedy bool, best float64) {
+func egreedy(rng *random.Rand, q []float64, epsilon float64, ties *[]int) (a int, greedy bool, best float64) {
 	best = q[0]
 	for _, x := range q[1:] {
 		best = max(best, x)
@@ -105,13 +105,13 @@ func egreedy(rng *rand.Rand, q []float64, epsilon float64, ties *[]int) (a int, 
 // return of the greedy policy, which the exploratory action left.
 type QLambda struct {
 	Alpha, Lambda, Epsilon, Gamma, Q0 float64
-	rng                               *rand.Rand
+	rng                               *random.Rand
 	t                                 table
 	prev                              int // index of the last pair, −1 before the first action
 	ties                              []int
 }
 
-func (l *QLambda) Start(_ *env.Env, rng *rand.Rand) {
+func (l *QLambda) Start(_ *env.Env, rng *random.Rand) {
 	l.rng, l.t, l.prev = rng, newTable(l.Q0), -1
 }
 
@@ -154,13 +154,13 @@ func (l *QLambda) End(float64) {}
 // §12.7, Figure 12.11).
 type SarsaLambda struct {
 	Alpha, Lambda, Epsilon, Gamma, Q0 float64
-	rng                               *rand.Rand
+	rng                               *random.Rand
 	t                                 table
 	prev                              int
 	ties                              []int
 }
 
-func (l *SarsaLambda) Start(_ *env.Env, rng *rand.Rand) {
+func (l *SarsaLambda) Start(_ *env.Env, rng *random.Rand) {
 	l.rng, l.t, l.prev = rng, newTable(l.Q0), -1
 }
 
@@ -206,7 +206,7 @@ const minVisits = 1e-100
 // (at least minVisits), so that only the pairs with a trace cost work.
 type HLQ struct {
 	Lambda, Epsilon, Gamma, Q0 float64
-	rng                        *rand.Rand
+	rng                        *random.Rand
 	t                          table
 	n                          []float64 // N of each pair when last set
 	at                         []int     // the interaction it was set
@@ -216,7 +216,7 @@ type HLQ struct {
 	ties                       []int
 }
 
-func (h *HLQ) Start(_ *env.Env, rng *rand.Rand) {
+func (h *HLQ) Start(_ *env.Env, rng *random.Rand) {
 	h.rng, h.t, h.prev = rng, newTable(h.Q0), -1
 	h.n, h.at, h.now = h.n[:0], h.at[:0], 0
 	if len(h.pow) == 0 {
@@ -296,14 +296,14 @@ func (h *HLQ) End(float64) {}
 // ε-greedily on those means, ties broken uniformly.
 type Freq struct {
 	Epsilon      float64
-	rng          *rand.Rand
+	rng          *random.Rand
 	total, count []float64 // per action; count starts at 1
 	means        []float64
 	prev         int
 	ties         []int
 }
 
-func (f *Freq) Start(_ *env.Env, rng *rand.Rand) {
+func (f *Freq) Start(_ *env.Env, rng *random.Rand) {
 	f.rng, f.prev = rng, -1
 	f.total, f.count, f.means = f.total[:0], f.count[:0], f.means[:0]
 }

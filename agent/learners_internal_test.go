@@ -2,10 +2,10 @@ package agent
 
 import (
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -24,7 +24,7 @@ func near(t *testing.T, what string, got, want float64) {
 // = 1.309125, Q(B,1) = 2 − 0.5·1.515 = 1.2425, e(A,0) = 0.2025, e(B,1) = 0.45.
 func TestQLambdaByHand(t *testing.T) {
 	l := &QLambda{Alpha: 0.5, Gamma: 0.9, Lambda: 0.5}
-	l.Start(nil, rand.New(rand.NewPCG(1, 2)))
+	l.Start(nil, random.New(1, 2))
 	a, b := l.t.state([]byte("A"), 2), l.t.state([]byte("B"), 2)
 	copy(l.t.q, []float64{1, 0, 0, 2})
 	if got := l.step(a, 2, 0); got != 0 {
@@ -52,7 +52,7 @@ func TestQLambdaByHand(t *testing.T) {
 // (accumulating would give 0.5 + 0.5·0.95·1.45 = 1.18875).
 func TestSarsaLambdaReplaces(t *testing.T) {
 	l := &SarsaLambda{Alpha: 0.5, Gamma: 0.9, Lambda: 0.5}
-	l.Start(nil, rand.New(rand.NewPCG(1, 2)))
+	l.Start(nil, random.New(1, 2))
 	s := l.t.state([]byte("A"), 1)
 	l.step(s, 1, 0)
 	l.step(s, 1, 1)
@@ -67,7 +67,7 @@ func TestSarsaLambdaReplaces(t *testing.T) {
 // δ = 1 + 0.9 Q − Q = 1 − 0.1/1.1, E = 1.45, N = 2, β = 1.45/(2 − 0.9·1.45).
 func TestHLQByHand(t *testing.T) {
 	h := &HLQ{Gamma: 0.9, Lambda: 0.5}
-	h.Start(nil, rand.New(rand.NewPCG(1, 2)))
+	h.Start(nil, random.New(1, 2))
 	s := h.t.state([]byte("A"), 1)
 	h.step(s, 1, 0)
 	h.step(s, 1, 1)
@@ -165,10 +165,10 @@ func TestLearnersMatchTheRule(t *testing.T) {
 	} {
 		l := c.mk()
 		l.(interface {
-			Start(_ *env.Env, rng *rand.Rand)
-		}).Start(nil, rand.New(rand.NewPCG(7, 7)))
+			Start(_ *env.Env, rng *random.Rand)
+		}).Start(nil, random.New(7, 7))
 		r := &replay{kind: c.kind, alpha: alpha, gamma: gamma, lambda: lambda}
-		w := rand.New(rand.NewPCG(3, 4))
+		w := random.New(3, 4)
 		states := [][]byte{[]byte("A"), []byte("B"), []byte("C")}
 		cuts := 0
 		for i := range 400 {
@@ -200,7 +200,7 @@ func TestLearnersMatchTheRule(t *testing.T) {
 // or past it.
 func TestHLQVisitsDecay(t *testing.T) {
 	h := &HLQ{Lambda: 0.999}
-	h.Start(nil, rand.New(rand.NewPCG(1, 2)))
+	h.Start(nil, random.New(1, 2))
 	h.n, h.at = []float64{3}, []int{0}
 	for _, k := range []int{0, 1, 100, maxPow - 1, maxPow, 3 * maxPow} {
 		h.now = k
@@ -220,7 +220,7 @@ func TestHLQVisitsDecay(t *testing.T) {
 // trace is left, after a greedy one the pair just left keeps γλ.
 func TestQLambdaCutsTracesAfterExploring(t *testing.T) {
 	l := &QLambda{Alpha: 1e-3, Gamma: 0.9, Lambda: 0.5, Epsilon: 1}
-	l.Start(nil, rand.New(rand.NewPCG(5, 6)))
+	l.Start(nil, random.New(5, 6))
 	s := l.t.state([]byte("A"), 2)
 	copy(l.t.q, []float64{1, -1})
 	l.step(s, 2, 0)
@@ -300,7 +300,7 @@ func TestFreqKeepsTheMeans(t *testing.T) {
 // six binomial standard deviations.
 func TestLearnersBreakTiesUniformly(t *testing.T) {
 	const draws = 3000
-	rng := rand.New(rand.NewPCG(9, 10))
+	rng := random.New(9, 10)
 	var ties []int
 	for _, c := range []struct {
 		epsilon float64

@@ -3,8 +3,8 @@ package agent
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -318,7 +318,7 @@ type Optimal struct {
 // errNotAsked is Err's when no plan was asked for.
 var errNotAsked = errors.New("the episode was played without asking it to plan (env.Episode.Plan)")
 
-func (o *Optimal) Start(e *env.Env, rng *rand.Rand) {
+func (o *Optimal) Start(e *env.Env, rng *random.Rand) {
 	o.plan, o.at, o.horizon, o.err = nil, 0, 0, errNotAsked
 	o.oracle.Start(e, rng)
 }

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 )
@@ -20,7 +20,7 @@ type script struct {
 	at      int
 }
 
-func (s *script) Start(*env.Env, *rand.Rand) { s.at = 0 }
+func (s *script) Start(*env.Env, *random.Rand) { s.at = 0 }
 func (s *script) Act(*env.View) int          { s.at++; return s.actions[s.at-1] }
 func (s *script) End(float64)                {}
 

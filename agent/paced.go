@@ -2,8 +2,8 @@ package agent
 
 import (
 	"math"
-	"math/rand/v2"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -19,7 +19,7 @@ type Stopper struct {
 	actions int
 }
 
-func (s *Stopper) Start(e *env.Env, rng *rand.Rand) {
+func (s *Stopper) Start(e *env.Env, rng *random.Rand) {
 	s.Random.Start(e, rng)
 	s.sum, s.actions = 0, 0
 }

@@ -3,10 +3,10 @@ package agentproto
 import (
 	"encoding/json"
 	"fmt"
-	"math/rand/v2"
 	"strconv"
 	"time"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 )
@@ -82,7 +82,7 @@ func (p *Process) SlotEpisode(slot int, x Exercise) exam.Slot {
 }
 
 // Start queues the slot's start, as Episode.Start sends it, with the slot.
-func (e *SlotEpisode) Start(en *env.Env, rng *rand.Rand) {
+func (e *SlotEpisode) Start(en *env.Env, rng *random.Rand) {
 	e.actions = len(en.Actions)
 	e.perm = env.ObservationAlphabet(en, e.x.Seed).Index
 	if e.p.failed != nil {

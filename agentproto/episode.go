@@ -1,10 +1,10 @@
 package agentproto
 
 import (
-	"math/rand/v2"
 	"strconv"
 	"time"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 )
@@ -44,7 +44,7 @@ func (p *Process) Episode(x Exercise) exam.Timed { return &Episode{p: p, x: x} }
 // environment's base symbols, permuted by the exercise's seed), the
 // observations' length, the steps and a seed for the agent's own random
 // choices, drawn from its stream.
-func (e *Episode) Start(en *env.Env, rng *rand.Rand) {
+func (e *Episode) Start(en *env.Env, rng *random.Rand) {
 	e.actions = len(en.Actions)
 	symbols := len(en.BaseSymbols())
 	e.perm = env.ObservationAlphabet(en, e.x.Seed).Index // as serve-env shows it

@@ -1,22 +1,22 @@
 package agentproto
 
 import (
-	"math/rand/v2"
 	"path/filepath"
 	"testing"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 )
 
 // lengths is a random agent that notes the length of every observation.
 type lengths struct {
-	rng  *rand.Rand
+	rng  *random.Rand
 	n    int
 	seen map[int]bool
 }
 
-func (a *lengths) Start(e *env.Env, rng *rand.Rand) { a.n, a.rng = len(e.Actions), rng }
+func (a *lengths) Start(e *env.Env, rng *random.Rand) { a.n, a.rng = len(e.Actions), rng }
 func (a *lengths) Act(v *env.View) int              { a.seen[len(v.Observation())] = true; return a.rng.IntN(a.n) }
 func (a *lengths) End(float64)                      {}
 

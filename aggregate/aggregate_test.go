@@ -3,8 +3,9 @@ package aggregate
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // buttons plays the worked example of Hernández-Orallo (2010a) for tau
@@ -41,7 +42,7 @@ func TestWorkedExample(t *testing.T) {
 		t.Errorf("π_1: %d interactions, V↑30 = %v; want 90 and 4.5", n, v)
 	}
 	expected := 299 * 0.1 / 3
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := random.New(1, 2)
 	const runs = 4000
 	var total, squares float64
 	for range runs {

@@ -1,14 +1,15 @@
 package aggregate
 
 import (
-	"math/rand/v2"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // BenchmarkAnytime reads the five payoffs of a run of 10,000 interactions
 // at 100 test times, the curves a report of one long run draws.
 func BenchmarkAnytime(b *testing.B) {
-	rng := rand.New(rand.NewPCG(1, 1))
+	rng := random.New(1, 1)
 	run := make(Run, 10_000)
 	for i := range run {
 		run[i] = Interaction{T: float64(i+1) * 0.1, Reward: float64(2*rng.IntN(2) - 1)}

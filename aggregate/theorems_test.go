@@ -2,8 +2,9 @@ package aggregate
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // The balanced environment of the footnote to Theorem 1 of Hernández-Orallo
@@ -16,7 +17,7 @@ import (
 // action at which its running average is positive. The interactions it
 // performed, each with the reward seen before it, are the run; at most
 // limit are simulated.
-func stopper(rng *rand.Rand, limit int) Run {
+func stopper(rng *random.Rand, limit int) Run {
 	var run Run
 	total := 0.0
 	for i := 1; i <= limit; i++ {
@@ -67,7 +68,7 @@ func TestStoppingValueIsHalfPiMinusOne(t *testing.T) {
 func TestOpportunisticStopper(t *testing.T) {
 	const runs, longest = 20_000, 100_000
 	taus := []float64{1_000, 10_000, longest}
-	rng := rand.New(rand.NewPCG(1, 1))
+	rng := random.New(1, 1)
 	perCycle := make([]float64, runs)
 	diminishing := make([][]float64, len(taus))
 	for i := range perCycle {

@@ -1,8 +1,9 @@
 package complexity
 
 import (
-	"math/rand/v2"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 type arrows [][]int
@@ -13,7 +14,7 @@ func (a arrows) Arrows() [][]int { return a }
 // spaces of 1 to 12 cells with arrows that stay, leave, and go either way
 // round.
 func TestCanonicalLengthCountsTheCode(t *testing.T) {
-	rng := rand.New(rand.NewPCG(5, 5))
+	rng := random.New(5, 5)
 	names := []string{"a0", "a1", "a2", "a3", "a4", "a5"}
 	for range 20_000 {
 		cells, actions := 1+rng.IntN(12), 1+rng.IntN(len(names))

@@ -1,6 +1,6 @@
 package env
 
-import "math/rand/v2"
+import "github.com/anynt/anynt/random"
 
 // Alphabet is the alphabet an agent outside the process reads π's
 // observations in (docs/protocol.md): a permutation of the environment's
@@ -26,11 +26,11 @@ const alphabetStream = 0xa1fa_be7
 // the same environment and seed give the same alphabet. Both directions of
 // the protocol use it, so that an agent sees the same indices whether anynt
 // drives it (--agent-cmd) or it drives anynt (serve-env). The draw,
-// rand.Perm on the stream (seed, alphabetStream), is part of the protocol:
+// random.New(seed, alphabetStream).Perm(n), is part of the protocol:
 // changing it changes every recorded trajectory.
 func ObservationAlphabet(e *Env, seed uint64) Alphabet {
 	n := len(e.symbols.names)
-	a := Alphabet{Index: rand.New(rand.NewPCG(seed, alphabetStream)).Perm(n), Codes: make([]int, n)}
+	a := Alphabet{Index: random.New(seed, alphabetStream).Perm(n), Codes: make([]int, n)}
 	for c, i := range a.Index {
 		a.Codes[i] = c
 	}

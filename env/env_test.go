@@ -1,12 +1,12 @@
 package env_test
 
 import (
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 	"github.com/google/go-cmp/cmp"
@@ -18,7 +18,7 @@ type script struct {
 	at      int
 }
 
-func (s *script) Start(*env.Env, *rand.Rand) { s.at = 0 }
+func (s *script) Start(*env.Env, *random.Rand) { s.at = 0 }
 func (s *script) End(float64)                {}
 func (s *script) Act(*env.View) int {
 	if s.at >= len(s.actions) {
@@ -168,7 +168,7 @@ set cycle off
 
 type spyAgent struct{ see func(*env.View) }
 
-func (a *spyAgent) Start(*env.Env, *rand.Rand) {}
+func (a *spyAgent) Start(*env.Env, *random.Rand) {}
 func (a *spyAgent) End(float64)                {}
 func (a *spyAgent) Act(v *env.View) int        { a.see(v); return 0 }
 

@@ -3,8 +3,8 @@ package env
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/vm"
 )
 
@@ -15,7 +15,7 @@ type Episode struct {
 	agent Agent
 	act   func(*View) int // agent.Act, bound once
 	last  float64         // π's last reward
-	rng   *rand.Rand
+	rng   *random.Rand
 	pos   []int // cells of π, ⊕, ⊖, ω1…
 	// cellReward holds the reward each cell was given last, halvings the
 	// interactions' halvings so far and halvedFrom, for each cell, their
@@ -50,7 +50,6 @@ type Episode struct {
 	// Bounds counts, for each behaviour program, its runs and those that
 	// ended at a bound (see Bounds).
 	Bounds []BoundCount
-	src    *rand.PCG // rng's source, which State copies (last: off the hot fields)
 }
 
 // BoundCount counts the runs of one behaviour and those that a bound
@@ -128,12 +127,10 @@ const (
 // it empties.
 func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 	b.reset()
-	src := rand.NewPCG(seed, EnvironmentStream)
 	ep := &Episode{
 		env:        e,
 		agent:      agent,
-		rng:        rand.New(src),
-		src:        src,
+		rng:        random.New(seed, EnvironmentStream),
 		pos:        make([]int, 3+len(e.Objects)),
 		cellReward: make([]float64, e.Space.Cells()),
 		halvedFrom: make([]uint64, e.Space.Cells()),
@@ -145,9 +142,9 @@ func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 	ep.act = agent.Act
 	place(ep.pos, e.Place, e.Space.Cells(), ep.rng)
 	ep.untilSwap = ep.drawInterval()
-	agent.Start(e, rand.New(rand.NewPCG(seed, AgentStream)))
+	agent.Start(e, random.New(seed, AgentStream))
 	if e.Settings.Garbage {
-		garbage := rand.New(rand.NewPCG(seed, GarbageStream))
+		garbage := random.New(seed, GarbageStream)
 		act := func(v *View) int { return RandomAction(garbage, v.Dest()) }
 		for range ep.drawInterval() {
 			ep.interact(act)
@@ -161,14 +158,14 @@ func newEpisode(e *Env, agent Agent, seed uint64, b *behaviours) *Episode {
 func (ep *Episode) drawInterval() int { return drawInterval(ep.rng, ep.env.Settings.CycleBound) }
 
 // drawInterval draws n ~ U[1, bound] ([P] §4.2).
-func drawInterval(rng *rand.Rand, bound int) int { return 1 + rng.IntN(bound) }
+func drawInterval(rng *random.Rand, bound int) int { return 1 + rng.IntN(bound) }
 
 // place puts π, Good, Evil and each object (pos, in that order) in its
 // declared cell or, where none is declared (-1), in a uniform random one
 // of n; Evil never shares Good's cell: when it would, it gets a uniform
 // draw among the other cells, or Good does when Evil's cell is declared
 // ([P] §6.2).
-func place(pos, declared []int, n int, rng *rand.Rand) {
+func place(pos, declared []int, n int, rng *random.Rand) {
 	for i, c := range declared {
 		if c < 0 {
 			c = rng.IntN(n)
@@ -364,7 +361,7 @@ func (ep *Episode) moveGoodEvil() {
 // not move keeps its cell and the other stays put, or, when both moved, a
 // fair coin from rng picks the one that moves and the other stays put
 // ([P] §4.2).
-func separate(c, good, evil int, rng *rand.Rand) (g, v int) {
+func separate(c, good, evil int, rng *random.Rand) (g, v int) {
 	switch {
 	case c == good, c == evil:
 		return good, evil

@@ -2,6 +2,7 @@ package env
 
 import (
 	"fmt"
+
 	"github.com/anynt/anynt/internal/cores"
 	"github.com/anynt/anynt/internal/stats"
 )

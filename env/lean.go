@@ -2,7 +2,8 @@ package env
 
 import (
 	"fmt"
-	"math/rand/v2"
+
+	"github.com/anynt/anynt/random"
 )
 
 // Lean is the form of an environment without behaviour programs (no
@@ -81,17 +82,14 @@ func (l *Lean) WithPattern(pattern []int) (*Lean, error) {
 type LeanPlayer struct {
 	l *Lean
 	// The environment's, the agent's and the garbage phase's streams,
-	// reseeded each episode, and the generators that draw from them,
-	// made once.
-	envSrc, agentSrc, garbageSrc rand.PCG
-	envRng, agentRng, garbageRng *rand.Rand
+	// reseeded each episode.
+	envRng, agentRng, garbageRng random.Rand
 	cell                         []float64 // each cell's reward
 }
 
 // NewLeanPlayer returns a LeanPlayer ready for episodes of l.
 func NewLeanPlayer(l *Lean) *LeanPlayer {
 	p := &LeanPlayer{}
-	p.envRng, p.agentRng, p.garbageRng = rand.New(&p.envSrc), rand.New(&p.agentSrc), rand.New(&p.garbageSrc)
 	p.Reset(l)
 	return p
 }
@@ -122,17 +120,17 @@ func (p *LeanPlayer) Episode(r Rule, seed uint64, steps int) float64 {
 	// π's zero and the halving at the end of an interaction would be
 	// overwritten unread, and are skipped.
 	halve := len(cell) > 2
-	p.envSrc.Seed(seed, EnvironmentStream)
-	p.agentSrc.Seed(seed, AgentStream)
+	p.envRng.Seed(seed, EnvironmentStream)
+	p.agentRng.Seed(seed, AgentStream)
 	clear(cell)
 	var pos [3]int
-	place(pos[:], l.place[:], len(cell), p.envRng)
+	place(pos[:], l.place[:], len(cell), &p.envRng)
 	pi, good, evil := pos[Pi], pos[Good], pos[Evil]
-	untilSwap := drawInterval(p.envRng, cycleBound)
+	untilSwap := drawInterval(&p.envRng, cycleBound)
 	garbage := 0
 	if l.garbage {
-		p.garbageSrc.Seed(seed, GarbageStream)
-		garbage = drawInterval(p.envRng, cycleBound)
+		p.garbageRng.Seed(seed, GarbageStream)
+		garbage = drawInterval(&p.envRng, cycleBound)
 	}
 	next, total := 0, 0.0
 	for i := -garbage; i < steps; i++ {
@@ -140,7 +138,7 @@ func (p *LeanPlayer) Episode(r Rule, seed uint64, steps int) float64 {
 		if cycle {
 			if untilSwap--; untilSwap == 0 {
 				good, evil = evil, good
-				untilSwap = drawInterval(p.envRng, cycleBound)
+				untilSwap = drawInterval(&p.envRng, cycleBound)
 			}
 		}
 		if !lambdaOne {
@@ -156,21 +154,21 @@ func (p *LeanPlayer) Episode(r Rule, seed uint64, steps int) float64 {
 		var a int
 		switch {
 		case i < 0:
-			a = RandomAction(p.garbageRng, row)
+			a = RandomAction(&p.garbageRng, row)
 		case r == FollowerRule:
-			a = FollowAction(p.agentRng, row, good, evil)
+			a = FollowAction(&p.agentRng, row, good, evil)
 		case r == OracleRule && lambdaOne:
-			a = FollowAction(p.agentRng, row, g, v)
+			a = FollowAction(&p.agentRng, row, g, v)
 		case r == OracleRule:
-			a = GreedyAction(p.agentRng, row, cell)
+			a = GreedyAction(&p.agentRng, row, cell)
 		default:
-			a = RandomAction(p.agentRng, row)
+			a = RandomAction(&p.agentRng, row)
 		}
 		// finish: the moves, Good and Evil never into one cell, then
 		// the rewards.
 		pi = row[a]
 		if g == v {
-			g, v = separate(g, good, evil, p.envRng)
+			g, v = separate(g, good, evil, &p.envRng)
 		}
 		good0, evil0 := good, evil
 		good, evil = g, v

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"io/fs"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/corpus"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 )
@@ -159,7 +159,7 @@ func ExampleLeanPlayer() {
 // Good's cell when it is in reach, else away from Evil; the greedy choice
 // takes the cell that holds the most.
 func ExampleFollowAction() {
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := random.New(1, 2)
 	// s stays in cell 1, l leads to cell 0, r to cell 2.
 	row := []int{1, 0, 2}
 	// Good in cell 2: r.

@@ -2,10 +2,10 @@ package env
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/lang"
 	"github.com/anynt/anynt/stdlib"
 	"github.com/anynt/anynt/vm"
@@ -240,12 +240,12 @@ func (o *observations) add(obs []byte) {
 // sampler is a random agent that also records, at each interaction, the
 // observation of every object and of Good and Evil.
 type sampler struct {
-	rng      *rand.Rand
+	rng      *random.Rand
 	objects  []observations
 	goodEvil observations
 }
 
-func (s *sampler) Start(_ *Env, rng *rand.Rand) { s.rng = rng }
+func (s *sampler) Start(_ *Env, rng *random.Rand) { s.rng = rng }
 func (s *sampler) End(float64)                  {}
 
 func (s *sampler) Act(v *View) int {

@@ -1,10 +1,10 @@
 package env_test
 
 import (
-	"math/rand/v2"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -23,11 +23,11 @@ type fork struct {
 	seed uint64
 	k    int
 	then func(v *env.View, i int) int // i counts from k
-	rng  *rand.Rand
+	rng  *random.Rand
 	i    int
 }
 
-func (f *fork) Start(*env.Env, *rand.Rand) { f.rng, f.i = rand.New(rand.NewPCG(f.seed, 7)), 0 }
+func (f *fork) Start(*env.Env, *random.Rand) { f.rng, f.i = random.New(f.seed, 7), 0 }
 func (f *fork) End(float64)                {}
 func (f *fork) Act(v *env.View) int {
 	f.i++

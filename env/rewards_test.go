@@ -3,11 +3,11 @@ package env_test
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -26,7 +26,7 @@ type eagerRewards struct {
 	checks    int
 }
 
-func (m *eagerRewards) Start(e *env.Env, rng *rand.Rand) {
+func (m *eagerRewards) Start(e *env.Env, rng *random.Rand) {
 	m.cells = make([]float64, e.Space.Cells())
 	m.inner.Start(e, rng)
 }
@@ -121,7 +121,7 @@ func TestLambdaOneRewardsClearEveryCell(t *testing.T) {
 // value: normal numbers, subnormals, the smallest subnormal and zeros of
 // both signs, for k up to past every value's way to zero.
 func TestHalvedIsRepeatedHalving(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := random.New(1, 2)
 	values := []float64{0.5, -0.5, 1, 0.3, -1.0 / 3, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64,
 		3 * math.SmallestNonzeroFloat64, math.Float64frombits(0x000fffffffffffff), 0x1p-1022, 0x1.8p-1022, 0, math.Copysign(0, -1)}
 	for range 200 {
@@ -175,7 +175,7 @@ func TestARewardIsTheValueHalvedExactly(t *testing.T) {
 // through Begin and Finish, as serve-env's does.
 type outsideAgent struct{}
 
-func (outsideAgent) Start(*env.Env, *rand.Rand) {}
+func (outsideAgent) Start(*env.Env, *random.Rand) {}
 func (outsideAgent) Act(*env.View) int          { return 0 }
 func (outsideAgent) End(float64)                {}
 

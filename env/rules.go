@@ -1,6 +1,6 @@
 package env
 
-import "math/rand/v2"
+import "github.com/anynt/anynt/random"
 
 // The rules of the agents that act on where things are and what the cells
 // hold, not on what they observe: the random agent, the thesis's follower
@@ -32,13 +32,13 @@ const (
 
 // RandomAction draws one of the actions uniformly, the stay action
 // included; dest is where each leads from π's cell.
-func RandomAction(rng *rand.Rand, dest []int) int { return rng.IntN(len(dest)) }
+func RandomAction(rng *random.Rand, dest []int) int { return rng.IntN(len(dest)) }
 
 // FollowAction is the action leading to cell good (the first one) when
 // one does; otherwise one drawn uniformly among those that do not lead to
 // cell evil, or among all when every one does. dest is where each action
 // leads from π's cell.
-func FollowAction(rng *rand.Rand, dest []int, good, evil int) int {
+func FollowAction(rng *random.Rand, dest []int, good, evil int) int {
 	safe := 0
 	for a, d := range dest {
 		if d == good {
@@ -67,7 +67,7 @@ func FollowAction(rng *rand.Rand, dest []int, good, evil int) int {
 // (rewards, by cell), uniformly; dest is where each action leads from π's
 // cell. It looks one step ahead: the reward of a cell is eaten after the
 // moves, as it is now.
-func GreedyAction(rng *rand.Rand, dest []int, rewards []float64) int {
+func GreedyAction(rng *random.Rand, dest []int, rewards []float64) int {
 	best, ties, first := rewards[dest[0]], 1, 0
 	for a, d := range dest[1:] {
 		switch x := rewards[d]; {

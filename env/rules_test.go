@@ -1,9 +1,10 @@
 package env
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // The rules as the thesis states them, with the list of the candidates
@@ -11,7 +12,7 @@ import (
 // the list, and must draw the same numbers, so that a seed keeps its
 // trajectories.
 
-func followByList(rng *rand.Rand, dest []int, good, evil int) int {
+func followByList(rng *random.Rand, dest []int, good, evil int) int {
 	if a := slices.Index(dest, good); a >= 0 {
 		return a
 	}
@@ -27,7 +28,7 @@ func followByList(rng *rand.Rand, dest []int, good, evil int) int {
 	return safe[rng.IntN(len(safe))]
 }
 
-func greedyByList(rng *rand.Rand, dest []int, rewards []float64) int {
+func greedyByList(rng *random.Rand, dest []int, rewards []float64) int {
 	var best []int
 	for a, d := range dest {
 		switch {
@@ -45,7 +46,7 @@ func greedyByList(rng *rand.Rand, dest []int, rewards []float64) int {
 // chooses what its list does, from the same draws, and leaves its stream
 // where the list leaves it.
 func TestRulesChooseAsTheirLists(t *testing.T) {
-	scene := rand.New(rand.NewPCG(1, 2))
+	scene := random.New(1, 2)
 	values := []float64{-1, -0.5, 0, 0, 0.25, 1}
 	for i := range 20_000 {
 		cells := 1 + scene.IntN(5)
@@ -61,13 +62,13 @@ func TestRulesChooseAsTheirLists(t *testing.T) {
 		seed := uint64(i)
 		for _, rule := range []struct {
 			name       string
-			fast, list func(*rand.Rand) int
+			fast, list func(*random.Rand) int
 		}{
-			{"follow", func(r *rand.Rand) int { return FollowAction(r, dest, good, evil) }, func(r *rand.Rand) int { return followByList(r, dest, good, evil) }},
-			{"greedy", func(r *rand.Rand) int { return GreedyAction(r, dest, rewards) }, func(r *rand.Rand) int { return greedyByList(r, dest, rewards) }},
-			{"random", func(r *rand.Rand) int { return RandomAction(r, dest) }, func(r *rand.Rand) int { return r.IntN(len(dest)) }},
+			{"follow", func(r *random.Rand) int { return FollowAction(r, dest, good, evil) }, func(r *random.Rand) int { return followByList(r, dest, good, evil) }},
+			{"greedy", func(r *random.Rand) int { return GreedyAction(r, dest, rewards) }, func(r *random.Rand) int { return greedyByList(r, dest, rewards) }},
+			{"random", func(r *random.Rand) int { return RandomAction(r, dest) }, func(r *random.Rand) int { return r.IntN(len(dest)) }},
 		} {
-			fast, list := rand.New(rand.NewPCG(seed, 3)), rand.New(rand.NewPCG(seed, 3))
+			fast, list := random.New(seed, 3), random.New(seed, 3)
 			got, want := rule.fast(fast), rule.list(list)
 			if got != want {
 				t.Fatalf("%s: dest %v, good %d, evil %d, rewards %v: %d, the list's %d", rule.name, dest, good, evil, rewards, got, want)

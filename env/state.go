@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
+
+	"github.com/anynt/anynt/random"
 )
 
 // Planner is an agent that is shown its episode before the first scored
@@ -70,8 +71,8 @@ type State struct {
 	moves       []int
 	begun       bool
 	last        float64
-	src         rand.PCG
-	mems        []uint32 // the objects', then Good's and Evil's
+	rng         random.Rand // the environment's stream
+	mems        []uint32  // the objects', then Good's and Evil's
 }
 
 // ErrUnsaved is the cause of Save's and AppendKey's error when a
@@ -124,7 +125,7 @@ func (ep *Episode) Save() (State, error) {
 		moves:       slices.Clone(ep.moves),
 		begun:       ep.begun,
 		last:        ep.last,
-		src:         *ep.src,
+		rng:         *ep.rng,
 	}
 	_ = ep.runners(func(r *behaviourRunner) error {
 		s.mems = append(s.mems, r.mem)
@@ -149,7 +150,7 @@ func (ep *Episode) Restore(s State) {
 	copy(ep.moves, s.moves)
 	ep.begun = s.begun
 	ep.last = s.last
-	*ep.src = s.src
+	*ep.rng = s.rng
 	ep.view.built = false
 	i := 0
 	_ = ep.runners(func(r *behaviourRunner) error {
@@ -182,7 +183,7 @@ func (ep *Episode) AppendKey(b []byte) ([]byte, error) {
 	for _, x := range []int{ep.patternAt, ep.level[0], ep.level[1], ep.untilSwap} {
 		b = binary.AppendUvarint(b, uint64(x))
 	}
-	b, _ = ep.src.AppendBinary(b)
+	b, _ = ep.rng.AppendBinary(b)
 	_ = ep.runners(func(r *behaviourRunner) error {
 		b = binary.AppendUvarint(b, uint64(r.mem))
 		return nil

@@ -2,10 +2,10 @@ package env_test
 
 import (
 	"bytes"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -20,7 +20,7 @@ type seen struct {
 // Finish.
 type idle struct{}
 
-func (idle) Start(*env.Env, *rand.Rand) {}
+func (idle) Start(*env.Env, *random.Rand) {}
 func (idle) Act(*env.View) int          { return 0 }
 func (idle) End(float64)                {}
 
@@ -50,7 +50,7 @@ func playThrough(t *testing.T, ep *env.Episode, actions []int) []seen {
 // same seed playing the whole sequence shows, interaction by interaction.
 func TestRestoreReplays(t *testing.T) {
 	e := loadCorpus(t, "thesis/omega1-blocker.anynt")
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := random.New(1, 2)
 	actions := func(n int) []int {
 		s := make([]int, n)
 		for i := range s {

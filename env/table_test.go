@@ -1,8 +1,9 @@
 package env
 
 import (
-	"math/rand/v2"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // The table answers as a map does, through its growths and through keys
@@ -11,14 +12,14 @@ import (
 func TestTableAsMap(t *testing.T) {
 	for _, tt := range []struct {
 		name string
-		key  func(i int, rng *rand.Rand) uint64
+		key  func(i int, rng *random.Rand) uint64
 	}{
-		{"random", func(_ int, rng *rand.Rand) uint64 { return rng.Uint64() }},
-		{"dense", func(i int, _ *rand.Rand) uint64 { return uint64(i) }},
-		{"high bits", func(i int, _ *rand.Rand) uint64 { return uint64(i) << 40 }},
+		{"random", func(_ int, rng *random.Rand) uint64 { return rng.Uint64() }},
+		{"dense", func(i int, _ *random.Rand) uint64 { return uint64(i) }},
+		{"high bits", func(i int, _ *random.Rand) uint64 { return uint64(i) << 40 }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			rng := rand.New(rand.NewPCG(1, 2))
+			rng := random.New(1, 2)
 			tab, want := newTable(), map[uint64]memoRun{}
 			for i := range 20_000 {
 				k := tt.key(i, rng)

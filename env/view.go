@@ -1,14 +1,12 @@
 package env
 
-import (
-	"math/rand/v2"
-)
+import "github.com/anynt/anynt/random"
 
 // Agent is the evaluated agent π, behind one interface for every kind of
 // agent (package agent).
 type Agent interface {
 	// Start begins an episode of e; rng is the agent's own random stream.
-	Start(e *Env, rng *rand.Rand)
+	Start(e *Env, rng *random.Rand)
 	// Act chooses π's action, an index into Env.Actions.
 	Act(v *View) int
 	// End gives the reward of π's last action.

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/anynt/anynt/aggregate"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
 )
@@ -210,7 +211,7 @@ func (r AdaptiveResult) At(tau float64) (score, se float64, done int) {
 // reaches that level at that step meets the same one, with the same
 // episode seed (AdaptiveEpisodeSeed).
 func AdaptiveExercise(seed uint64, number, level int) Exercise {
-	return drawExercise(newStream(env.EpisodeSeed(seed, number), uint64(level)), number, level+2)
+	return drawExercise(random.New(env.EpisodeSeed(seed, number), uint64(level)), number, level+2)
 }
 
 // AdaptiveEpisodeSeed is the seed of the episode of step number at level.
@@ -322,8 +323,8 @@ func AdaptiveInterval(r AdaptiveResult, s AdaptiveSettings, tau float64) (lo, hi
 
 // intervalStream draws the bootstrap of the interval of the test of seed
 // stopped after done environments, so that the interval is reproducible.
-func intervalStream(seed uint64, done int) stream {
-	return newStream(env.EpisodeSeed(seed, done), 0x696e74657276616c) // "interval"
+func intervalStream(seed uint64, done int) *random.Rand {
+	return random.New(env.EpisodeSeed(seed, done), 0x696e74657276616c) // "interval"
 }
 
 // nextLevel is the staircase: one up after a score of at least Up, one

@@ -7,13 +7,13 @@ import (
 	"io/fs"
 	"maps"
 	"math"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/anynt/anynt/complexity"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/internal/cores"
@@ -308,7 +308,7 @@ func Battery(pool []PoolEnv, s Sampling) ([]Item, error) {
 	if n > len(pool) {
 		return nil, fmt.Errorf("sample is %d but the pool holds %d environments, and none is drawn twice", n, len(pool))
 	}
-	rng := rand.New(rand.NewPCG(s.Seed, batteryStream))
+	rng := random.New(s.Seed, batteryStream)
 	var drawn []int
 	switch s.Weighting {
 	case Universal:
@@ -340,7 +340,7 @@ func Battery(pool []PoolEnv, s Sampling) ([]Item, error) {
 // next is the first of the others, and so on. The times are compared in
 // logarithms, ln E_i + K_i·ln 2, which neither overflow nor underflow
 // whatever K.
-func drawUniversal(rng *rand.Rand, pool []PoolEnv, n int) []int {
+func drawUniversal(rng *random.Rand, pool []PoolEnv, n int) []int {
 	keys := make([]float64, len(pool))
 	order := make([]int, len(pool))
 	for i, p := range pool {
@@ -353,7 +353,7 @@ func drawUniversal(rng *rand.Rand, pool []PoolEnv, n int) []int {
 
 // drawStratum draws n environments: a stratum uniformly among those with
 // an environment left, then an environment uniformly among its own left.
-func drawStratum(rng *rand.Rand, pool []PoolEnv, n int, width float64) []int {
+func drawStratum(rng *random.Rand, pool []PoolEnv, n int, width float64) []int {
 	byStratum := map[float64][]int{}
 	for i, p := range pool {
 		k := math.Floor(p.Bits / width)

@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
 	"gonum.org/v1/gonum/stat"
@@ -151,7 +151,7 @@ func bound(it Item, s Settings) Bound {
 // with a receding horizon within ScaleBudget (agent.Ahead) and its
 // horizon, and the mean weighted sum of RandomPlaysAnEpisode plays of
 // uniformly random actions, with the variance of that mean.
-func approximate(e *env.Env, seed uint64, w []float64) (best float64, horizon int, random, variance float64, err error) {
+func approximate(e *env.Env, seed uint64, w []float64) (best float64, horizon int, randomMean, variance float64, err error) {
 	if _, best, horizon, err = agent.Ahead(env.NewEpisode(e, agent.Stay{}, seed), w, ScaleBudget); err != nil {
 		return 0, 0, 0, 0, err
 	}
@@ -163,7 +163,7 @@ func approximate(e *env.Env, seed uint64, w []float64) (best float64, horizon in
 	if err != nil {
 		return 0, 0, 0, 0, err
 	}
-	rng := rand.New(rand.NewPCG(seed, randomPlaysStream))
+	rng := random.New(seed, randomPlaysStream)
 	actions := len(e.Actions)
 	sums := make([]float64, RandomPlaysAnEpisode)
 	for k := range sums {

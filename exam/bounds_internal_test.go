@@ -2,11 +2,11 @@ package exam
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/aggregate"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -45,7 +45,7 @@ func TestPaceTimesArePlays(t *testing.T) {
 // it (values, Score.Of), at a τ that holds every action and at one past
 // the last, where v̌‖τ drops rewards and ω‖τ divides by more.
 func TestPayoffWeightsAreThePayoffs(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := random.New(1, 2)
 	for _, pace := range paces {
 		for trial := range 50 {
 			steps := 1 + rng.IntN(40)

@@ -4,6 +4,8 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+
+	"github.com/anynt/anynt/random"
 )
 
 // smoothing is the weight, in environments, with which a level's moves are
@@ -296,7 +298,7 @@ const resamples = 400
 // simulated run's mean m* and standard error se*, refitted as the test
 // fits its own, give t* = (m* − μ)/se*, μ the model's mean; the interval
 // is [mean − t*₉₇.₅ se, mean − t*₂.₅ se], cut to [−1, 1].
-func (e *estimate) interval(steps []AdaptiveStep, move func(float64) int, rng stream) (lo, hi float64) {
+func (e *estimate) interval(steps []AdaptiveStep, move func(float64) int, rng *random.Rand) (lo, hi float64) {
 	mean, se := e.value()
 	if se == 0 {
 		return mean, mean

@@ -3,6 +3,8 @@ package exam
 import (
 	"math"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // The matrix power gives the model's variance exactly: on a short history
@@ -53,18 +55,18 @@ func TestEstimateVarianceIsTheModels(t *testing.T) {
 func TestIntervalOfOneLevelIsStudents(t *testing.T) {
 	e := newEstimate(1)
 	var steps []AdaptiveStep
-	rng := newStream(7, 0)
+	rng := random.New(7, 0)
 	for range 40 {
 		x := 2*rng.Float64() - 1
 		e.add(1, x, DefaultAdaptive.move(x))
 		steps = append(steps, AdaptiveStep{Level: 1, Score: x})
 	}
 	mean, se := e.value()
-	lo, hi := e.interval(steps, DefaultAdaptive.move, newStream(1, 2))
+	lo, hi := e.interval(steps, DefaultAdaptive.move, random.New(1, 2))
 	if below, above := (mean-lo)/se, (hi-mean)/se; below < 1.7 || below > 2.4 || above < 1.7 || above > 2.4 {
 		t.Errorf("the interval reaches %.2f se below the score and %.2f above, want about 2.02 (Student's t, 39 df)", below, above)
 	}
-	if lo2, hi2 := e.interval(steps, DefaultAdaptive.move, newStream(1, 2)); lo2 != lo || hi2 != hi {
+	if lo2, hi2 := e.interval(steps, DefaultAdaptive.move, random.New(1, 2)); lo2 != lo || hi2 != hi {
 		t.Errorf("the same stream gave [%v, %v], then [%v, %v]", lo, hi, lo2, hi2)
 	}
 }
@@ -73,7 +75,7 @@ func TestIntervalOfOneLevelIsStudents(t *testing.T) {
 // applies it n times: on the same model both give the same moments.
 func TestEstimatePowerIsIteration(t *testing.T) {
 	e := newEstimate(MaxLevel)
-	rng := newStream(3, 0)
+	rng := random.New(3, 0)
 	level := 1
 	for range 300 {
 		x := 2*rng.Float64() - 1

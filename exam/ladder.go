@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 
 	"github.com/anynt/anynt/complexity"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -92,7 +92,7 @@ func KApproxExercise(seed uint64, number, level int) Exercise {
 	if level < len(kApproxBands) {
 		hi = kApproxBands[level]
 	}
-	return drawExerciseOfK(newStream(env.EpisodeSeed(seed, number), uint64(level)), number, kApproxBands[level-1], hi)
+	return drawExerciseOfK(random.New(env.EpisodeSeed(seed, number), uint64(level)), number, kApproxBands[level-1], hi)
 }
 
 // drawExerciseOfK draws Λ_one exercises of 3…9 cells until one's K_approx
@@ -102,7 +102,7 @@ func KApproxExercise(seed uint64, number, level int) Exercise {
 // conditioned on its K_approx. It is so in distribution only: the draws
 // take another order from the stream, so the exercise is not the one
 // drawExercise would give from the same stream.
-func drawExerciseOfK(rng stream, number, lo, hi int) Exercise {
+func drawExerciseOfK(rng *random.Rand, number, lo, hi int) Exercise {
 	for {
 		cells := lambdaOneCells[rng.IntN(len(lambdaOneCells))]
 		actions := 2 + rng.IntN(cells-1)
@@ -159,7 +159,7 @@ func (l *PoolLadder) Rung(seed uint64, number, level int) (Rung, error) {
 	if level < 1 || level > len(l.levels) {
 		return Rung{}, fmt.Errorf("level %d of a ladder of %d", level, len(l.levels))
 	}
-	rng := rand.New(rand.NewPCG(env.EpisodeSeed(seed, number), uint64(level)))
+	rng := random.New(env.EpisodeSeed(seed, number), uint64(level))
 	in := l.levels[level-1]
 	p := l.pool[in[rng.IntN(len(in))]]
 	return Rung{Name: p.Name, Env: p.Env, Cells: p.Env.Space.Cells(), Actions: len(p.Env.Actions),

@@ -2,13 +2,12 @@ package exam
 
 import (
 	"fmt"
-	"math/bits"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/anynt/anynt/complexity"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 )
@@ -33,7 +32,7 @@ var lambdaOneCells = []int{3, 4, 5, 6, 7, 8, 9}
 
 // LambdaOne draws the seven exercises of the Λ_one test of seed.
 func LambdaOne(seed uint64) []Exercise {
-	rng := newStream(seed, 0x4c616d6264614f6e) // "LambdaOn"
+	rng := random.New(seed, 0x4c616d6264614f6e) // "LambdaOn"
 	out := make([]Exercise, len(lambdaOneCells))
 	for i, cells := range lambdaOneCells {
 		out[i] = drawExercise(rng, i+1, cells)
@@ -44,7 +43,7 @@ func LambdaOne(seed uint64) []Exercise {
 // drawExercise draws one exercise of cells cells from rng, in the order
 // the protocol fixes: actions, space, pattern, placement. The adaptive test
 // draws its environments with it too, one level at a time.
-func drawExercise(rng stream, number, cells int) Exercise {
+func drawExercise(rng *random.Rand, number, cells int) Exercise {
 	x := Exercise{Number: number, Cells: cells, Steps: 10 * (cells - 1)}
 	x.Actions = 2 + rng.IntN(cells-1)
 	x.Dest = drawSpace(rng, cells, x.Actions)
@@ -56,7 +55,7 @@ func drawExercise(rng stream, number, cells int) Exercise {
 
 // drawPlace draws the starting cells of π, Good and Evil, Evil apart from
 // Good, uniformly.
-func drawPlace(rng stream, cells int) (p [3]int) {
+func drawPlace(rng *random.Rand, cells int) (p [3]int) {
 	p[0] = rng.IntN(cells)
 	p[1] = rng.IntN(cells)
 	p[2] = rng.IntN(cells - 1)
@@ -74,14 +73,17 @@ func kApproxOf(pattern []int) int { return complexity.ZlibLength(digits(pattern)
 // space is valid for the class. Most draws are refused (of 9 cells and 2
 // actions, all but one in about 10,000), so this loop makes nearly all
 // of a test's random draws.
-func drawSpace(rng stream, cells, actions int) [][]int {
+func drawSpace(rng *random.Rand, cells, actions int) [][]int {
 	dest := make([][]int, cells) // refilled at each draw: most are refused
 	for c := range dest {
 		dest[c] = make([]int, actions)
 	}
-	cell := newUniform(cells)
+	cell := random.NewUniform(cells)
 	for {
-		cell.fill(rng.src, dest)
+		for c, row := range dest { // action 0 stays; the others are drawn
+			row[0] = c
+			cell.Fill(rng, row[1:])
+		}
 		if !surelyInvalid(dest) {
 			if s := (env.Space{Dest: dest}); len(s.Check()) == 0 {
 				return dest
@@ -116,67 +118,9 @@ func surelyInvalid(dest [][]int) bool {
 	return entered != 1<<len(dest)-1
 }
 
-// stream is one random stream read two ways: the protocol draws from the
-// Rand, and drawSpace's loop from src, the same generator, through a
-// uniform (which saves the Source interface's call: 2.5 ns a draw, not 4).
-type stream struct {
-	*rand.Rand
-	src *rand.PCG
-}
-
-func newStream(seed, seq uint64) stream {
-	src := rand.NewPCG(seed, seq)
-	return stream{rand.New(src), src}
-}
-
-// uniform draws integers in [0, n) as the Rand's IntN(n) does, from the
-// same generator, with 2⁶⁴ mod n worked out once: a power of two masks a
-// draw; another n takes the high word of draw × n, drawing again while
-// the low word falls below 2⁶⁴ mod n, so that each result has exactly
-// ⌊2⁶⁴/n⌋ draws (Lemire's method). TestUniformIsRandIntN checks it
-// against the Rand.
-type uniform struct {
-	n, short uint64
-	pow2     bool
-}
-
-func newUniform(n int) uniform {
-	m := uint64(n)
-	return uniform{n: m, short: -m % m, pow2: m&(m-1) == 0}
-}
-
-// fill sets each cell's first arrow, the stay, and draws its others one
-// after another as IntN(n) would. The loop is here rather than in a
-// method for one draw, which is too large to inline.
-func (u uniform) fill(src *rand.PCG, dest [][]int) {
-	for c, row := range dest {
-		row[0] = c
-		for a := 1; a < len(row); a++ {
-			x := src.Uint64()
-			hi, lo := bits.Mul64(x, u.n)
-			switch {
-			case u.pow2:
-				row[a] = int(x & (u.n - 1))
-			case lo < u.short: // once in 2⁶⁴/n draws at most
-				row[a] = u.redraw(src)
-			default:
-				row[a] = int(hi)
-			}
-		}
-	}
-}
-
-func (u uniform) redraw(src *rand.PCG) int {
-	for {
-		if hi, lo := bits.Mul64(src.Uint64(), u.n); lo >= u.short {
-			return int(hi)
-		}
-	}
-}
-
 // drawPattern draws actions uniformly, stopping after each with
 // probability 1/cells: a geometric length of mean cells.
-func drawPattern(rng stream, cells, actions int) []int {
+func drawPattern(rng *random.Rand, cells, actions int) []int {
 	var p []int
 	for {
 		p = append(p, rng.IntN(actions))

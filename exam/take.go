@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/aggregate"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
 	"github.com/anynt/anynt/internal/stats"
@@ -248,7 +248,7 @@ func (p Pace) Mean() float64 {
 }
 
 // draw draws one delay; never 0, so that times increase.
-func (p Pace) draw(rng *rand.Rand) float64 {
+func (p Pace) draw(rng *random.Rand) float64 {
 	switch p.Model {
 	case "uniform":
 		return p.A + (p.B-p.A)*rng.Float64()
@@ -764,13 +764,13 @@ func play(p *env.Player, a env.Agent, seed uint64, steps int, tau float64, pace 
 // that keeps the pace, the times of its actions are the same whatever it
 // does (Bounds relies on it).
 type clock struct {
-	rng      *rand.Rand
+	rng      *random.Rand
 	pace     Pace
 	t, limit int64
 }
 
 func newClock(seed uint64, tau float64, pace Pace) clock {
-	return clock{rng: rand.New(rand.NewPCG(seed, 0x7ace)), pace: pace, limit: ticks(tau)}
+	return clock{rng: random.New(seed, 0x7ace), pace: pace, limit: ticks(tau)}
 }
 
 // draw draws the pace's next delay.

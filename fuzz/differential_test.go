@@ -2,12 +2,12 @@ package fuzz
 
 import (
 	"errors"
-	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/lang"
 	"github.com/google/go-cmp/cmp"
 )
@@ -19,7 +19,7 @@ func FuzzDifferential(f *testing.F) {
 	f.Add([]byte("fuzz"))
 	f.Add([]byte{0, 4, 5, 5, 0, 2, 0, 1, 2, 3, 4, 5, 6, 7, 8})
 	f.Add([]byte{2, 3, 2, 6, 6, 6, 1, 4, 1, 7, 3, 2, 2, 5, 5, 5, 9, 9, 9, 9})
-	r := rand.New(rand.NewPCG(7, 7))
+	r := random.New(7, 7)
 	for range 16 {
 		f.Add(randomBytes(r))
 	}
@@ -35,7 +35,7 @@ func FuzzDifferential(f *testing.F) {
 	})
 }
 
-func randomBytes(r *rand.Rand) []byte {
+func randomBytes(r *random.Rand) []byte {
 	b := make([]byte, 32+r.IntN(160))
 	for i := range b {
 		b[i] = byte(r.Uint32())
@@ -50,7 +50,7 @@ func TestDifferentialRandom(t *testing.T) {
 	if testing.Short() {
 		n = 200
 	}
-	r := rand.New(rand.NewPCG(1, 2))
+	r := random.New(1, 2)
 	failures := 0
 	for i := range n {
 		data := randomBytes(r)
@@ -75,7 +75,7 @@ func TestDifferentialRandom(t *testing.T) {
 // stores a string kept in a gap buffer without copying it.
 func FuzzDifferentialLong(f *testing.F) {
 	f.Add([]byte("fuzz"))
-	r := rand.New(rand.NewPCG(20, 12))
+	r := random.New(20, 12)
 	for range 16 {
 		f.Add(randomBytes(r))
 	}
@@ -100,7 +100,7 @@ func TestDifferentialLongRandom(t *testing.T) {
 	if testing.Short() {
 		n = 8
 	}
-	r := rand.New(rand.NewPCG(20, 12))
+	r := random.New(20, 12)
 	for checked := 0; checked < n; {
 		data := randomBytes(r)
 		c, ok := generateLong(data)
@@ -122,7 +122,7 @@ func TestDifferentialLongRandom(t *testing.T) {
 // the compiler mostly rejects would test little.
 func TestGeneratorCompiles(t *testing.T) {
 	const n = 1000
-	r := rand.New(rand.NewPCG(3, 4))
+	r := random.New(3, 4)
 	compiled := 0
 	var rejected []string
 	for range n {

@@ -2,11 +2,11 @@ package fuzz
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	gen "github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/lang"
@@ -237,7 +237,7 @@ func piObservation(e *env.Env, pos []int) string {
 // through Begin and Finish.
 type outsideAgent struct{}
 
-func (outsideAgent) Start(*env.Env, *rand.Rand) {}
+func (outsideAgent) Start(*env.Env, *random.Rand) {}
 func (outsideAgent) Act(*env.View) int          { return 0 }
 func (outsideAgent) End(float64)                {}
 

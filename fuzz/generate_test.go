@@ -3,11 +3,11 @@ package fuzz
 import (
 	"fmt"
 	"hash/fnv"
-	"math/rand/v2"
 	"slices"
 	"strings"
 
 	"github.com/anynt/anynt/compiler"
+	"github.com/anynt/anynt/random"
 )
 
 // chooser draws choices from fuzz bytes. When the bytes run out every
@@ -153,7 +153,7 @@ func generateLong(data []byte) (diffCase, bool) {
 	}
 	h := fnv.New64a()
 	h.Write(data)
-	r := rand.New(rand.NewPCG(h.Sum64(), 20))
+	r := random.New(h.Sum64(), 20)
 	pool := genAlphabet
 	if slices.Contains(c.opts.Extra, genOutside) {
 		pool = append(pool[:len(pool):len(pool)], genOutside)

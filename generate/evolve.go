@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/atomicfile"
 	"github.com/anynt/anynt/internal/version"
@@ -170,8 +170,8 @@ type evolution struct {
 }
 
 // stream is generation g's source of random choices.
-func (r *evolution) stream(g int) *rand.Rand {
-	return rand.New(rand.NewPCG(r.settings.Seed, env.EpisodeSeed(r.settings.Seed, g)))
+func (r *evolution) stream(g int) *random.Rand {
+	return random.New(r.settings.Seed, env.EpisodeSeed(r.settings.Seed, g))
 }
 
 // first makes generation 0: the seeds that pass the filters, then mutants

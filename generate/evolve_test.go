@@ -3,7 +3,6 @@ package generate
 import (
 	"context"
 	"errors"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
 	"github.com/google/go-cmp/cmp"
@@ -146,7 +146,7 @@ func TestSeedGenomesRender(t *testing.T) {
 // Every genome the operators make stays within its bounds, has a valid
 // space, and renders to a file that loads.
 func TestGenomeOperatorsKeepEnvironmentsValid(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := random.New(1, 2)
 	pool := seedGenomes()
 	for i := range 3000 {
 		g := pool[rng.IntN(len(pool))].clone()

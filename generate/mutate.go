@@ -1,13 +1,14 @@
 package generate
 
 import (
-	"math/rand/v2"
 	"slices"
+
+	"github.com/anynt/anynt/random"
 )
 
 // randomSym draws a symbol of the genome's programs; on a right-hand side
 // half of the draws are actions, which are what programs output.
-func (g *genome) randomSym(rng *rand.Rand, rhs bool) geneSym {
+func (g *genome) randomSym(rng *random.Rand, rhs bool) geneSym {
 	if rhs && rng.IntN(2) == 0 {
 		return geneSym{kind: symAction, index: rng.IntN(g.actions)}
 	}
@@ -31,7 +32,7 @@ func (g *genome) randomSym(rng *rand.Rand, rhs bool) geneSym {
 }
 
 // randomRule draws a rule of up to two symbols a side.
-func (g *genome) randomRule(rng *rand.Rand) geneRule {
+func (g *genome) randomRule(rng *random.Rand) geneRule {
 	r := geneRule{terminating: rng.IntN(2) == 0}
 	for range rng.IntN(3) {
 		r.lhs = append(r.lhs, geneTerm{alts: []geneSym{g.randomSym(rng, false)}})
@@ -44,7 +45,7 @@ func (g *genome) randomRule(rng *rand.Rand) geneRule {
 
 // mutate applies n mutations that changed something (giving up after 10n
 // tries) and fits the genome.
-func (g *genome) mutate(rng *rand.Rand, n int) {
+func (g *genome) mutate(rng *random.Rand, n int) {
 	total := 0
 	for _, m := range geneMutations {
 		total += m.weight
@@ -68,7 +69,7 @@ func (g *genome) mutate(rng *rand.Rand, n int) {
 // returns false when it does not apply or found nothing valid.
 var geneMutations = []struct {
 	weight int
-	apply  func(*genome, *rand.Rand) bool
+	apply  func(*genome, *random.Rand) bool
 }{
 	{3, (*genome).moveArrow},
 	{1, (*genome).resizeSpace},
@@ -86,7 +87,7 @@ var geneMutations = []struct {
 }
 
 // moveArrow points one non-stay arrow elsewhere, keeping the space valid.
-func (g *genome) moveArrow(rng *rand.Rand) bool {
+func (g *genome) moveArrow(rng *random.Rand) bool {
 	n := len(g.space)
 	for range 10 {
 		c, a, d := rng.IntN(n), 1+rng.IntN(g.actions-1), rng.IntN(n)
@@ -105,7 +106,7 @@ func (g *genome) moveArrow(rng *rand.Rand) bool {
 
 // resizeSpace adds a cell (that one arrow of an old cell now reaches) or
 // removes one (its incoming arrows redirected), keeping the space valid.
-func (g *genome) resizeSpace(rng *rand.Rand) bool {
+func (g *genome) resizeSpace(rng *random.Rand) bool {
 	n := len(g.space)
 	grow := n < genomeMaxCells && (n == genomeMinCells || rng.IntN(2) == 0)
 	for range 10 {
@@ -152,7 +153,7 @@ func (g *genome) resizeSpace(rng *rand.Rand) bool {
 
 // resizeActions adds an action (a new column of arrows) or removes the last
 // one, keeping the space valid; fit remaps the programs' symbols.
-func (g *genome) resizeActions(rng *rand.Rand) bool {
+func (g *genome) resizeActions(rng *random.Rand) bool {
 	grow := g.actions < genomeMaxActions && (g.actions == genomeMinActions || rng.IntN(2) == 0)
 	for range 10 {
 		space := make([][]int, len(g.space))
@@ -175,18 +176,18 @@ func (g *genome) resizeActions(rng *rand.Rand) bool {
 }
 
 // pickProgram returns a random program of the genome.
-func (g *genome) pickProgram(rng *rand.Rand) *geneProgram {
+func (g *genome) pickProgram(rng *random.Rand) *geneProgram {
 	ps := g.programs()
 	return ps[rng.IntN(len(ps))]
 }
 
 // pickRule returns a random rule of a random program.
-func (g *genome) pickRule(rng *rand.Rand) *geneRule {
+func (g *genome) pickRule(rng *random.Rand) *geneRule {
 	p := *g.pickProgram(rng)
 	return &p[rng.IntN(len(p))]
 }
 
-func (g *genome) addSymbol(rng *rand.Rand) bool {
+func (g *genome) addSymbol(rng *random.Rand) bool {
 	r := g.pickRule(rng)
 	if rng.IntN(2) == 0 {
 		if len(r.lhs) >= genomeMaxSide {
@@ -202,7 +203,7 @@ func (g *genome) addSymbol(rng *rand.Rand) bool {
 	return true
 }
 
-func (g *genome) deleteSymbol(rng *rand.Rand) bool {
+func (g *genome) deleteSymbol(rng *random.Rand) bool {
 	r := g.pickRule(rng)
 	if rng.IntN(2) == 0 {
 		if len(r.lhs) == 0 {
@@ -220,7 +221,7 @@ func (g *genome) deleteSymbol(rng *rand.Rand) bool {
 	return true
 }
 
-func (g *genome) replaceSymbol(rng *rand.Rand) bool {
+func (g *genome) replaceSymbol(rng *random.Rand) bool {
 	r := g.pickRule(rng)
 	if rng.IntN(2) == 0 {
 		if len(r.lhs) == 0 {
@@ -247,7 +248,7 @@ func (g *genome) replaceSymbol(rng *rand.Rand) bool {
 
 // changeSugar makes a left-hand term optional or not, or gives it an
 // alternative more or one fewer.
-func (g *genome) changeSugar(rng *rand.Rand) bool {
+func (g *genome) changeSugar(rng *random.Rand) bool {
 	r := g.pickRule(rng)
 	if len(r.lhs) == 0 {
 		return false
@@ -272,7 +273,7 @@ func (g *genome) changeSugar(rng *rand.Rand) bool {
 	return true
 }
 
-func (g *genome) addRule(rng *rand.Rand) bool {
+func (g *genome) addRule(rng *random.Rand) bool {
 	p := g.pickProgram(rng)
 	if len(*p) >= genomeMaxRules {
 		return false
@@ -281,7 +282,7 @@ func (g *genome) addRule(rng *rand.Rand) bool {
 	return true
 }
 
-func (g *genome) deleteRule(rng *rand.Rand) bool {
+func (g *genome) deleteRule(rng *random.Rand) bool {
 	p := g.pickProgram(rng)
 	if len(*p) < 2 {
 		return false
@@ -291,7 +292,7 @@ func (g *genome) deleteRule(rng *rand.Rand) bool {
 	return true
 }
 
-func (g *genome) swapRules(rng *rand.Rand) bool {
+func (g *genome) swapRules(rng *random.Rand) bool {
 	p := *g.pickProgram(rng)
 	i, j := rng.IntN(len(p)), rng.IntN(len(p))
 	if i == j {
@@ -301,7 +302,7 @@ func (g *genome) swapRules(rng *rand.Rand) bool {
 	return true
 }
 
-func (g *genome) flipTerminating(rng *rand.Rand) bool {
+func (g *genome) flipTerminating(rng *random.Rand) bool {
 	r := g.pickRule(rng)
 	r.terminating = !r.terminating
 	return true
@@ -309,7 +310,7 @@ func (g *genome) flipTerminating(rng *rand.Rand) bool {
 
 // exchangeRule copies or moves a rule from one program of the genome to
 // another: between objects, or to or from Good/Evil.
-func (g *genome) exchangeRule(rng *rand.Rand) bool {
+func (g *genome) exchangeRule(rng *random.Rand) bool {
 	from, to := g.pickProgram(rng), g.pickProgram(rng)
 	if from == to || len(*to) >= genomeMaxRules {
 		return false
@@ -326,7 +327,7 @@ func (g *genome) exchangeRule(rng *rand.Rand) bool {
 // addOrDeleteObject adds an object that performs a random action, or
 // deletes one: the objects after it are renumbered, and fit drops the
 // symbols that named it.
-func (g *genome) addOrDeleteObject(rng *rand.Rand) bool {
+func (g *genome) addOrDeleteObject(rng *random.Rand) bool {
 	if len(g.objects) < genomeMaxObjects && (len(g.objects) == 0 || rng.IntN(2) == 0) {
 		act := geneSym{kind: symAction, index: rng.IntN(g.actions)}
 		g.objects = append(g.objects, geneProgram{{terminating: true, rhs: []geneSym{act}}})
@@ -360,7 +361,7 @@ func (g *genome) addOrDeleteObject(rng *rand.Rand) bool {
 
 // crossover gives g one part of other: its space (with its actions), its
 // Good/Evil program, its objects, or one of its rules.
-func (g *genome) crossover(rng *rand.Rand, other *genome) {
+func (g *genome) crossover(rng *random.Rand, other *genome) {
 	o := other.clone()
 	switch rng.IntN(4) {
 	case 0:

@@ -2,15 +2,16 @@ package generate
 
 import (
 	"cmp"
-	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/anynt/anynt/random"
 )
 
 // breed makes one child: a tournament winner, crossed with a second one a
 // third of the time, mutated once or twice. It tries a few times for a
 // child that no candidate was before.
-func (r *evolution) breed(rng *rand.Rand) *genome {
+func (r *evolution) breed(rng *random.Rand) *genome {
 	var child *genome
 	for range 8 {
 		child = r.tournament(rng).genome.clone()
@@ -25,7 +26,7 @@ func (r *evolution) breed(rng *rand.Rand) *genome {
 	return child
 }
 
-func (r *evolution) tournament(rng *rand.Rand) Individual {
+func (r *evolution) tournament(rng *random.Rand) Individual {
 	return r.pop[min(rng.IntN(len(r.pop)), rng.IntN(len(r.pop)))]
 }
 

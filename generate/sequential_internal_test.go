@@ -1,15 +1,16 @@
 package generate
 
 import (
-	"math/rand/v2"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // synthetic runs the balance part of the sequential test on a stream of
 // normal scores (mean mu, spread sd) with a budget of n episodes, the
 // rule of sequential's first loop, and reports the decision and the
 // episodes it took.
-func syntheticBalance(rng *rand.Rand, mu, sd float64, n int) (balance, int) {
+func syntheticBalance(rng *random.Rand, mu, sd float64, n int) (balance, int) {
 	random := &runs{}
 	for k, look := range looks(n) {
 		for len(random.scores) < look {
@@ -35,7 +36,7 @@ func syntheticBalance(rng *rand.Rand, mu, sd float64, n int) (balance, int) {
 // called balanced at most InterimAlpha/2 a look, and a balanced stream of
 // the enumerated candidates' spread (0.035) stops at the first look.
 func TestSequentialBalanceErrorRates(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := random.New(1, 2)
 	const trials = 4000
 	tests := []struct {
 		name     string

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/internal/stats"
+	"github.com/anynt/anynt/random"
 )
 
 // The p-values of r are those Insa-Cabrera et al. (2011) print: every cell of
@@ -184,7 +184,7 @@ func TestStrataByComplexity(t *testing.T) {
 func TestPlusFixed4IsPrintf(t *testing.T) {
 	xs := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.00004, 0.00005, -0.00005, 0.99995, -0.99995,
 		1e20, -1e20, 1e-300, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN()}
-	rng := rand.New(rand.NewPCG(4, 4))
+	rng := random.New(4, 4)
 	for range 100_000 {
 		xs = append(xs, (rng.Float64()-0.5)*math.Pow(10, float64(rng.IntN(12)-6)))
 	}
@@ -200,7 +200,7 @@ func TestPlusFixed4IsPrintf(t *testing.T) {
 // cells and cells of several bytes a rune (TestTextIsTabwriterAligned
 // checks real reports).
 func TestAlignedIsTabwriter(t *testing.T) {
-	rng := rand.New(rand.NewPCG(6, 6))
+	rng := random.New(6, 6)
 	words := []string{"", "a", "n/a", "+0.1250", "τ", "v̌‖τ", "lambda-one:12/7", "[-0.1000, +0.2000]", "Insa-Cabrera et al. 2011: r (p)"}
 	for i := range 3000 {
 		cols, rows := rng.IntN(6), rng.IntN(8)

@@ -7,13 +7,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/anynt/anynt/agentproto"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/lang"
@@ -424,7 +424,7 @@ func (s *Server) lookup(req *request) *served {
 // episode never asks it to act.
 type externalAgent struct{}
 
-func (externalAgent) Start(*env.Env, *rand.Rand) {}
+func (externalAgent) Start(*env.Env, *random.Rand) {}
 func (externalAgent) Act(*env.View) int          { return 0 }
 func (externalAgent) End(float64)                {}
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"math/rand/v2"
 	"os"
 	"runtime"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/anynt/anynt/random"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -106,7 +106,7 @@ func TestVectorPlaysAsSingleEnvironments(t *testing.T) {
 						parallelFrom, parallelResetFrom = 2, 2
 						defer func() { parallelFrom, parallelResetFrom = old, oldReset; runtime.GOMAXPROCS(procs) }()
 					}
-					rng := rand.New(rand.NewPCG(1, 2))
+					rng := random.New(1, 2)
 					vec := n + 1
 					lines := []string{hello}
 					for range n {
@@ -384,7 +384,7 @@ func BenchmarkVecStep(b *testing.B) {
 						n:     b.N,
 						start: b.ResetTimer,
 					}
-					rng := rand.New(rand.NewPCG(1, 1))
+					rng := random.New(1, 1)
 					actions := make([]byte, n)
 					for range 64 {
 						for i := range actions {

@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 )
@@ -83,7 +83,7 @@ type live struct {
 // Begin and Finish, so it is never asked to act.
 type idle struct{}
 
-func (idle) Start(*env.Env, *rand.Rand) {}
+func (idle) Start(*env.Env, *random.Rand) {}
 func (idle) Act(*env.View) int          { return 0 }
 func (idle) End(float64)                {}
 
@@ -380,7 +380,7 @@ func sign(x float64) int {
 // Evil's always: Glyphs has more than four), carry no meaning, and are the
 // same for every participant of the test and every run.
 func glyphs(it exam.Item, n int, before []string) []string {
-	perm := rand.New(rand.NewPCG(it.Seed, 0x676c79706873)).Perm(len(Glyphs)) // "glyphs"
+	perm := random.New(it.Seed, 0x676c79706873).Perm(len(Glyphs)) // "glyphs"
 	fresh := make([]string, 0, len(Glyphs))
 	var shown []string
 	for _, k := range perm {

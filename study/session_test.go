@@ -3,13 +3,13 @@ package study_test
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/study"
 	"github.com/google/go-cmp/cmp"
@@ -17,9 +17,9 @@ import (
 
 // clicker plays a random accessible cell of each view, from its own
 // stream.
-type clicker struct{ rng *rand.Rand }
+type clicker struct{ rng *random.Rand }
 
-func newClicker(seed uint64) *clicker { return &clicker{rand.New(rand.NewPCG(seed, 1))} }
+func newClicker(seed uint64) *clicker { return &clicker{random.New(seed, 1)} }
 
 func (c *clicker) cell(v study.View) int {
 	var open []int
@@ -59,7 +59,7 @@ type actions struct {
 	i    int
 }
 
-func (a *actions) Start(*env.Env, *rand.Rand) {}
+func (a *actions) Start(*env.Env, *random.Rand) {}
 func (a *actions) Act(*env.View) int          { a.i++; return a.list[a.i-1] }
 func (a *actions) End(float64)                {}
 

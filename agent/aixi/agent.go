@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
-	"math/rand/v2"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 )
 
@@ -71,7 +71,7 @@ func (s Settings) Check() error {
 // forgets), as the other built-in learners do.
 type Agent struct {
 	settings Settings
-	rng      *rand.Rand
+	rng      *random.Rand
 	planner  planner
 	model    *model
 
@@ -97,7 +97,7 @@ func bitsFor(n int) int {
 	return bits.Len(uint(n - 1))
 }
 
-func (a *Agent) Start(e *env.Env, rng *rand.Rand) {
+func (a *Agent) Start(e *env.Env, rng *random.Rand) {
 	a.rng, a.model = rng, nil
 	a.planner = planner{a: a, rng: rng}
 	a.actions = len(e.Actions)
@@ -171,7 +171,7 @@ func (a *Agent) actionBits(act int) []byte {
 // samplePercept draws a percept from the model bit by bit, teaching the
 // model each bit as simulated (revert takes them back), and returns its
 // bits (valid until the next call) and its reward.
-func (a *Agent) samplePercept(rng *rand.Rand) ([]byte, float64) {
+func (a *Agent) samplePercept(rng *random.Rand) ([]byte, float64) {
 	m := a.model
 	a.percept = a.percept[:0]
 	level := 0

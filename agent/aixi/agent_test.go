@@ -3,13 +3,13 @@ package aixi
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"os"
 	"slices"
 	"testing"
 
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 )
 
 func load(t testing.TB, path string) *env.Env {
@@ -87,13 +87,14 @@ func (l *actionLog) Act(v *env.View) int {
 	return a
 }
 
-// random is agent.Random, which this package cannot import: package agent
-// registers MC-AIXI-CTW, so it imports this one.
-type random struct{ rng *rand.Rand }
+// randomAgent is agent.Random, which this package cannot import: package
+// agent registers MC-AIXI-CTW, so it imports this one. It acts by the
+// same rule.
+type randomAgent struct{ rng *random.Rand }
 
-func (r *random) Start(_ *env.Env, rng *rand.Rand) { r.rng = rng }
-func (r *random) Act(v *env.View) int              { return r.rng.IntN(len(v.Dest())) }
-func (r *random) End(float64)                      {}
+func (r *randomAgent) Start(_ *env.Env, rng *random.Rand) { r.rng = rng }
+func (r *randomAgent) Act(v *env.View) int                { return env.RandomAction(r.rng, v.Dest()) }
+func (r *randomAgent) End(float64)                        {}
 
 // small is a budget that learns two-cells within a few dozen interactions
 // and stays fast under -race.
@@ -127,7 +128,7 @@ func TestBeatsRandomOnTwoCells(t *testing.T) {
 	const steps = 60
 	for seed := uint64(1); seed <= 5; seed++ {
 		got := env.NewEpisode(e, New(small), seed).Run(steps, nil)
-		base := env.NewEpisode(e, &random{}, seed).Run(steps, nil)
+		base := env.NewEpisode(e, &randomAgent{}, seed).Run(steps, nil)
 		if got < base+0.4 {
 			t.Errorf("seed %d: MC-AIXI-CTW scores %.3f, random %.3f", seed, got, base)
 		}

@@ -2,8 +2,9 @@ package aixi
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // A depth-1 tree after 0, 1, 1 (the context before the first bit reads
@@ -106,7 +107,7 @@ func refLogPw(history []byte, predicted []bool, depth int) float64 {
 // P_w(h·1)/P_w(h).
 func TestCTWMatchesTheDefinition(t *testing.T) {
 	const depth, bits = 4, 3
-	rng := rand.New(rand.NewPCG(1, 2))
+	rng := random.New(1, 2)
 	m := newModel(depth, bits)
 	tree := []int{} // the tree that predicted each history bit, or -1
 	predictedBy := func(i int, extra bool) []bool {
@@ -152,7 +153,7 @@ func snapshot(m *model) ([]byte, [][]node) {
 // Simulated updates and actions, reverted, leave the model exactly as it
 // was: counts, children and every probability bit for bit.
 func TestRevertRestoresExactly(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 4))
+	rng := random.New(3, 4)
 	m := newModel(8, 4)
 	for step := range 200 {
 		if step%4 == 0 {

@@ -2,7 +2,8 @@ package aixi
 
 import (
 	"math"
-	"math/rand/v2"
+
+	"github.com/anynt/anynt/random"
 )
 
 // decision is a node of the ρUCT search tree where the agent chooses: a
@@ -28,7 +29,7 @@ type chance struct {
 // tree and at random beyond it, to the horizon.
 type planner struct {
 	a    *Agent
-	rng  *rand.Rand
+	rng  *random.Rand
 	tied []int
 }
 

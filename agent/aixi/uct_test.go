@@ -2,8 +2,9 @@ package aixi
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
+
+	"github.com/anynt/anynt/random"
 )
 
 // UCB by hand (Veness et al. 2011, §4, the action's value normalised to
@@ -16,7 +17,7 @@ import (
 // explores. With C = 0 the one worth 1 is. An action never tried goes
 // first.
 func TestUCBByHand(t *testing.T) {
-	p := &planner{a: &Agent{settings: small}, rng: rand.New(rand.NewPCG(1, 2))}
+	p := &planner{a: &Agent{settings: small}, rng: random.New(1, 2)}
 	node := func(visits int, values []float64, tried []int) *decision {
 		d := &decision{visits: visits}
 		for i, v := range values {
@@ -52,7 +53,7 @@ func TestUCBByHand(t *testing.T) {
 // a rollout that subtracted or dropped the rewards would give −3 or 0).
 func TestRolloutSumsTheSampledRewards(t *testing.T) {
 	a := &Agent{settings: small, actions: 2, actionLen: 1, symbolBits: 1, obsLen: 1, rewardBits: bitsFor(small.RewardLevels)}
-	a.planner = planner{a: a, rng: rand.New(rand.NewPCG(3, 4))}
+	a.planner = planner{a: a, rng: random.New(3, 4)}
 	a.model = newModel(small.Depth, a.obsLen*a.symbolBits+a.rewardBits)
 	for k := range 100 {
 		a.model.appendAction(a.actionBits(k%2), true)

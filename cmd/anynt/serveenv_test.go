@@ -4,12 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"os/exec"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/serveenv"
@@ -78,7 +78,7 @@ type script struct {
 	at      int
 }
 
-func (s *script) Start(*env.Env, *rand.Rand) { s.at = 0 }
+func (s *script) Start(*env.Env, *random.Rand) { s.at = 0 }
 func (s *script) End(float64)                {}
 func (s *script) Act(*env.View) int          { s.at++; return s.actions[(s.at-1)%len(s.actions)] }
 
