@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // Settings are the knobs of the agents that have any.
@@ -122,15 +122,15 @@ func (s Settings) Check() error {
 type Random struct{ rng *random.Rand }
 
 func (r *Random) Start(_ *env.Env, rng *random.Rand) { r.rng = rng }
-func (r *Random) Act(v *env.View) int              { return env.RandomAction(r.rng, v.Dest()) }
-func (r *Random) End(float64)                      {}
+func (r *Random) Act(v *env.View) int                { return env.RandomAction(r.rng, v.Dest()) }
+func (r *Random) End(float64)                        {}
 
 // Stay always stays.
 type Stay struct{}
 
 func (Stay) Start(*env.Env, *random.Rand) {}
-func (Stay) Act(*env.View) int          { return 0 }
-func (Stay) End(float64)                {}
+func (Stay) Act(*env.View) int            { return 0 }
+func (Stay) End(float64)                  {}
 
 // Follower is the thesis's trivial follower: if Good is in a cell it can
 // reach, it goes there (or stays, if Good shares its cell); otherwise it
@@ -139,7 +139,7 @@ func (Stay) End(float64)                {}
 type Follower struct{ rng *random.Rand }
 
 func (f *Follower) Start(_ *env.Env, rng *random.Rand) { f.rng = rng }
-func (f *Follower) End(float64)                      {}
+func (f *Follower) End(float64)                        {}
 
 func (f *Follower) Act(v *env.View) int {
 	pos := v.Positions()

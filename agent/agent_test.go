@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // line loads a 3-cell line (s l r) with Good, Evil and π placed, Good and

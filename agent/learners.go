@@ -3,8 +3,8 @@ package agent
 import (
 	"math"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // traceFloor is the trace below which a trace is set to 0 and its pair

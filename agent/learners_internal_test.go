@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 func near(t *testing.T, what string, got, want float64) {

@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // Budget bounds the work of a forward sweep over an episode's states (Best,

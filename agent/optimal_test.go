@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/random"
 )
 
 // script plays a fixed action sequence.
@@ -21,8 +21,8 @@ type script struct {
 }
 
 func (s *script) Start(*env.Env, *random.Rand) { s.at = 0 }
-func (s *script) Act(*env.View) int          { s.at++; return s.actions[s.at-1] }
-func (s *script) End(float64)                {}
+func (s *script) Act(*env.View) int            { s.at++; return s.actions[s.at-1] }
+func (s *script) End(float64)                  {}
 
 // bruteForce plays every action sequence of n interactions on the episode
 // of seed, each in an episode of its own, and returns the highest score

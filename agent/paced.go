@@ -3,8 +3,8 @@ package agent
 import (
 	"math"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // Stopper is the opportunistic fast random agent of Hernández-Orallo (2010a,

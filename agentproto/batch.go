@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/random"
 )
 
 // batch is a Process's round in batches (Options.Batch): the start and

@@ -4,9 +4,9 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/random"
 )
 
 // Exercise is what an episode belongs to, as the agent is told: package

@@ -4,9 +4,9 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 )
 
 // lengths is a random agent that notes the length of every observation.
@@ -17,8 +17,8 @@ type lengths struct {
 }
 
 func (a *lengths) Start(e *env.Env, rng *random.Rand) { a.n, a.rng = len(e.Actions), rng }
-func (a *lengths) Act(v *env.View) int              { a.seen[len(v.Observation())] = true; return a.rng.IntN(a.n) }
-func (a *lengths) End(float64)                      {}
+func (a *lengths) Act(v *env.View) int                { a.seen[len(v.Observation())] = true; return a.rng.IntN(a.n) }
+func (a *lengths) End(float64)                        {}
 
 // The length start announces is the length of every observation, in
 // every environment of the corpus (Λ_one's among them), whatever the

@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -19,7 +19,7 @@ type script struct {
 }
 
 func (s *script) Start(*env.Env, *random.Rand) { s.at = 0 }
-func (s *script) End(float64)                {}
+func (s *script) End(float64)                  {}
 func (s *script) Act(*env.View) int {
 	if s.at >= len(s.actions) {
 		return 0
@@ -169,8 +169,8 @@ set cycle off
 type spyAgent struct{ see func(*env.View) }
 
 func (a *spyAgent) Start(*env.Env, *random.Rand) {}
-func (a *spyAgent) End(float64)                {}
-func (a *spyAgent) Act(v *env.View) int        { a.see(v); return 0 }
+func (a *spyAgent) End(float64)                  {}
+func (a *spyAgent) Act(v *env.View) int          { a.see(v); return 0 }
 
 var corpusEnvs = []string{
 	"thesis/omega1-blocker.anynt",

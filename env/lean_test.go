@@ -9,9 +9,9 @@ import (
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/corpus"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 )
 
 // leanVariants are the settings a file may change that change a lean

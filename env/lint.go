@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/stdlib"
 	"github.com/anynt/anynt/vm"
 )
@@ -246,7 +246,7 @@ type sampler struct {
 }
 
 func (s *sampler) Start(_ *Env, rng *random.Rand) { s.rng = rng }
-func (s *sampler) End(float64)                  {}
+func (s *sampler) End(float64)                    {}
 
 func (s *sampler) Act(v *View) int {
 	ep := v.ep

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // The properties of the class Λ that [P] §5 proves (Hernández-Orallo 2010b,
@@ -28,7 +28,7 @@ type fork struct {
 }
 
 func (f *fork) Start(*env.Env, *random.Rand) { f.rng, f.i = random.New(f.seed, 7), 0 }
-func (f *fork) End(float64)                {}
+func (f *fork) End(float64)                  {}
 func (f *fork) Act(v *env.View) int {
 	f.i++
 	if f.i <= f.k {

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // eagerRewards is the rule of [P] §4.4 written as it reads, every cell
@@ -176,8 +176,8 @@ func TestARewardIsTheValueHalvedExactly(t *testing.T) {
 type outsideAgent struct{}
 
 func (outsideAgent) Start(*env.Env, *random.Rand) {}
-func (outsideAgent) Act(*env.View) int          { return 0 }
-func (outsideAgent) End(float64)                {}
+func (outsideAgent) Act(*env.View) int            { return 0 }
+func (outsideAgent) End(float64)                  {}
 
 // BenchmarkHalved measures a cell's reward as a planner's key and a
 // trace's observation read it: a normal result, and one that sinks into

@@ -72,7 +72,7 @@ type State struct {
 	begun       bool
 	last        float64
 	rng         random.Rand // the environment's stream
-	mems        []uint32  // the objects', then Good's and Evil's
+	mems        []uint32    // the objects', then Good's and Evil's
 }
 
 // ErrUnsaved is the cause of Save's and AppendKey's error when a

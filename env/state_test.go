@@ -5,8 +5,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // seen is what one interaction showed: π's reward and where everything
@@ -21,8 +21,8 @@ type seen struct {
 type idle struct{}
 
 func (idle) Start(*env.Env, *random.Rand) {}
-func (idle) Act(*env.View) int          { return 0 }
-func (idle) End(float64)                {}
+func (idle) Act(*env.View) int            { return 0 }
+func (idle) End(float64)                  {}
 
 // playThrough plays actions on ep by Begin and Finish.
 func playThrough(t *testing.T, ep *env.Episode, actions []int) []seen {

@@ -5,9 +5,9 @@ import (
 	"math"
 
 	"github.com/anynt/anynt/aggregate"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
+	"github.com/anynt/anynt/random"
 )
 
 // MaxLevel is the adaptive test's top level: level ℓ gives an exercise of

@@ -13,11 +13,11 @@ import (
 	"strings"
 
 	"github.com/anynt/anynt/complexity"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/internal/cores"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 )
 
 // PoolEnv is an environment a battery can draw: a file's, or one the

@@ -6,9 +6,9 @@ import (
 	"math"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
+	"github.com/anynt/anynt/random"
 	"gonum.org/v1/gonum/stat"
 )
 

@@ -6,8 +6,8 @@ import (
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/aggregate"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 var paces = []Pace{{Model: "constant", A: 1}, {Model: "uniform", A: 0.5, B: 2}, {Model: "exponential", A: 0.3}}

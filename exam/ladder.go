@@ -8,8 +8,8 @@ import (
 	"slices"
 
 	"github.com/anynt/anynt/complexity"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // Ladder is where the adaptive test finds an environment of each level.

@@ -7,9 +7,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/anynt/anynt/complexity"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 )
 
 // Exercise is one environment of a Λ_one test.

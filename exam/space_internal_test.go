@@ -3,8 +3,8 @@ package exam
 import (
 	"testing"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // TestSurelyInvalidOnlyRefusesInvalid draws 200,000 spaces of 2 to 9

@@ -10,10 +10,10 @@ import (
 
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/aggregate"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/cores"
 	"github.com/anynt/anynt/internal/stats"
+	"github.com/anynt/anynt/random"
 )
 
 // Item is one environment of a test, with what the examinee is given of it.

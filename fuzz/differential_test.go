@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/compiler"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 	"github.com/google/go-cmp/cmp"
 )
 

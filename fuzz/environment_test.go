@@ -6,10 +6,10 @@ import (
 	"testing"
 
 	"github.com/anynt/anynt/agent"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	gen "github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 )
 
 // envGoodEvil are the Good/Evil behaviours a generated environment draws
@@ -238,8 +238,8 @@ func piObservation(e *env.Env, pos []int) string {
 type outsideAgent struct{}
 
 func (outsideAgent) Start(*env.Env, *random.Rand) {}
-func (outsideAgent) Act(*env.View) int          { return 0 }
-func (outsideAgent) End(float64)                {}
+func (outsideAgent) Act(*env.View) int            { return 0 }
+func (outsideAgent) End(float64)                  {}
 
 // FuzzSpaceCode feeds arbitrary codes to the decoder, strictly and
 // leniently: it never panics, and a space it returns has one arrow a

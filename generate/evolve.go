@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/internal/atomicfile"
 	"github.com/anynt/anynt/internal/version"
+	"github.com/anynt/anynt/random"
 )
 
 // EvolveSettings fix a run of Evolve.

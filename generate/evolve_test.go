@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 	"github.com/google/go-cmp/cmp"
 )
 

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/anynt/anynt/agentproto"
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/random"
 )
 
 // Bounds of a server: a client cannot make it hold more environments,
@@ -425,8 +425,8 @@ func (s *Server) lookup(req *request) *served {
 type externalAgent struct{}
 
 func (externalAgent) Start(*env.Env, *random.Rand) {}
-func (externalAgent) Act(*env.View) int          { return 0 }
-func (externalAgent) End(float64)                {}
+func (externalAgent) Act(*env.View) int            { return 0 }
+func (externalAgent) End(float64)                  {}
 
 // reset starts an episode: with a seed, episode 0 (or the one asked) of
 // the exercise of that seed; with an episode seed, episode 0 (or the one

@@ -18,9 +18,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/random"
 )
 
 // Bounds of what a participant sends.
@@ -84,8 +84,8 @@ type live struct {
 type idle struct{}
 
 func (idle) Start(*env.Env, *random.Rand) {}
-func (idle) Act(*env.View) int          { return 0 }
-func (idle) End(float64)                {}
+func (idle) Act(*env.View) int            { return 0 }
+func (idle) End(float64)                  {}
 
 // Start opens a session for a new participant who answered the intro, and
 // returns its secret token and first view. Answers that do not answer the

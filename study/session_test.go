@@ -9,8 +9,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/study"
 	"github.com/google/go-cmp/cmp"
 )
@@ -60,8 +60,8 @@ type actions struct {
 }
 
 func (a *actions) Start(*env.Env, *random.Rand) {}
-func (a *actions) Act(*env.View) int          { a.i++; return a.list[a.i-1] }
-func (a *actions) End(float64)                {}
+func (a *actions) Act(*env.View) int            { a.i++; return a.list[a.i-1] }
+func (a *actions) End(float64)                  {}
 
 // A whole Λ_one test played through Start and Move records, exercise by
 // exercise, what episode 0 of each item gives an agent that plays the

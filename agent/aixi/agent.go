@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/bits"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/random"
 )
 
 // Settings are MC-AIXI-CTW's knobs. The zero value of a field is not a

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
+	"github.com/anynt/anynt/random"
 	"github.com/anynt/anynt/serveenv"
 	"github.com/google/go-cmp/cmp"
 )
@@ -79,8 +79,8 @@ type script struct {
 }
 
 func (s *script) Start(*env.Env, *random.Rand) { s.at = 0 }
-func (s *script) End(float64)                {}
-func (s *script) Act(*env.View) int          { s.at++; return s.actions[(s.at-1)%len(s.actions)] }
+func (s *script) End(float64)                  {}
+func (s *script) Act(*env.View) int            { s.at++; return s.actions[(s.at-1)%len(s.actions)] }
 
 // runTrajectory plays an episode of e with the scripted actions inside the
 // process, as anynt run does, and returns its trace.
