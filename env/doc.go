@@ -52,7 +52,7 @@
 //
 // # Determinism
 //
-// An episode draws from its own seeded math/rand/v2 PCG streams, one for
+// An episode draws from its own seeded streams of package random, one for
 // the environment (placement, swap intervals, the coin between Good and
 // Evil), one for the agent and one for the garbage phase's random agent,
 // each the episode's seed with a constant of its own (EnvironmentStream,
