@@ -157,3 +157,25 @@ func writeFileAt(t *testing.T, name, content string) {
 		t.Fatal(err)
 	}
 }
+
+// The command gives a battery of a corpus folder, its rule files passed
+// over, and the report calls its complexity bits.
+func TestTestBattery(t *testing.T) {
+	out, errw, code := anynt(t, "", "test", "--protocol", "battery", "--agent", "random,oracle", "--steps", "50", "--seed", "2", corpusDir+"paper")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	for _, want := range []string{"test battery, seed 2", "; battery: files " + corpusDir + "paper; weighting list; sample all; steps 50",
+		corpusDir + "paper/example5.anynt", corpusDir + "paper/fig3-torus.anynt", "paired differences against random"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "example2-environment") {
+		t.Errorf("a rule file of the folder became an item:\n%s", out)
+	}
+	_, errw, code = anynt(t, "", "test", "--protocol", "battery", writeFile(t, "bad.anynt", "actions s l r\ngoodevil pattern (\n"))
+	if code != exitFile || !strings.Contains(errw, "bad.anynt:2:") {
+		t.Errorf("a broken file: status %d, %q; want %d and its position", code, errw, exitFile)
+	}
+}

@@ -181,3 +181,32 @@ func TestEnumerateMaxBitsIsBounded(t *testing.T) {
 		}
 	}
 }
+
+func TestEnumerateJSON(t *testing.T) {
+	out, errw, code := anynt(t, "", "enumerate", "--limit", "3", "--json", "--episodes", "40", "--steps", "40")
+	if code != exitOK {
+		t.Fatalf("status %d: %s", code, errw)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("want 3 lines, got:\n%s", out)
+	}
+	last := -1.0
+	for _, line := range lines {
+		var e struct {
+			Bits    float64        `json:"bits"`
+			Source  string         `json:"source"`
+			Filters map[string]any `json:"filters"`
+		}
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Bits < last || e.Source == "" || e.Filters["accepted"] != true {
+			t.Errorf("unexpected line %s", line)
+		}
+		last = e.Bits
+	}
+	if !strings.Contains(errw, "examined") || !strings.Contains(errw, "accepted 3") {
+		t.Errorf("no summary on standard error: %q", errw)
+	}
+}
