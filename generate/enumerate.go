@@ -78,29 +78,22 @@ func actionNames(n int) []string {
 // The stream is lazy: the spaces within the bound are listed first, and
 // the patterns of each length are generated when the merge reaches them.
 func Enumerate(maxBits float64, yield func(Candidate) bool) error {
-	var blocks blockQueue
-	spacesByNA := map[int][]spaceEntry{}
-	for na := 2; na <= MaxActions; na++ {
-		base := complexity.Natural(na-2) + fixedBits + complexity.PatternBits(1, na)
-		if base+minSpaceBits(na, 2) > maxBits {
-			break
-		}
-		var spaces []spaceEntry
-		for nc := 2; base+minSpaceBits(na, nc) <= maxBits; nc++ {
-			found, err := spacesOf(na, nc, maxBits-base)
-			if err != nil {
-				return err
-			}
-			spaces = append(spaces, found...)
-		}
-		slices.SortStableFunc(spaces, func(a, b spaceEntry) int { return cmpFloat(a.bits, b.bits) })
-		spacesByNA[na] = spaces
-		for si := range spaces {
-			blocks.push(patternBlock{na: na, space: si, length: 1, bits: blockBits(na, spaces[si], 1)})
-		}
+	return EnumerateRange(maxBits, 0, -1, yield)
+}
+
+// EnumerateRange is Enumerate's stream cut to the candidates whose index
+// is in [from, to) (to < 0: to the end). It starts at candidate from
+// without making the ones before it: whole blocks are skipped by their
+// counted size and the first pattern is found by unranking (seek.go), so
+// that the shards of a run cost together what the run costs.
+func EnumerateRange(maxBits float64, from, to int, yield func(Candidate) bool) error {
+	spacesByNA, blocks, err := listBlocks(maxBits)
+	if err != nil {
+		return err
 	}
+	counters := map[[2]int]*blockCounter{}
 	index := 0
-	for blocks.Len() > 0 {
+	for blocks.Len() > 0 && (to < 0 || index < to) {
 		b := heap.Pop(&blocks).(patternBlock)
 		if b.bits > maxBits {
 			break
@@ -111,8 +104,26 @@ func Enumerate(maxBits float64, yield func(Candidate) bool) error {
 		longer.bits = blockBits(b.na, space, longer.length)
 		blocks.push(longer)
 		digits := make([]int, b.length)
+		if index < from {
+			key := [2]int{b.na, b.space}
+			bc := counters[key]
+			if bc == nil {
+				bc = newBlockCounter(space, b.na)
+				counters[key] = bc
+			}
+			n := bc.count(b.length, nil)
+			if from-index >= n {
+				index += n
+				continue
+			}
+			digits = bc.unrank(b.length, from-index)
+			index = from
+		}
 		for {
 			if primitive(digits) && canonicalOn(digits, space) {
+				if to >= 0 && index >= to {
+					return nil
+				}
 				c := Candidate{Index: index, Bits: b.bits, Actions: b.na, Space: space.space, Pattern: slices.Clone(digits)}
 				index++
 				if !yield(c) {
@@ -125,6 +136,66 @@ func Enumerate(maxBits float64, yield func(Candidate) bool) error {
 		}
 	}
 	return nil
+}
+
+// Count is the number of candidates of at most maxBits bits, and how many
+// of them cost each whole number of bits (perBit[b]: those of more than
+// b−1 and at most b bits), counted block by block without making one.
+func Count(maxBits float64) (total int, perBit map[int]int, err error) {
+	spacesByNA, blocks, err := listBlocks(maxBits)
+	if err != nil {
+		return 0, nil, err
+	}
+	perBit = map[int]int{}
+	counters := map[[2]int]*blockCounter{}
+	for blocks.Len() > 0 {
+		b := heap.Pop(&blocks).(patternBlock)
+		if b.bits > maxBits {
+			break
+		}
+		space := spacesByNA[b.na][b.space]
+		longer := b
+		longer.length++
+		longer.bits = blockBits(b.na, space, longer.length)
+		blocks.push(longer)
+		key := [2]int{b.na, b.space}
+		bc := counters[key]
+		if bc == nil {
+			bc = newBlockCounter(space, b.na)
+			counters[key] = bc
+		}
+		n := bc.count(b.length, nil)
+		total += n
+		perBit[int(math.Ceil(b.bits))] += n
+	}
+	return total, perBit, nil
+}
+
+// listBlocks lists the spaces within maxBits, by number of actions, and
+// the queue of their first blocks (patterns of length 1).
+func listBlocks(maxBits float64) (map[int][]spaceEntry, blockQueue, error) {
+	var blocks blockQueue
+	spacesByNA := map[int][]spaceEntry{}
+	for na := 2; na <= MaxActions; na++ {
+		base := complexity.Natural(na-2) + fixedBits + complexity.PatternBits(1, na)
+		if base+minSpaceBits(na, 2) > maxBits {
+			break
+		}
+		var spaces []spaceEntry
+		for nc := 2; base+minSpaceBits(na, nc) <= maxBits; nc++ {
+			found, err := spacesOf(na, nc, maxBits-base)
+			if err != nil {
+				return nil, nil, err
+			}
+			spaces = append(spaces, found...)
+		}
+		slices.SortStableFunc(spaces, func(a, b spaceEntry) int { return cmpFloat(a.bits, b.bits) })
+		spacesByNA[na] = spaces
+		for si := range spaces {
+			blocks.push(patternBlock{na: na, space: si, length: 1, bits: blockBits(na, spaces[si], 1)})
+		}
+	}
+	return spacesByNA, blocks, nil
 }
 
 // patternBlock stands for the patterns of one length on one space: they all

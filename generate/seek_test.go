@@ -1,0 +1,148 @@
+package generate
+
+import (
+	"math"
+	"slices"
+	"testing"
+)
+
+// TestBlockCountsAreTheWalkedOnes counts every block up to 68 bits of the
+// spaces within 65 with
+// the automaton and checks the count against the patterns the walk keeps,
+// and each kept pattern's offset against unranking: the seek is exact
+// wherever the walk can check it.
+func TestBlockCountsAreTheWalkedOnes(t *testing.T) {
+	spacesByNA, _, err := listBlocks(65)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked, symmetric, classed := 0, 0, 0
+	for na, spaces := range spacesByNA {
+		for si, space := range spaces {
+			bc := newBlockCounter(space, na)
+			if len(bc.moves) > 0 {
+				symmetric++
+			}
+			if len(bc.digits) < na {
+				classed++
+			}
+			for L := 1; blockBits(na, space, L) <= 65+3; L++ {
+				digits := make([]int, L)
+				var kept [][]int
+				for {
+					if primitive(digits) && canonicalOn(digits, space) {
+						kept = append(kept, slices.Clone(digits))
+					}
+					if !next(digits, na) {
+						break
+					}
+				}
+				if n := bc.count(L, nil); n != len(kept) {
+					t.Fatalf("%d actions, space %d, length %d: counted %d, walked %d", na, si, L, n, len(kept))
+				}
+				for k, p := range kept {
+					if got := bc.unrank(L, k); !slices.Equal(got, p) {
+						t.Fatalf("%d actions, space %d, length %d: unrank(%d) = %v, walked %v", na, si, L, k, got, p)
+					}
+				}
+				checked++
+			}
+		}
+	}
+	// The automaton's two kinds of skip must both have been tried.
+	if symmetric == 0 || classed == 0 {
+		t.Fatalf("%d spaces with symmetries, %d with actions of the same arrows: the test sees too few", symmetric, classed)
+	}
+	t.Logf("%d blocks checked; %d spaces with symmetries, %d with actions of the same arrows", checked, symmetric, classed)
+}
+
+// TestRangesJoinToTheStream cuts the stream up to 62 bits into ranges of
+// several sizes, each started by seeking, and checks that they join to
+// the whole stream, candidate for candidate.
+func TestRangesJoinToTheStream(t *testing.T) {
+	var whole []Candidate
+	if err := Enumerate(62, func(c Candidate) bool { whole = append(whole, c); return true }); err != nil {
+		t.Fatal(err)
+	}
+	total, perBit, err := Count(62)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != len(whole) {
+		t.Fatalf("Count says %d candidates; the stream has %d", total, len(whole))
+	}
+	sum := 0
+	for b, n := range perBit {
+		sum += n
+		want := 0
+		for _, c := range whole {
+			if int(math.Ceil(c.Bits)) == b {
+				want++
+			}
+		}
+		if n != want {
+			t.Errorf("%d candidates of %d bits counted; the stream has %d", n, b, want)
+		}
+	}
+	if sum != total {
+		t.Errorf("the counts by bits add up to %d, not %d", sum, total)
+	}
+	for _, size := range []int{1, 7, 100, 1000, total} {
+		var joined []Candidate
+		for from := 0; from < total; from += size {
+			if err := EnumerateRange(62, from, from+size, func(c Candidate) bool { joined = append(joined, c); return true }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if len(joined) != len(whole) {
+			t.Fatalf("ranges of %d: %d candidates, the stream %d", size, len(joined), len(whole))
+		}
+		for i := range whole {
+			a, b := whole[i], joined[i]
+			if a.Index != b.Index || a.Bits != b.Bits || a.Actions != b.Actions || !slices.EqualFunc(a.Space.Dest, b.Space.Dest, slices.Equal[[]int]) || !slices.Equal(a.Pattern, b.Pattern) {
+				t.Fatalf("ranges of %d: candidate %d is %+v, the stream's %+v", size, i, b, a)
+			}
+		}
+	}
+}
+
+// TestSeekFarIntoTheStream checks, up to 70 bits (2.1 million candidates),
+// that Count is the walk's count and that seeking to candidates spread
+// over the stream finds the walk's.
+func TestSeekFarIntoTheStream(t *testing.T) {
+	at := map[int]Candidate{}
+	var picks []int
+	total, _, err := Count(70)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < total; i = i*3 + 1 {
+		picks = append(picks, i)
+	}
+	picks = append(picks, total-1)
+	walked := 0
+	err = Enumerate(70, func(c Candidate) bool {
+		walked++
+		if slices.Contains(picks, c.Index) {
+			at[c.Index] = c
+		}
+		return true
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if walked != total {
+		t.Fatalf("Count(70) = %d; the walk makes %d", total, walked)
+	}
+	for _, i := range picks {
+		var got []Candidate
+		if err := EnumerateRange(70, i, i+1, func(c Candidate) bool { got = append(got, c); return true }); err != nil {
+			t.Fatal(err)
+		}
+		w := at[i]
+		if len(got) != 1 || got[0].Index != i || got[0].Bits != w.Bits || !slices.Equal(got[0].Pattern, w.Pattern) ||
+			!slices.EqualFunc(got[0].Space.Dest, w.Space.Dest, slices.Equal[[]int]) {
+			t.Errorf("seeking candidate %d gave %+v; the walk's is %+v", i, got, w)
+		}
+	}
+}
