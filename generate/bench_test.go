@@ -92,3 +92,32 @@ func BenchmarkStream(b *testing.B) {
 	}
 	b.ReportMetric(float64(tally.Examined)/b.Elapsed().Seconds(), "candidates/s")
 }
+
+// BenchmarkShards runs the enumeration up to 65 bits with the default
+// filters whole, then as 1,000 shards one after another: the shards seek
+// to their parts (they do not walk the stream before them), so together
+// they should cost what the whole run costs. Compare the two by their CPU
+// time, each alone:
+//
+//	go test -c ./generate
+//	/usr/bin/time ./generate.test -test.run '^$' -test.bench 'BenchmarkShards/whole' -test.benchtime 1x
+//	/usr/bin/time ./generate.test -test.run '^$' -test.bench 'BenchmarkShards/1000' -test.benchtime 1x
+func BenchmarkShards(b *testing.B) {
+	const bits = 65
+	run := func(b *testing.B, n int) {
+		for b.Loop() {
+			examined := 0
+			for k := 1; k <= n; k++ {
+				s := generate.StreamSettings{MaxBits: bits, Shard: k, Shards: n, Filters: generate.DefaultFilters}
+				tally, err := generate.Stream(s, func(generate.Emitted) {}, nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				examined += tally.Examined
+			}
+			b.ReportMetric(float64(examined), "candidates")
+		}
+	}
+	b.Run("whole", func(b *testing.B) { run(b, 1) })
+	b.Run("1000", func(b *testing.B) { run(b, 1000) })
+}

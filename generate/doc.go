@@ -81,7 +81,11 @@
 // arrow with the code length as the budget; patterns are generated lazily,
 // a block of one length on one space at a time, from a queue ordered by
 // cost, so a --limit stops the work early. Stream adds the filters and
-// shards (candidate i belongs to shard i mod N).
+// shards: shard K of N is the K-th of N nearly equal runs of consecutive
+// candidates (ShardRange), which it reaches by seeking (seek.go): whole
+// blocks are skipped by their size, counted by an automaton of the
+// space's symmetries, and the first pattern is found by unranking, so a
+// shard costs its own candidates and not the ones before it.
 //
 // # Output folders
 //

@@ -87,54 +87,11 @@ func Enumerate(maxBits float64, yield func(Candidate) bool) error {
 // counted size and the first pattern is found by unranking (seek.go), so
 // that the shards of a run cost together what the run costs.
 func EnumerateRange(maxBits float64, from, to int, yield func(Candidate) bool) error {
-	spacesByNA, blocks, err := listBlocks(maxBits)
+	l, err := listBlocks(maxBits)
 	if err != nil {
 		return err
 	}
-	counters := map[[2]int]*blockCounter{}
-	index := 0
-	for blocks.Len() > 0 && (to < 0 || index < to) {
-		b := heap.Pop(&blocks).(patternBlock)
-		if b.bits > maxBits {
-			break
-		}
-		space := spacesByNA[b.na][b.space]
-		longer := b
-		longer.length++
-		longer.bits = blockBits(b.na, space, longer.length)
-		blocks.push(longer)
-		digits := make([]int, b.length)
-		if index < from {
-			key := [2]int{b.na, b.space}
-			bc := counters[key]
-			if bc == nil {
-				bc = newBlockCounter(space, b.na)
-				counters[key] = bc
-			}
-			n := bc.count(b.length, nil)
-			if from-index >= n {
-				index += n
-				continue
-			}
-			digits = bc.unrank(b.length, from-index)
-			index = from
-		}
-		for {
-			if primitive(digits) && canonicalOn(digits, space) {
-				if to >= 0 && index >= to {
-					return nil
-				}
-				c := Candidate{Index: index, Bits: b.bits, Actions: b.na, Space: space.space, Pattern: slices.Clone(digits)}
-				index++
-				if !yield(c) {
-					return nil
-				}
-			}
-			if !next(digits, b.na) {
-				break
-			}
-		}
-	}
+	l.walk(from, to, yield)
 	return nil
 }
 
@@ -142,40 +99,109 @@ func EnumerateRange(maxBits float64, from, to int, yield func(Candidate) bool) e
 // of them cost each whole number of bits (perBit[b]: those of more than
 // b−1 and at most b bits), counted block by block without making one.
 func Count(maxBits float64) (total int, perBit map[int]int, err error) {
-	spacesByNA, blocks, err := listBlocks(maxBits)
+	l, err := listBlocks(maxBits)
 	if err != nil {
 		return 0, nil, err
 	}
-	perBit = map[int]int{}
-	counters := map[[2]int]*blockCounter{}
+	total, perBit = l.count()
+	return total, perBit, nil
+}
+
+// listing is the enumeration up to a bound before its first candidate: the
+// spaces within the bound, by number of actions, the queue of their first
+// blocks (patterns of length 1), and each space's block counter, made when
+// first needed.
+type listing struct {
+	maxBits    float64
+	spacesByNA map[int][]spaceEntry
+	blocks     blockQueue
+	counters   map[[2]int]*blockCounter
+}
+
+// blocksInOrder calls each with the blocks within the bound, in the
+// stream's order, on a copy of the queue, until it returns false.
+func (l *listing) blocksInOrder(each func(b patternBlock, space spaceEntry) bool) {
+	blocks := slices.Clone(l.blocks)
 	for blocks.Len() > 0 {
 		b := heap.Pop(&blocks).(patternBlock)
-		if b.bits > maxBits {
-			break
+		if b.bits > l.maxBits {
+			return
 		}
-		space := spacesByNA[b.na][b.space]
+		space := l.spacesByNA[b.na][b.space]
 		longer := b
 		longer.length++
 		longer.bits = blockBits(b.na, space, longer.length)
 		blocks.push(longer)
-		key := [2]int{b.na, b.space}
-		bc := counters[key]
-		if bc == nil {
-			bc = newBlockCounter(space, b.na)
-			counters[key] = bc
+		if !each(b, space) {
+			return
 		}
-		n := bc.count(b.length, nil)
-		total += n
-		perBit[int(math.Ceil(b.bits))] += n
 	}
-	return total, perBit, nil
 }
 
-// listBlocks lists the spaces within maxBits, by number of actions, and
-// the queue of their first blocks (patterns of length 1).
-func listBlocks(maxBits float64) (map[int][]spaceEntry, blockQueue, error) {
-	var blocks blockQueue
-	spacesByNA := map[int][]spaceEntry{}
+// counter is the block counter of a block's space.
+func (l *listing) counter(b patternBlock, space spaceEntry) *blockCounter {
+	key := [2]int{b.na, b.space}
+	bc := l.counters[key]
+	if bc == nil {
+		bc = newBlockCounter(space, b.na)
+		l.counters[key] = bc
+	}
+	return bc
+}
+
+// count is Count's.
+func (l *listing) count() (total int, perBit map[int]int) {
+	perBit = map[int]int{}
+	l.blocksInOrder(func(b patternBlock, space spaceEntry) bool {
+		n := l.counter(b, space).count(b.length, nil)
+		total += n
+		perBit[int(math.Ceil(b.bits))] += n
+		return true
+	})
+	return total, perBit
+}
+
+// walk is EnumerateRange's: it skips the blocks before from by their
+// counts, unranks the first pattern, and yields from there.
+func (l *listing) walk(from, to int, yield func(Candidate) bool) {
+	index := 0
+	l.blocksInOrder(func(b patternBlock, space spaceEntry) bool {
+		if to >= 0 && index >= to {
+			return false
+		}
+		digits := make([]int, b.length)
+		if index < from {
+			bc := l.counter(b, space)
+			n := bc.count(b.length, nil)
+			if from-index >= n {
+				index += n
+				return true
+			}
+			digits = bc.unrank(b.length, from-index)
+			index = from
+		}
+		for {
+			if primitive(digits) && canonicalOn(digits, space) {
+				if to >= 0 && index >= to {
+					return false
+				}
+				c := Candidate{Index: index, Bits: b.bits, Actions: b.na, Space: space.space, Pattern: slices.Clone(digits)}
+				index++
+				if !yield(c) {
+					return false
+				}
+			}
+			if !next(digits, b.na) {
+				return true
+			}
+		}
+	})
+}
+
+// listBlocks lists the spaces within maxBits and queues their first
+// blocks.
+func listBlocks(maxBits float64) (*listing, error) {
+	l := &listing{maxBits: maxBits, spacesByNA: map[int][]spaceEntry{}, counters: map[[2]int]*blockCounter{}}
 	for na := 2; na <= MaxActions; na++ {
 		base := complexity.Natural(na-2) + fixedBits + complexity.PatternBits(1, na)
 		if base+minSpaceBits(na, 2) > maxBits {
@@ -185,17 +211,17 @@ func listBlocks(maxBits float64) (map[int][]spaceEntry, blockQueue, error) {
 		for nc := 2; base+minSpaceBits(na, nc) <= maxBits; nc++ {
 			found, err := spacesOf(na, nc, maxBits-base)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
 			spaces = append(spaces, found...)
 		}
 		slices.SortStableFunc(spaces, func(a, b spaceEntry) int { return cmpFloat(a.bits, b.bits) })
-		spacesByNA[na] = spaces
+		l.spacesByNA[na] = spaces
 		for si := range spaces {
-			blocks.push(patternBlock{na: na, space: si, length: 1, bits: blockBits(na, spaces[si], 1)})
+			l.blocks.push(patternBlock{na: na, space: si, length: 1, bits: blockBits(na, spaces[si], 1)})
 		}
 	}
-	return spacesByNA, blocks, nil
+	return l, nil
 }
 
 // patternBlock stands for the patterns of one length on one space: they all

@@ -104,16 +104,19 @@ func emitted(t *testing.T, s generate.StreamSettings) []generate.Emitted {
 	return out
 }
 
-// Shards are disjoint and together give exactly the unsharded stream.
+// Shards are contiguous parts of the stream: one after another, in order
+// and unsorted, they give exactly the unsharded stream, for any number of
+// shards, more shards than candidates included (some are empty then).
 func TestShardsMakeTheStream(t *testing.T) {
-	whole := emitted(t, generate.StreamSettings{MaxBits: 50, Shard: 1, Shards: 1, Filters: quickFilters})
-	var union []generate.Emitted
-	for k := 1; k <= 3; k++ {
-		union = append(union, emitted(t, generate.StreamSettings{MaxBits: 50, Shard: k, Shards: 3, Filters: quickFilters})...)
-	}
-	slices.SortFunc(union, func(a, b generate.Emitted) int { return a.Index - b.Index })
-	if len(whole) == 0 || !cmp.Equal(whole, union) {
-		t.Errorf("the shards give %d environments, the whole stream %d, or they differ", len(union), len(whole))
+	whole := emitted(t, generate.StreamSettings{MaxBits: 52, Shard: 1, Shards: 1, Filters: quickFilters})
+	for _, n := range []int{2, 3, 7, 200} {
+		var joined []generate.Emitted
+		for k := 1; k <= n; k++ {
+			joined = append(joined, emitted(t, generate.StreamSettings{MaxBits: 52, Shard: k, Shards: n, Filters: quickFilters})...)
+		}
+		if len(whole) == 0 || !cmp.Equal(whole, joined) {
+			t.Errorf("%d shards give %d environments in a row, the whole stream %d, or they differ", n, len(joined), len(whole))
+		}
 	}
 }
 

@@ -12,12 +12,12 @@ import (
 // and each kept pattern's offset against unranking: the seek is exact
 // wherever the walk can check it.
 func TestBlockCountsAreTheWalkedOnes(t *testing.T) {
-	spacesByNA, _, err := listBlocks(65)
+	l, err := listBlocks(65)
 	if err != nil {
 		t.Fatal(err)
 	}
 	checked, symmetric, classed := 0, 0, 0
-	for na, spaces := range spacesByNA {
+	for na, spaces := range l.spacesByNA {
 		for si, space := range spaces {
 			bc := newBlockCounter(space, na)
 			if len(bc.moves) > 0 {

@@ -7,8 +7,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -112,27 +114,38 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 		}
 		defer j.close()
 	}
-	run := Tally{Rejected: map[string]int{}}
+	l, err := listBlocks(s.MaxBits)
+	if err != nil {
+		return Tally{}, err
+	}
+	from, to := 0, -1
+	if s.Shards > 1 {
+		total, _ := l.count()
+		from, to = ShardRange(total, s.Shard, s.Shards)
+	}
 	var failure error
-	lastSave := time.Now()
-	err = Enumerate(s.MaxBits, func(c Candidate) bool {
-		if c.Index < st.Next {
-			if why, ok := redo[c.Index]; ok {
-				if failure = atomicfile.Write(filepath.Join(s.Out, fileName(c)), []byte(c.Source())); failure != nil {
-					return false
-				}
-				delete(redo, c.Index)
+	// Files the journal lists that must be written again: each candidate
+	// is found by seeking to it.
+	for _, index := range slices.Sorted(maps.Keys(redo)) {
+		l.walk(index, index+1, func(c Candidate) bool {
+			name := filepath.Join(s.Out, fileName(c))
+			if failure = atomicfile.Write(name, []byte(c.Source())); failure == nil {
 				if notice != nil {
-					notice(fmt.Sprintf("%s: %s; written again", filepath.Join(s.Out, fileName(c)), why))
+					notice(fmt.Sprintf("%s: %s; written again", name, redo[index]))
 				}
+				delete(redo, index)
 			}
-			return true
+			return false
+		})
+		if failure != nil {
+			return st.Tally, failure
 		}
+	}
+	run := Tally{Rejected: map[string]int{}}
+	lastSave := time.Now()
+	l.walk(max(from, st.Next), to, func(c Candidate) bool {
 		if s.Limit > 0 && st.Emitted >= s.Limit {
 			return false
-		}
-		if c.Index%s.Shards != s.Shard-1 {
-			return true
 		}
 		v := checker.check(c)
 		count := func(t *Tally) {
@@ -174,16 +187,21 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 		}
 		return true
 	})
-	if failure == nil && err == nil && len(redo) > 0 {
+	if failure == nil && len(redo) > 0 {
 		failure = fmt.Errorf("%s: %d environments the journal lists are beyond the enumeration; use another folder", s.Out, len(redo))
 	}
 	if s.Out != "" && failure == nil {
 		failure = save(s.Out, st)
 	}
-	if failure != nil {
-		return st.Tally, failure
-	}
-	return st.Tally, err
+	return st.Tally, failure
+}
+
+// ShardRange is the part of a stream of total candidates that shard k of
+// n takes: the candidates whose index is in [from, to), n runs of nearly
+// equal length, in order, so that the shards' outputs one after another
+// are the stream's.
+func ShardRange(total, k, n int) (from, to int) {
+	return int(int64(total) * int64(k-1) / int64(n)), int(int64(total) * int64(k) / int64(n))
 }
 
 // fileName is the name of a candidate's file: its bits, then its index.

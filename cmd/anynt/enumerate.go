@@ -29,9 +29,10 @@ filters (it loads: syntax, bounds, a valid space; balance: the random agent's
 95% interval contains 0; discrimination: the interval of the best reference
 agent, by default the better of the oracle and the follower, lies above
 random's); accepted ones are printed, or written to --out as BITS-INDEX.anynt.
---limit stops after N accepted environments. --shard K/N takes every N-th
-candidate from the K-th: the shards are disjoint and together give the whole
-stream.
+--limit stops after N accepted environments. --shard K/N takes the K-th of N
+runs of consecutive candidates, of nearly equal length: the shards are
+disjoint, and their outputs one after another are the whole stream. A shard
+starts at its own part without walking the candidates before it.
 
 With --out, every file is written atomically, the folder is locked against a
 second run, and an interrupted run started again with the same settings
