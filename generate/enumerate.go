@@ -2,6 +2,7 @@ package generate
 
 import (
 	"container/heap"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -30,8 +31,14 @@ const fixedBits = 1 + 1 + 1 + 3 + 1
 const MaxActions = 4
 
 // maxTables bounds the tables that fit the bound for one (n_a, n_c); a
-// bound that reaches further is refused rather than half done.
+// bound that reaches further is refused rather than half done, with
+// ErrTooManySpaces.
 const maxTables = 5_000_000
+
+// ErrTooManySpaces is the cause of the error of an enumeration whose bound
+// reaches more than maxTables tables of one size: a limit of the
+// enumerator, not a fault of the input.
+var ErrTooManySpaces = errors.New("too many spaces within the bound")
 
 // Candidate is one environment of the stream.
 type Candidate struct {
@@ -312,7 +319,7 @@ func spacesOf(na, nc int, budget float64) ([]spaceEntry, error) {
 		}
 		if c == nc {
 			if visited++; visited > maxTables {
-				return fmt.Errorf("more than %d spaces of %d cells and %d actions fit in the bound; lower --max-bits", maxTables, nc, na)
+				return fmt.Errorf("%w: more than %d spaces of %d cells and %d actions; lower --max-bits", ErrTooManySpaces, maxTables, nc, na)
 			}
 			if bits := complexity.ExplicitSpaceBits(s, names); bits <= budget && len(s.Check()) == 0 {
 				if ok, symmetries := isCanonical(s, names, perms, actionPerms); ok {

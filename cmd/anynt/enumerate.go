@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -16,9 +17,10 @@ import (
 func newEnumerateCmd(io *stdio) *cobra.Command {
 	s := generate.StreamSettings{MaxBits: 60, Shard: 1, Shards: 1, Filters: generate.DefaultFilters}
 	var shard string
+	var estimate bool
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "enumerate [--max-bits B] [--limit N] [--out DIR] [--shard K/N] [--json]",
+		Use:   "enumerate [--max-bits B] [--limit N] [--out DIR] [--shard K/N] [--estimate] [--json]",
 		Short: "Enumerate environments in order of description length",
 		Long: `enumerate streams environments in increasing description length, up to
 --max-bits: environments of 2 to 4 actions with an explicit space and Good and
@@ -34,6 +36,12 @@ runs of consecutive candidates, of nearly equal length: the shards are
 disjoint, and their outputs one after another are the whole stream. A shard
 starts at its own part without walking the candidates before it.
 
+--estimate enumerates nothing: it prints how many candidates the bound holds,
+bit by bit (counted, not made), and the CPU time the filters will take on
+them at the rate it measures on a sample of 1,000 candidates spread over the
+stream (about a tenth of a second), with each shard's part when --shard K/N
+is given: what sizing an array job needs (docs/cluster.md).
+
 With --out, every file is written atomically, the folder is locked against a
 second run, and an interrupted run started again with the same settings
 resumes where it stopped: it checks every file already written against its
@@ -41,11 +49,18 @@ checksum, writes a missing or torn one again (saying so on standard error),
 and prints no line twice. A summary of this run's work, with its rate, and of
 the rejections by reason ends the run on standard error.`,
 		Example: `  anynt enumerate --limit 5
-  anynt enumerate --max-bits 55 --out envs --shard 1/2 --json`,
+  anynt enumerate --max-bits 55 --out envs --shard 1/2 --json
+  anynt enumerate --max-bits 75 --estimate --shard 1/1000`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := checkEnumerate(&s, shard); err != nil {
 				return err
+			}
+			if estimate {
+				if s.Out != "" || s.Limit != 0 {
+					return usage(fmt.Errorf("--estimate enumerates nothing: it takes no --out or --limit"))
+				}
+				return runEstimate(io, s, asJSON)
 			}
 			return runEnumerate(io, s, asJSON)
 		},
@@ -56,6 +71,7 @@ the rejections by reason ends the run on standard error.`,
 	f.StringVar(&s.Out, "out", "", "write the environments and the resume state to this folder")
 	f.StringVar(&shard, "shard", "1/1", "take the K-th of N disjoint shards of the stream")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object a line for each accepted environment")
+	f.BoolVar(&estimate, "estimate", false, "print the candidates within the bound, bit by bit, and the CPU time they will take; enumerate nothing")
 	f.IntVar(&s.Filters.Episodes, "episodes", s.Filters.Episodes, "episodes of each agent in the filters")
 	f.IntVar(&s.Filters.Steps, "steps", s.Filters.Steps, "interactions an episode in the filters")
 	specListVar(f, &s.Filters.References, "references", s.Filters.References, "the reference agents of discrimination (the best of them must score above random)")
@@ -176,7 +192,11 @@ func runEnumerate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 			total.Examined, total.Accepted, reasons(total.Rejected))
 	}
 	// The settings were checked above, so what fails now is the
-	// output folder or standard output: an I/O failure.
+	// enumerator's limit or else the output folder or standard output:
+	// an I/O failure.
+	if errors.Is(err, generate.ErrTooManySpaces) {
+		return limitReached(err)
+	}
 	if err != nil {
 		return ioFailure(err)
 	}

@@ -110,7 +110,7 @@ func classify(err error) (status int, known bool) {
 		return exitFile, true
 	case as[*kindError](err):
 		return exitUsage, true
-	case errors.Is(err, generate.ErrNoSeed):
+	case errors.Is(err, generate.ErrNoSeed), errors.Is(err, generate.ErrTooManySpaces):
 		return exitLimit, true
 	case as[*exam.AgentError](err), errors.Is(err, agentproto.ErrVersion):
 		return exitAgent, true
