@@ -29,6 +29,10 @@ type Reader struct {
 	end       int64 // the end of the last whole entry's frame
 	headerEnd int64 // the end of the header frame
 	dec       *zstd.Decoder
+	// The records of the frame read last, by index: a reader asking for
+	// records one after another decodes each frame once.
+	cachedEntry int
+	cached      map[int][]byte
 }
 
 // Open reads the pack at path: its header and its entries, up to a torn
@@ -39,7 +43,7 @@ func Open(path string) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Reader{path: path, f: f}
+	r := &Reader{path: path, f: f, cachedEntry: -1}
 	if err := r.scan(); err != nil {
 		f.Close()
 		return nil, err
@@ -181,20 +185,25 @@ func (r *Reader) Record(index int) ([]byte, error) {
 	if i == len(r.Entries) || index < r.Entries[i].From {
 		return nil, fmt.Errorf("%s: no record %d: the pack covers [%d, %d)%s", r.path, index, r.Header.From, r.covered(), r.tornNote())
 	}
-	lines, err := r.Lines(i)
-	if err != nil {
-		return nil, err
+	if r.cachedEntry != i {
+		lines, err := r.Lines(i)
+		if err != nil {
+			return nil, err
+		}
+		r.cached = make(map[int][]byte, len(lines))
+		for _, line := range lines {
+			var rec struct {
+				Index *int `json:"index"`
+			}
+			if err := json.Unmarshal(line, &rec); err != nil || rec.Index == nil {
+				return nil, fmt.Errorf("%s: a record of the frame at byte %d has no index", r.path, r.Entries[i].offset)
+			}
+			r.cached[*rec.Index] = line
+		}
+		r.cachedEntry = i
 	}
-	for _, line := range lines {
-		var rec struct {
-			Index *int `json:"index"`
-		}
-		if err := json.Unmarshal(line, &rec); err != nil || rec.Index == nil {
-			return nil, fmt.Errorf("%s: a record of the frame at byte %d has no index", r.path, r.Entries[i].offset)
-		}
-		if *rec.Index == index {
-			return line, nil
-		}
+	if line, ok := r.cached[index]; ok {
+		return line, nil
 	}
 	return nil, fmt.Errorf("%s: no record %d: the candidate was not kept", r.path, index)
 }
