@@ -205,3 +205,18 @@ func (m *Merged) WritePack(path string) error {
 	}
 	return err
 }
+
+// Tally is the run's count of candidates: the shards' counts added.
+func (m *Merged) Tally() (Tally, error) {
+	t := Tally{Rejected: map[string]int{}}
+	for _, r := range m.shards {
+		if n := len(r.Entries); n > 0 {
+			var last Tally
+			if err := json.Unmarshal(r.Entries[n-1].Tally, &last); err != nil {
+				return t, fmt.Errorf("shard %d: a frame's tally: %v", r.Header.Shard, err)
+			}
+			t = addTally(t, last)
+		}
+	}
+	return t, nil
+}

@@ -222,3 +222,18 @@ func (r *Reader) tornNote() string {
 	}
 	return ""
 }
+
+// IsPack reports whether the file at path begins as a pack does (its
+// header frame's magic number), without reading further.
+func IsPack(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [4]byte
+	if _, err := io.ReadFull(f, b[:]); err != nil {
+		return false
+	}
+	return binary.LittleEndian.Uint32(b[:]) == headerMagic
+}
