@@ -26,7 +26,13 @@ func (s *server) completion(_ *glsp.Context, p *protocol.CompletionParams) (any,
 		return []protocol.CompletionItem{}, nil
 	}
 	typed := t.s[from:at]
-	replace := t.rangeOf(from-1, at) // the backslash too
+	to := at
+	for to < len(t.s) && isASCIILetter(t.s[to]) {
+		to++
+	}
+	// The backslash and the whole name, so that completing inside \omega
+	// leaves no letters behind.
+	replace := t.rangeOf(from-1, to)
 	items := []protocol.CompletionItem{}
 	for _, sp := range lang.Spellings() {
 		if !strings.HasPrefix(sp.Name, typed) {

@@ -272,6 +272,22 @@ func TestCompletionOfASCIISpellings(t *testing.T) {
 		t.Errorf("completed: %q", got)
 	}
 
+	// Inside a name, the whole name is replaced, by what the letters before
+	// the cursor begin: \om|ega.
+	c.open("file:///tmp/inside.anynt", "\\omega -> x\n")
+	items = nil
+	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: "file:///tmp/inside.anynt"}, Position: pos(0, 3)}}, &items)
+	if len(items) != 2 {
+		t.Fatalf("completions inside \\omega: %+v, want two", items)
+	}
+	if err := remarshal(items[0].TextEdit, &edit); err != nil {
+		t.Fatal(err)
+	}
+	if want := (protocol.TextEdit{Range: rng(0, 0, 0, 6), NewText: "ω"}); edit != want {
+		t.Errorf("edit inside a name %+v, want %+v", edit, want)
+	}
+
 	// Not after a backslash: nothing.
 	items = nil
 	c.call(protocol.MethodTextDocumentCompletion, protocol.CompletionParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{

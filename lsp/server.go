@@ -89,8 +89,8 @@ func newServer(version string) *server {
 }
 
 // handle answers one message with the handler, in the way the protocol's
-// JSON-RPC wants: an unknown request is "method not found", and an unknown
-// notification is dropped (a "$/" one may be, by the protocol).
+// JSON-RPC wants: an unknown request is "method not found", and a
+// notification the server does not act on is dropped.
 func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
 	gc := &glsp.Context{
 		Method: req.Method,
@@ -109,6 +109,10 @@ func (s *server) handle(ctx context.Context, conn *jsonrpc2.Conn, req *jsonrpc2.
 		return nil, conn.Close()
 	}
 	switch {
+	case !validMethod && req.Notif:
+		// A notification the server does not act on ($/cancelRequest: every
+		// request is answered at once anyway) is dropped without a word.
+		return nil, nil
 	case !validMethod:
 		return nil, &jsonrpc2.Error{Code: jsonrpc2.CodeMethodNotFound, Message: "method not supported: " + req.Method}
 	case !validParams:

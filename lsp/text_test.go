@@ -2,8 +2,10 @@ package lsp
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/anynt/anynt/lang"
+	protocol "github.com/tliron/glsp/protocol_3_16"
 )
 
 // Positions convert both ways between the protocol's (UTF-16 units), the
@@ -47,4 +49,41 @@ func TestPositions(t *testing.T) {
 	if got := tx.offset(pos(9, 0)); got != len(src) {
 		t.Errorf("past the last line: %d, want %d", got, len(src))
 	}
+}
+
+// Any text and any protocol position: the offset is on a character's
+// boundary within the text, and converting it back gives a position that
+// converts to the same offset. Any text: its diagnostics lie within it.
+func FuzzPositions(f *testing.F) {
+	f.Add("\uFEFFπ⊙𝔸x\r\nab ∇y\n", uint32(0), uint32(3))
+	f.Add("a -> (b\n\\foo\n", uint32(1), uint32(9))
+	f.Add("", uint32(5), uint32(5))
+	f.Fuzz(func(t *testing.T, s string, line, char uint32) {
+		if !utf8.ValidString(s) {
+			return // a document comes as a JSON string: always valid UTF-8
+		}
+		tx := newText(s)
+		off := tx.offset(pos(int(line%64), int(char%256)))
+		if off < 0 || off > len(s) || off < len(s) && !utf8.RuneStart(s[off]) {
+			t.Fatalf("offset %d of %d:%d in %q", off, line, char, s)
+		}
+		// Right after a CR (in a CRLF, or a CR that ends the text) is in a
+		// line break, which no protocol position names.
+		if off > 0 && s[off-1] == '\r' {
+			return
+		}
+		if back := tx.offset(tx.position(off)); back != off {
+			t.Fatalf("offset %d → %+v → %d in %q", off, tx.position(off), back, s)
+		}
+		if lp := tx.langPos("", off); tx.langOffset(lp) != off {
+			t.Fatalf("offset %d → %v → %d in %q", off, lp, tx.langOffset(lp), s)
+		}
+		for _, d := range diagnose("fuzz.anynt", tx) {
+			for _, p := range []protocol.Position{d.Range.Start, d.Range.End} {
+				if int(p.Line) >= len(tx.starts) {
+					t.Fatalf("diagnostic %+v past the text %q", d, s)
+				}
+			}
+		}
+	})
 }
