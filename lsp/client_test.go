@@ -21,7 +21,8 @@ type client struct {
 	ctx   context.Context
 	conn  *jsonrpc2.Conn
 	notes chan *jsonrpc2.Request
-	done  chan error // Serve's result
+	done  chan struct{} // closed when Serve has returned, with err
+	err   error
 }
 
 // patience bounds every wait on the server, so that a server that fails
@@ -34,8 +35,11 @@ func newClient(t *testing.T) *client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	serverEnd, clientEnd := net.Pipe()
-	c := &client{t: t, ctx: ctx, notes: make(chan *jsonrpc2.Request, 64), done: make(chan error, 1)}
-	go func() { c.done <- Serve(ctx, serverEnd, "test") }()
+	c := &client{t: t, ctx: ctx, notes: make(chan *jsonrpc2.Request, 64), done: make(chan struct{})}
+	go func() {
+		c.err = Serve(ctx, serverEnd, "test")
+		close(c.done)
+	}()
 	c.conn = jsonrpc2.NewConn(ctx, jsonrpc2.NewBufferedStream(clientEnd, jsonrpc2.VSCodeObjectCodec{}),
 		// Handled where they are read, so that notifications keep their order.
 		jsonrpc2.HandlerWithError(func(_ context.Context, _ *jsonrpc2.Conn, req *jsonrpc2.Request) (any, error) {
@@ -48,7 +52,13 @@ func newClient(t *testing.T) *client {
 			return nil, nil
 		}), jsonrpc2.SetLogger(log.New(io.Discard, "", 0))) // the pipe's closing at the end is no news
 	t.Cleanup(func() {
+		// The client hangs up first and the server, reading the end of its
+		// input, returns, as when an editor closes the pipes.
 		c.conn.Close()
+		select {
+		case <-c.done:
+		case <-ctx.Done():
+		}
 		serverEnd.Close()
 		cancel()
 	})
@@ -120,8 +130,8 @@ func (c *client) diagnostics(uri string) []protocol.Diagnostic {
 func (c *client) serveResult() error {
 	c.t.Helper()
 	select {
-	case err := <-c.done:
-		return err
+	case <-c.done:
+		return c.err
 	case <-c.ctx.Done():
 		c.t.Fatalf("Serve did not return: %v", c.ctx.Err())
 		return nil

@@ -182,6 +182,34 @@ func TestHoverShowsExpansion(t *testing.T) {
 	}
 }
 
+// A rule of a shared block is expanded where a behaviour uses it, as
+// anynt expand --object ω1 prints it; in a rule file, in the file's
+// algorithm.
+func TestHoverInSharedBlock(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	files := map[string]string{
+		"file:///tmp/shared-env.anynt": "actions s l r\nspace thesis lr+:l-r+:l-r\nblock flee {\n\tπ (L|R) ->. s\n}\nobject ω1 {\n\tuse flee\n\t->. l\n}\ngoodevil pattern r l\n",
+		"file:///tmp/shared-rules.anynt": "block flee {\n\tπ (L|R) ->. s\n}\nuse flee\n",
+	}
+	wants := map[string]string{
+		"file:///tmp/shared-env.anynt":   "`anynt expand --object ω1` prints it:\n\n```anynt\nπL ->. s\nπR ->. s\n```",
+		"file:///tmp/shared-rules.anynt": "`anynt expand` prints it:\n\n```anynt\nπL ->. s\nπR ->. s\n```",
+	}
+	for uri, src := range files {
+		if d := c.open(uri, src); len(d) != 0 {
+			t.Fatalf("%s: diagnostics %+v", uri, d)
+		}
+		line := lineOf(t, src, "\tπ (L|R) ->. s")
+		var h protocol.Hover
+		c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+			TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: pos(line, 3)}}, &h)
+		if got := hoverText(t, h); !strings.Contains(got, wants[uri]) {
+			t.Errorf("%s: hover\n%s\nwant\n%s", uri, got, wants[uri])
+		}
+	}
+}
+
 // A rule of χ over a large alphabet is cut at MaxHoverRules plain rules.
 func TestHoverCutsLongExpansions(t *testing.T) {
 	c := newClient(t)
