@@ -189,7 +189,7 @@ func TestHoverInSharedBlock(t *testing.T) {
 	c := newClient(t)
 	c.initialize()
 	files := map[string]string{
-		"file:///tmp/shared-env.anynt": "actions s l r\nspace thesis lr+:l-r+:l-r\nblock flee {\n\tπ (L|R) ->. s\n}\nobject ω1 {\n\tuse flee\n\t->. l\n}\ngoodevil pattern r l\n",
+		"file:///tmp/shared-env.anynt":   "actions s l r\nspace thesis lr+:l-r+:l-r\nblock flee {\n\tπ (L|R) ->. s\n}\nobject ω1 {\n\tuse flee\n\t->. l\n}\ngoodevil pattern r l\n",
 		"file:///tmp/shared-rules.anynt": "block flee {\n\tπ (L|R) ->. s\n}\nuse flee\n",
 	}
 	wants := map[string]string{
