@@ -43,13 +43,18 @@ func (s *server) hover(_ *glsp.Context, p *protocol.HoverParams) (*protocol.Hove
 	if plain == nil {
 		return nil, nil
 	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "Ordered expansion, as `%s` prints it:\n\n```anynt\n", where)
+	var code strings.Builder
 	for _, r := range plain {
-		b.WriteString(compiler.PlainString(r))
-		b.WriteByte('\n')
+		code.WriteString(compiler.PlainString(r))
+		code.WriteByte('\n')
 	}
-	b.WriteString("```\n")
+	// A symbol may be a backtick: the fence is longer than any run of them.
+	fence := "```"
+	for strings.Contains(code.String(), fence) {
+		fence += "`"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Ordered expansion, as `%s` prints it:\n\n%sanynt\n%s%s\n", where, fence, code.String(), fence)
 	if more {
 		fmt.Fprintf(&b, "\nThe first %d plain rules; more follow.\n", MaxHoverRules)
 	}

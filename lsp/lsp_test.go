@@ -210,6 +210,20 @@ func TestHoverInSharedBlock(t *testing.T) {
 	}
 }
 
+// A symbol may be a backtick; the expansion's code block still holds.
+func TestHoverFencesBackticks(t *testing.T) {
+	c := newClient(t)
+	c.initialize()
+	uri := "file:///tmp/backtick.anynt"
+	c.open(uri, "(a|```) -> x\n")
+	var h protocol.Hover
+	c.call(protocol.MethodTextDocumentHover, protocol.HoverParams{TextDocumentPositionParams: protocol.TextDocumentPositionParams{
+		TextDocument: protocol.TextDocumentIdentifier{URI: uri}, Position: pos(0, 1)}}, &h)
+	if got, want := hoverText(t, h), "````anynt\na -> x\n``` -> x\n````\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("hover\n%s\nwant it to end\n%s", got, want)
+	}
+}
+
 // A rule of χ over a large alphabet is cut at MaxHoverRules plain rules.
 func TestHoverCutsLongExpansions(t *testing.T) {
 	c := newClient(t)
