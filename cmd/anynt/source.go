@@ -67,13 +67,7 @@ func withMeaningErrors(f *lang.File, err error, opts compiler.Options) (*lang.Fi
 	if exitCode(err) != exitFile {
 		return f, err
 	}
-	var all lang.ErrorList
-	errors.As(err, &all)
-	var meaning lang.ErrorList
-	if f != nil && errors.As(compiler.Check(f, opts), &meaning) {
-		all = append(all, meaning...)
-	}
-	return nil, fileErrors(all.Err())
+	return nil, fileErrors(compiler.CheckPartial(f, err, opts))
 }
 
 // parseFile reads and parses a rule file in the notation or, when classic,
