@@ -74,4 +74,5 @@ var subcommands = []struct {
 	{"check", newCheckCmd}, {"space", newSpaceCmd}, {"run", newRunCmd}, {"dot", newDotCmd},
 	{"complexity", newComplexityCmd}, {"enumerate", newEnumerateCmd}, {"evolve", newEvolveCmd},
 	{"test", newTestCmd}, {"serve-env", newServeEnvCmd}, {"serve", newServeCmd}, {"results", newResultsCmd},
+	{"new", newNewCmd}, {"try", newTryCmd},
 }
