@@ -3,6 +3,7 @@ package env
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/anynt/anynt/compiler"
@@ -243,21 +244,33 @@ func (r *reach) observationPairs(e *Env, who int) {
 	n := e.Space.Cells()
 	t := &e.symbols
 	idx := func(code byte) int { return r.index[t.names[code]] }
-	kinds := map[string][]int{} // marker sequences: "o" or "-" then the actions
-	byDest := map[int][]int{}
+	// The kinds of cell there are: the observer's own or another, and
+	// the actions leading there from the observer's cell, in order.
+	kinds := map[string][]int{}
+	var key []byte
 	for f := range n {
-		clear(byDest)
-		for a, d := range e.Space.Dest[f] {
-			byDest[d] = append(byDest[d], a)
-		}
-		for d, acts := range byDest {
-			key := fmt.Sprint(d == f, acts)
-			if _, ok := kinds[key]; !ok {
-				kinds[key] = append([]int{b2i(d == f)}, acts...)
+		dests, distinct := e.Space.Dest[f], 0
+		for a, d := range dests {
+			if slices.Index(dests, d) < a {
+				continue // a cell already met, through an earlier action
+			}
+			distinct++
+			key = append(key[:0], byte(b2i(d == f)))
+			for b := a; b < len(dests); b++ {
+				if dests[b] == d {
+					key = append(key, byte(b))
+				}
+			}
+			if _, ok := kinds[string(key)]; !ok {
+				k := make([]int, len(key))
+				for i, c := range key {
+					k[i] = int(c)
+				}
+				kinds[string(key)] = k
 			}
 		}
-		if len(byDest) < n {
-			kinds[fmt.Sprint(false, nil)] = []int{0}
+		if distinct < n { // a cell no action leads to
+			kinds["\x00"] = []int{0}
 		}
 	}
 	type token struct {
