@@ -285,7 +285,8 @@ func tryRun(e *env.Env, prog *vm.Program, src []byte, who, from int, obs []byte,
 		o.Trace = append(o.Trace, traceStep{Step: step, Rule: rule + 1, Pos: p.String(), String: prog.Text(s)})
 		text := ""
 		if p.File == e.Name && p.Line >= 1 && p.Line <= len(lines) {
-			text = strings.TrimSpace(lines[p.Line-1])
+			text, _, _ = strings.Cut(lines[p.Line-1], "#") // a comment ends a rule
+			text = strings.TrimSpace(text)
 		}
 		o.text = append(o.text, text)
 	}
