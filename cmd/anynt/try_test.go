@@ -95,7 +95,11 @@ func TestTryUsageErrors(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want %d and %q", tc.args, code, errw, exitUsage, tc.want)
 		}
 	}
-	_, errw, code := anynt(t, "", "try", corpusDir+"thesis/expansion.anynt", "--object", "ω1")
+	_, errw, code := anynt(t, "", "try", corpusDir+"lambda-one/fixture-b.anynt", "--object", "good")
+	if code != exitUsage || !strings.Contains(errw, "follows the pattern of goodevil pattern") {
+		t.Errorf("Good on a pattern: exit %d, %q", code, errw)
+	}
+	_, errw, code = anynt(t, "", "try", corpusDir+"thesis/expansion.anynt", "--object", "ω1")
 	if code != exitUsage || !strings.Contains(errw, "is a rule file") {
 		t.Errorf("a rule file: exit %d, %q", code, errw)
 	}
