@@ -129,6 +129,10 @@ func runTry(io *stdio, file string, fl tryFlags) error {
 	if err != nil {
 		return usage(err)
 	}
+	prog := e.Program(who)
+	if prog == nil && who != env.Pi {
+		return usage(fmt.Errorf("%s follows the pattern of goodevil pattern, not a behaviour: there is nothing to run (--object π shows π's observation)", e.ObjectName(who)))
+	}
 	pos, err := tryPlacement(e, fl)
 	if err != nil {
 		return usage(err)
@@ -141,14 +145,10 @@ func runTry(io *stdio, file string, fl tryFlags) error {
 	for i, c := range pos {
 		o.Cells = append(o.Cells, tryCell{e.ObjectName(i), c + 1})
 	}
-	prog := e.Program(who)
 	if prog == nil {
-		// π, or Good and Evil on a pattern: there is no behaviour to run,
-		// only the observation to show (π's in its own symbols).
+		// π has no behaviour to run, only its observation to show, in the
+		// environment's own symbols (π's holds ⊕ and ⊖).
 		o.Observation = observationText(e, obs)
-		if who != env.Pi {
-			return usage(fmt.Errorf("%s follows the pattern of goodevil pattern, not a behaviour: there is nothing to run (its observation is %s)", o.Object, o.Observation))
-		}
 		if fl.json {
 			return writeJSON(io.out, o)
 		}
@@ -244,7 +244,7 @@ func tryPlacement(e *env.Env, fl tryFlags) ([]int, error) {
 		}
 	}
 	if len(missing) > 0 && !fl.group.changed("seed") {
-		return nil, fmt.Errorf("--at does not place %s (and the file has no place line for it): give its cell, or --seed S to draw it as an episode would", strings.Join(missing, ", "))
+		return nil, fmt.Errorf("--at does not place %s, nor does a place line of the file: give each a cell, or --seed S to draw them as an episode would", strings.Join(missing, ", "))
 	}
 	if declared[env.Good] >= 0 && declared[env.Good] == declared[env.Evil] {
 		return nil, fmt.Errorf("--at: ⊕ and ⊖ are both in cell %d; Good and Evil never share a cell", declared[env.Good]+1)
