@@ -6,6 +6,7 @@ import (
 	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
+	"github.com/anynt/anynt/vm"
 )
 
 // Evaluate plays episodes of an agent in an environment, spread over the
@@ -89,4 +90,46 @@ goodevil pattern r l
 	fmt.Println(u.Prefix, len(u.File.Rules()))
 	// Output:
 	// [S L R π ⊕ ⊖ ⊙ ω1 : s l r] 1
+}
+
+// Observe builds the observation an object is given with everything in
+// chosen cells, as an episode builds it, and Decide reads a run's output
+// as an episode does: here ω1, in cell 2 of a ring of three, sees π with
+// Good in the cell its action l leads to, runs its behaviour, and moves.
+func ExampleEnv_Observe() {
+	src := `actions s l r
+space thesis l-r+:l-r+:l-r+
+object ω1 {
+	π [⊙] L ->. l
+	->. s
+}
+goodevil pattern r
+`
+	f, err := lang.Parse("chase.anynt", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e, err := env.Load(f)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ω1 := 3                  // π, ⊕, ⊖, then the objects
+	pos := []int{0, 0, 2, 1} // cells from 0: π and ⊕ in cell 1, ⊖ in 3, ω1 in 2
+	obs, err := e.Observe(pos, ω1)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	prog := e.Program(ω1)
+	out, res := vm.New(prog).Run(obs, e.RunOptions())
+	d := e.Decide(ω1, pos[ω1], out)
+	fmt.Println(prog.Text(obs))
+	fmt.Println(prog.Text(out), res.Halt)
+	fmt.Println(e.Actions[d.Action], "to cell", d.Dest+1)
+	// Output:
+	// π⊙L:ω1S:⊙R:
+	// l:ω1S:⊙R: terminated
+	// l to cell 1
 }

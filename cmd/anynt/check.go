@@ -39,7 +39,9 @@ of every cell reaching different cells, strong connectivity), its settings
 checked. It is then linted: a behaviour that never writes an action (Good/Evil
 writing the marker R where the action r was meant), or that stops at its
 step or length bound on every observation of a short random run, gets a
-warning, positioned (file:line:col: warning: …). A rule file is parsed and
+warning, positioned (file:line:col: warning: …), and so does a rule that can
+never match any string its behaviour can see (π L where a ⊙ always stands
+between π and the marker), with the reason (docs/environments.md, Warnings). A rule file is parsed and
 compiled; --classic reads every FILE as a rule file in the classic format
 (pattern -> replacement, one a line), as markov --classic does.
 
