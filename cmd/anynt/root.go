@@ -74,5 +74,5 @@ var subcommands = []struct {
 	{"check", newCheckCmd}, {"space", newSpaceCmd}, {"run", newRunCmd}, {"dot", newDotCmd},
 	{"complexity", newComplexityCmd}, {"enumerate", newEnumerateCmd}, {"merge", newMergeCmd}, {"evolve", newEvolveCmd},
 	{"test", newTestCmd}, {"serve-env", newServeEnvCmd}, {"serve", newServeCmd}, {"results", newResultsCmd},
-	{"new", newNewCmd}, {"try", newTryCmd},
+	{"new", newNewCmd}, {"try", newTryCmd}, {"lsp", newLspCmd},
 }
