@@ -11,7 +11,7 @@ package corpus
 
 import "embed"
 
-// Files is the corpus: paper/, thesis/, lambda-one/ and classic/.
+// Files is the corpus: paper/, thesis/, lambda-one/, gallery/ and classic/.
 //
-//go:embed paper thesis lambda-one classic
+//go:embed paper thesis lambda-one gallery classic
 var Files embed.FS
