@@ -1,6 +1,8 @@
 // Package corpus holds the example programs of the project: the papers'
 // algorithms and environments, each file with a header that cites its source
-// and any erratum corrected, and the classic rule files of the literature
+// and any erratum corrected; a gallery of environments written by hand, each
+// with a header that says what ability it probes and why it is in the class
+// (gallery/, docs/gallery.md); and the classic rule files of the literature
 // with their inputs and expected outputs (classic/*.in, *.out). Its tests run
 // every fixture end to end; the fuzz targets are seeded from these files.
 //

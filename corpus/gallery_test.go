@@ -1,7 +1,9 @@
 package corpus_test
 
 import (
+	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"slices"
 	"strings"
@@ -216,4 +218,32 @@ func complexityOf(t *testing.T, f *lang.File, e *env.Env) *complexity.Report {
 	ep := env.NewEpisode(e, a, 1)
 	ep.Run(1000, nil)
 	return complexity.OfEnvironment(f, e, complexity.Run{MaxSteps: ep.MaxSteps, Interactions: 1000, Agent: "random", Seed: 1})
+}
+
+// docs/gallery.md describes every file of the gallery in its table, with
+// the description length that anynt complexity reports for it now.
+func TestGalleryIsDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/gallery.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]string{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		if name, ok := strings.CutPrefix(line, "| `"); ok {
+			if i := strings.Index(name, "`"); i > 0 {
+				rows[name[:i]] = line
+			}
+		}
+	}
+	for _, g := range gallery {
+		f, e := loadGallery(t, g.file)
+		row, ok := rows[path.Base(g.file)]
+		if !ok {
+			t.Errorf("docs/gallery.md has no row for %s", g.file)
+			continue
+		}
+		if bits := fmt.Sprintf("| %.1f |", complexityOf(t, f, e).Bits); !strings.Contains(row, bits) {
+			t.Errorf("docs/gallery.md's row for %s lacks its bits %q:\n%s", g.file, bits, row)
+		}
+	}
 }
