@@ -2,7 +2,6 @@ package exam_test
 
 import (
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/agent"
@@ -20,12 +19,7 @@ import (
 // papers' six environments that the README's performance table quotes.
 func BenchmarkBattery(b *testing.B) {
 	const envs, steps = 1000, 1000
-	var srcs []exam.Source
-	for _, s := range corpusEnvironments(b) {
-		if !strings.HasPrefix(s.Name, "gallery/") {
-			srcs = append(srcs, s)
-		}
-	}
+	srcs := papersEnvironments(b)
 	repeated := make([]exam.Source, envs)
 	for i := range repeated {
 		repeated[i] = srcs[i%len(srcs)]
