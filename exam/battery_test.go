@@ -45,6 +45,20 @@ func corpusEnvironments(t testing.TB) []exam.Source {
 	return srcs
 }
 
+// papersEnvironments is corpusEnvironments without the gallery
+// (corpus/gallery): the papers' environments, for tests and benchmarks
+// whose cost or quoted figures grow with every file of the corpus.
+func papersEnvironments(t testing.TB) []exam.Source {
+	t.Helper()
+	var srcs []exam.Source
+	for _, s := range corpusEnvironments(t) {
+		if !strings.HasPrefix(s.Name, "gallery/") {
+			srcs = append(srcs, s)
+		}
+	}
+	return srcs
+}
+
 func writeFile(t *testing.T, name, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
