@@ -87,16 +87,19 @@ func testIdentity(in Input, bounds bool) (json.RawMessage, error) {
 	for _, it := range in.Items {
 		fmt.Fprintf(h, "%d %d %q %d %d %q\n", it.Test, it.Number, it.Name, it.Seed, it.Steps, it.Source)
 	}
-	return json.Marshal(struct {
-		Protocol Protocol      `json:"protocol"`
-		Seed     uint64        `json:"seed"`
-		Tests    int           `json:"tests"`
-		Settings exam.Settings `json:"settings"`
-		Agents   []Agent       `json:"agents"`
-		Bounds   bool          `json:"bounds"`
-		Items    int           `json:"items"`
-		Digest   string        `json:"items_sha256"`
-	}{in.Protocol, in.Seed, in.Tests, in.Settings, in.Agents, bounds, len(in.Items), hex.EncodeToString(h.Sum(nil))})
+	return json.Marshal(partTest{in.Protocol, in.Seed, in.Tests, in.Settings, in.Agents, bounds, len(in.Items), hex.EncodeToString(h.Sum(nil))})
+}
+
+// partTest is what decides a test's results, a part header's Test.
+type partTest struct {
+	Protocol Protocol      `json:"protocol"`
+	Seed     uint64        `json:"seed"`
+	Tests    int           `json:"tests"`
+	Settings exam.Settings `json:"settings"`
+	Agents   []Agent       `json:"agents"`
+	Bounds   bool          `json:"bounds"`
+	Items    int           `json:"items"`
+	Digest   string        `json:"items_sha256"`
 }
 
 // WritePart writes shard k of n of the test in (its Items all, its
@@ -208,15 +211,7 @@ func MergeParts(paths []string, version string) (Input, bool, error) {
 	if len(missing) > 0 {
 		return in, false, fmt.Errorf("shards %s of %d are missing", strings.Join(missing, ", "), n)
 	}
-	var test struct {
-		Protocol Protocol      `json:"protocol"`
-		Seed     uint64        `json:"seed"`
-		Tests    int           `json:"tests"`
-		Settings exam.Settings `json:"settings"`
-		Agents   []Agent       `json:"agents"`
-		Bounds   bool          `json:"bounds"`
-		Items    int           `json:"items"`
-	}
+	var test partTest
 	if err := json.Unmarshal(headers[0].Test, &test); err != nil {
 		return in, false, fmt.Errorf("%s: its test: %v", paths[0], err)
 	}

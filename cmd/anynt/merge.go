@@ -106,12 +106,8 @@ func mergeInputs(args []string) (parts, packs []string, err error) {
 // runMergeTest joins a test's parts and prints its report.
 func runMergeTest(io *stdio, parts []string, fl mergeFlags) error {
 	in, _, err := report.MergeParts(parts, versionString())
-	var pathErr *fs.PathError
-	switch {
-	case errors.As(err, &pathErr):
-		return ioFailure(err)
-	case err != nil:
-		return fileErrors(err)
+	if err != nil {
+		return mergeFailure(err)
 	}
 	rep, err := report.New(in)
 	if err != nil {
@@ -131,12 +127,8 @@ func runMergeTest(io *stdio, parts []string, fl mergeFlags) error {
 // runMerge joins an enumeration's packs.
 func runMerge(io *stdio, paths []string, out string, asJSON bool) error {
 	m, err := generate.Merge(paths, version.String())
-	var pathErr *fs.PathError
-	switch {
-	case errors.As(err, &pathErr):
-		return ioFailure(err)
-	case err != nil:
-		return fileErrors(err)
+	if err != nil {
+		return mergeFailure(err)
 	}
 	defer m.Close()
 	if out != "" {
@@ -160,4 +152,14 @@ func runMerge(io *stdio, paths []string, out string, asJSON bool) error {
 	}
 	fmt.Fprintf(io.err, "merged %d packs: examined %d, accepted %d, rejected %s\n", len(paths), t.Examined, t.Accepted, reasons(t.Rejected))
 	return nil
+}
+
+// mergeFailure is the kind of a merge's refusal: a shard that cannot be
+// read is an I/O failure, shards that are not one run's are input errors.
+func mergeFailure(err error) error {
+	var pathErr *fs.PathError
+	if errors.As(err, &pathErr) {
+		return ioFailure(err)
+	}
+	return fileErrors(err)
 }
