@@ -194,3 +194,63 @@ func TestSameFramesSameBytes(t *testing.T) {
 		t.Error("two packs of the same frames differ")
 	}
 }
+
+// benchRecords are a frame of 1,024 positions from first with 900 records
+// of about 200 bytes, as an enumeration's frame holds.
+func benchRecords(first int) []Record {
+	var recs []Record
+	for i := first; i < first+900; i++ {
+		recs = append(recs, Record{Index: i, JSON: fmt.Appendf(nil, `{"index":%d,"bits":63.5,"source":"# anynt enumerate: environment %d\nactions a0 a1 a2\nspace thesis a1+a2-:a1+a2-:a1+a2-\ngoodevil pattern a1 a2 a1\n","filters":{"accepted":true}}`, i, i)})
+	}
+	return recs
+}
+
+// BenchmarkWrite appends and syncs frames of benchRecords: the pack's cost
+// a frame of an enumeration, the sync included.
+//
+//	go test ./pack -run '^$' -bench . -benchmem
+func BenchmarkWrite(b *testing.B) {
+	recs := benchRecords(0)
+	w, _, _, err := Resume(filepath.Join(b.TempDir(), "b.pack"), testHeader)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	from := 0
+	for b.Loop() {
+		if err := w.Write(from, from+1024, recs, []byte(`{}`)); err != nil {
+			b.Fatal(err)
+		}
+		from += 1024
+	}
+}
+
+// BenchmarkRecord reads one record of a pack of 100 such frames, a frame
+// not read before each time: the cost of `anynt run PACK#INDEX`'s read.
+func BenchmarkRecord(b *testing.B) {
+	path := filepath.Join(b.TempDir(), "b.pack")
+	h := testHeader
+	h.Total, h.To = 102400, 102400
+	w, _, _, err := Resume(path, h)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for k := range 100 {
+		if err := w.Write(k*1024, k*1024+1024, benchRecords(k*1024), []byte(`{}`)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	w.Close()
+	r, err := Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	k := 0
+	for b.Loop() {
+		if _, err := r.Record((k%100)*1024 + 7); err != nil {
+			b.Fatal(err)
+		}
+		k++
+	}
+}
