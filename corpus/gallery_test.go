@@ -82,7 +82,7 @@ func evaluate(t *testing.T, e *env.Env, name string, episodes, steps int) env.Ev
 }
 
 // The table above lists exactly the gallery's files, and there are at
-// least eight (issue 24).
+// least eight: a gallery to learn from needs the common shapes.
 func TestGalleryIsListed(t *testing.T) {
 	files, err := fs.Glob(corpus.Files, "gallery/*.anynt")
 	if err != nil {
@@ -121,7 +121,7 @@ func TestGalleryChecksStrictly(t *testing.T) {
 	}
 }
 
-// Every behaviour really acts (the trap of issue 24: a rule `π L ->. l`
+// Every behaviour really acts (the trap a new user fell into: a rule `π L ->. l`
 // that never fires because Good and Evil stand between π and L in the
 // object's observation leaves the object still, and nothing else says so).
 // In one random episode of 2,000 interactions every object not meant to
