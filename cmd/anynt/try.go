@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/anynt/anynt/env"
@@ -169,100 +168,6 @@ func runTry(io *stdio, file string, fl tryFlags) error {
 	return tryHalt(e, o.res)
 }
 
-// tryObserver is the index (env.Pi, env.Good, env.Evil, 3+i) of the
-// object --object names.
-func tryObserver(e *env.Env, name string) (int, error) {
-	switch name {
-	case "good", "goodevil":
-		return env.Good, nil
-	case "evil":
-		return env.Evil, nil
-	case "pi":
-		return env.Pi, nil
-	}
-	sym, err := oneSymbol(name)
-	if err == nil {
-		for i := range 3 + len(e.Objects) {
-			if e.ObjectName(i) == sym {
-				return i, nil
-			}
-		}
-	}
-	return 0, fmt.Errorf("--object %s: %s has no such object (%s)", name, e.Name, strings.Join(objectNames(e), ", "))
-}
-
-// objectNames are what --object and --at accept.
-func objectNames(e *env.Env) []string {
-	names := make([]string, 3+len(e.Objects))
-	for i := range names {
-		names[i] = e.ObjectName(i)
-	}
-	return names
-}
-
-// oneSymbol reads a name in the notation (π, \pi, ω1, \omega1) as one
-// symbol.
-func oneSymbol(name string) (string, error) {
-	syms, err := lang.Symbols(name)
-	if err != nil || len(syms) != 1 {
-		return "", fmt.Errorf("%q is not one symbol", name)
-	}
-	return syms[0], nil
-}
-
-// tryPlacement reads --at over the file's place lines, and draws the rest
-// from --seed when it was given.
-func tryPlacement(e *env.Env, fl tryFlags) ([]int, error) {
-	declared := append([]int(nil), e.Placement()...)
-	n := e.Space.Cells()
-	for _, item := range strings.FieldsFunc(fl.at, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' }) {
-		name, cell, ok := strings.Cut(item, "=")
-		if !ok {
-			return nil, fmt.Errorf("--at: %q is not NAME=CELL (π=1)", item)
-		}
-		i := -1
-		if sym, err := oneSymbol(name); err == nil {
-			for j := range declared {
-				if e.ObjectName(j) == sym {
-					i = j
-				}
-			}
-		}
-		if i < 0 {
-			return nil, fmt.Errorf("--at: %s is not an object of %s (%s)", name, e.Name, strings.Join(objectNames(e), ", "))
-		}
-		c, err := strconv.Atoi(cell)
-		if err != nil || c < 1 || c > n {
-			return nil, fmt.Errorf("--at: %s=%s: the cell is a number from 1 to %d", name, cell, n)
-		}
-		declared[i] = c - 1
-	}
-	var missing []string
-	for i, c := range declared {
-		if c < 0 {
-			missing = append(missing, e.ObjectName(i))
-		}
-	}
-	if len(missing) > 0 && !fl.group.changed("seed") {
-		return nil, fmt.Errorf("--at does not place %s, nor does a place line of the file: give each a cell, or --seed S to draw them as an episode would", strings.Join(missing, ", "))
-	}
-	if declared[env.Good] >= 0 && declared[env.Good] == declared[env.Evil] {
-		return nil, fmt.Errorf("--at: ⊕ and ⊖ are both in cell %d; Good and Evil never share a cell", declared[env.Good]+1)
-	}
-	return e.PlaceRest(declared, fl.seed), nil
-}
-
-// observationText prints π's observation, which holds ⊕ and ⊖: symbols
-// of every program, in the environment's own table.
-func observationText(e *env.Env, obs []byte) string {
-	names := e.BaseSymbols()
-	var b strings.Builder
-	for _, c := range obs {
-		b.WriteString(names[c])
-	}
-	return b.String()
-}
-
 // tryRun runs the behaviour on the observation from memory and fills in
 // the trace, the output and the decision.
 func tryRun(e *env.Env, prog *vm.Program, src []byte, who, from int, obs []byte, memory string, o *tryOutcome) error {
@@ -305,70 +210,6 @@ func tryRun(e *env.Env, prog *vm.Program, src []byte, who, from int, obs []byte,
 		o.Level = fmt.Sprintf("ρ%d", d.Level+1)
 	}
 	return nil
-}
-
-// printTry prints the outcome for a reader: the observation, the steps,
-// the output and what the environment does with it.
-func printTry(io *stdio, o *tryOutcome, memory bool) {
-	var at []string
-	for _, c := range o.Cells {
-		at = append(at, fmt.Sprintf("%s=%d", c.Object, c.Cell))
-	}
-	fmt.Fprintf(io.out, "cells: %s\n", strings.Join(at, " "))
-	fmt.Fprintf(io.out, "%s in cell %d sees %s\n", o.Object, o.Cell, o.Observation)
-	if memory {
-		fmt.Fprintf(io.out, "memory: %s\n", o.MemoryIn)
-	}
-	for i, t := range o.Trace {
-		fmt.Fprintf(io.out, "%d\trule %d (%s)\t%s\t%s\n", t.Step, t.Rule, t.Pos, o.text[i], t.String)
-	}
-	steps := "steps"
-	if o.Steps == 1 {
-		steps = "step"
-	}
-	fmt.Fprintf(io.out, "%s after %d %s; output %s\n", haltText(o.res), o.Steps, steps, quoteEmpty(o.Output))
-	if memory || o.Memory != "" {
-		fmt.Fprintf(io.out, "memory after: %s\n", quoteEmpty(o.Memory))
-	}
-	switch {
-	case o.Action != "" && len(o.Actions) == 0:
-		fmt.Fprintf(io.out, "the output holds no action, so %s stays in cell %d\n", o.Object, o.Cell)
-	case o.Action != "" && o.Dest == o.Cell:
-		fmt.Fprintf(io.out, "%s takes %s (the rightmost action of the output) and stays in cell %d\n", o.Object, o.Action, o.Dest)
-	case o.Action != "":
-		fmt.Fprintf(io.out, "%s takes %s (the rightmost action of the output) and goes to cell %d\n", o.Object, o.Action, o.Dest)
-	case len(o.Actions) == 0:
-		fmt.Fprintf(io.out, "the output holds no action, so %s stays in cell %d\n", o.Object, o.Cell)
-	default:
-		fmt.Fprintf(io.out, "%s follows %s and intends to go to cell %d (the environment keeps Good and Evil apart)\n", o.Object, strings.Join(o.Actions, " "), o.Dest)
-	}
-	if o.Level != "" {
-		fmt.Fprintf(io.out, "%s chose the reward level %s\n", o.Object, o.Level)
-	}
-}
-
-// haltText says why a run stopped.
-func haltText(res vm.Result) string {
-	switch res.Halt {
-	case vm.Terminated:
-		return fmt.Sprintf("halted: rule %d is terminating", res.Rule+1)
-	case vm.NoRule:
-		return "halted: no rule applies"
-	case vm.StepLimit:
-		return "stopped at its step bound (set max-steps)"
-	case vm.LengthLimit, vm.InputTooLong:
-		return "stopped at its length bound (set max-len)"
-	case vm.WorkLimit:
-		return "stopped at its work bound (set max-work)"
-	}
-	return res.Halt.String()
-}
-
-func quoteEmpty(s string) string {
-	if s == "" {
-		return "(empty)"
-	}
-	return s
 }
 
 // tryHalt is exit status 3 for a run a bound stopped; the environment
