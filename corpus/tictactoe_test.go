@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/anynt/anynt/agent"
 	"github.com/anynt/anynt/corpus"
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/lang"
@@ -269,6 +270,84 @@ func TestTicTacToeGamesCatchMutants(t *testing.T) {
 		for _, name := range m.caughtBy {
 			if len(play(e, games[name])) == 0 {
 				t.Errorf("with %s, the %s game still passes", m.name, name)
+			}
+		}
+	}
+}
+
+// A random π scores 0 in expectation, the class's guarantee for Good and
+// Evil sharing one program ([P] §5): over 100 episodes of 200 interactions
+// random's 95% interval contains 0, and is narrow beside the smallest
+// level, 0.01, so that containing 0 says something. No behaviour run meets
+// a bound on the way.
+func TestTicTacToeRandomScoresZero(t *testing.T) {
+	random, err := agent.Lookup("random", agent.DefaultSettings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev := env.Evaluate(loadTicTacToe(t), random, 100, 200, 1, nil)
+	t.Logf("random: %+.5f [%+.5f, %+.5f]", ev.Mean, ev.CI95[0], ev.CI95[1])
+	if ev.CI95[0] > 0 || ev.CI95[1] < 0 {
+		t.Errorf("random's 95%% interval [%+.5f, %+.5f] does not contain 0", ev.CI95[0], ev.CI95[1])
+	}
+	if w := ev.CI95[1] - ev.CI95[0]; w > 0.002 {
+		t.Errorf("random's 95%% interval is %.5f wide, too wide to tell", w)
+	}
+	for _, b := range ev.Bounds {
+		if b.Hit() {
+			t.Errorf("%s met a bound: %+v", b.Behaviour, b)
+		}
+	}
+}
+
+// Why random scores 0: nothing in the environment tells Good's seat from
+// Evil's but the sign of their rewards. Over a long random game, π playing
+// the same actions with e1 and e2 exchanged gets every reward negated,
+// interaction by interaction, and so does π playing the same actions with
+// the seats exchanged. Random plays e1 and e2 alike, so its expectation is
+// its own negation.
+func TestTicTacToeSeatsAreSymmetric(t *testing.T) {
+	e := loadTicTacToe(t)
+	swapped := loadTicTacToe(t, "place ⊕ 10\nplace ⊖ 11", "place ⊕ 11\nplace ⊖ 10")
+	rng := random.New(1, 2)
+	var game, mirror []int
+	for range 2000 {
+		a := rng.IntN(len(e.Actions))
+		game = append(game, a)
+		switch e.Actions[a] {
+		case "e1":
+			a++
+		case "e2":
+			a--
+		}
+		mirror = append(mirror, a)
+	}
+	rewards := func(e *env.Env, actions []int) []float64 {
+		var r []float64
+		env.NewEpisode(e, &scripted{actions: actions}, 1).Run(len(actions), func(s env.Step) { r = append(r, s.Reward) })
+		return r
+	}
+	want := rewards(e, game)
+	nonzero := 0
+	for _, r := range want {
+		if r != 0 {
+			nonzero++
+		}
+	}
+	if nonzero < 100 {
+		t.Errorf("only %d of %d interactions paid anything: the game does not test the referees", nonzero, len(want))
+	}
+	for _, c := range []struct {
+		name string
+		got  []float64
+	}{
+		{"e1 and e2 exchanged", rewards(e, mirror)},
+		{"the seats exchanged", rewards(swapped, game)},
+	} {
+		for i := range want {
+			if c.got[i] != -want[i] {
+				t.Errorf("%s: interaction %d pays %v, against %v", c.name, i+1, c.got[i], want[i])
+				break
 			}
 		}
 	}
