@@ -254,15 +254,15 @@ func TestTicTacToeGamesCatchMutants(t *testing.T) {
 	}{
 		{"the levels 0.1 and 0.5 swapped", "reward levels 0.01 0.1 0.5", "reward levels 0.01 0.5 0.1",
 			[]string{"draw", "win", "loss", "illegal"}},
-		{"ω1 prefers a corner to the centre", "G22 n ->. g22\n\tG11 n ->. g11", "G11 n ->. g11\n\tG22 n ->. g22",
+		{"ω1 prefers a corner to the centre", "G22n ->. g22\n\tG11n ->. g11", "G11n ->. g11\n\tG22n ->. g22",
 			[]string{"draw", "win", "loss", "illegal"}},
-		{"the side that started starts again", "F_x [J1]2 K_p -> F_o O [J1]2 Δ", "F_x [J1]2 K_p -> F_x X [J1]2 Δ",
+		{"the side that started starts again", "K_p F_x -> F_o O Δ", "K_p F_x -> F_x X Δ",
 			[]string{"draw", "win", "loss", "illegal"}},
-		{"three in a row pays as a legal move", "o Q_o -> R (F_x|F_o)1 P J3 D", "o Q_o -> R (F_x|F_o)1 P J2 D",
+		{"three in a row pays as a legal move", "Q_o o (F_x|F_o)1 -> J3D", "Q_o o (F_x|F_o)1 -> J2D",
 			[]string{"win"}},
-		{"a loss pays as a legal move", "x Q_x -> R (F_x|F_o)1 P J1 D", "x Q_x -> R (F_x|F_o)1 P J2 D",
+		{"a loss pays as a legal move", "Q_x x (F_x|F_o)1 -> J1D", "Q_x x (F_x|F_o)1 -> J2D",
 			[]string{"loss"}},
-		{"an illegal move keeps π's turn", "(F_x|F_o)1 Q_o -> (F_x|F_o)1 X J1 Δ", "(F_x|F_o)1 Q_o -> (F_x|F_o)1 O J1 Δ",
+		{"an illegal move keeps π's turn", "Q_o (F_x|F_o)1 -> J1 (F_x|F_o)1 X Δ", "Q_o (F_x|F_o)1 -> J1 (F_x|F_o)1 O Δ",
 			[]string{"illegal"}},
 	}
 	for _, m := range mutants {
