@@ -276,7 +276,7 @@ func TestTicTacToeGamesCatchMutants(t *testing.T) {
 }
 
 // A random π scores 0 in expectation, the class's guarantee for Good and
-// Evil sharing one program ([P] §5): over 100 episodes of 200 interactions
+// Evil sharing one program ([P] §5): over 60 episodes of 200 interactions
 // random's 95% interval contains 0, and is narrow beside the smallest
 // level, 0.01, so that containing 0 says something. No behaviour run meets
 // a bound on the way.
@@ -285,7 +285,7 @@ func TestTicTacToeRandomScoresZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ev := env.Evaluate(loadTicTacToe(t), random, 100, 200, 1, nil)
+	ev := env.Evaluate(loadTicTacToe(t), random, 60, 200, 1, nil)
 	t.Logf("random: %+.5f [%+.5f, %+.5f]", ev.Mean, ev.CI95[0], ev.CI95[1])
 	if ev.CI95[0] > 0 || ev.CI95[1] < 0 {
 		t.Errorf("random's 95%% interval [%+.5f, %+.5f] does not contain 0", ev.CI95[0], ev.CI95[1])
@@ -311,7 +311,7 @@ func TestTicTacToeSeatsAreSymmetric(t *testing.T) {
 	swapped := loadTicTacToe(t, "place ⊕ 10\nplace ⊖ 11", "place ⊕ 11\nplace ⊖ 10")
 	rng := random.New(1, 2)
 	var game, mirror []int
-	for range 2000 {
+	for range 1000 {
 		a := rng.IntN(len(e.Actions))
 		game = append(game, a)
 		switch e.Actions[a] {
