@@ -122,18 +122,21 @@ func play(e *env.Env, game []turn) []string {
 	for i, a := range e.Actions {
 		index[a] = i
 	}
-	agent := &scripted{}
+	player := &scripted{}
 	for _, m := range game {
-		agent.actions = append(agent.actions, index[m.action])
+		player.actions = append(player.actions, index[m.action])
 	}
 	var diffs []string
 	pi, omega := 12, 12
-	env.NewEpisode(e, agent, 1).Run(len(game), func(s env.Step) {
+	env.NewEpisode(e, player, 1).Run(len(game), func(s env.Step) {
 		m := game[s.Interaction-1]
 		if want := observation(pi, omega); s.Observation != want {
 			diffs = append(diffs, fmt.Sprintf("interaction %d: π saw %s, want %s", s.Interaction, s.Observation, want))
 		}
 		pi, omega = destination(m.action, pi), m.omega
+		if got := s.Positions[:3]; got[0] != pi || got[1] != 10 || got[2] != 11 {
+			diffs = append(diffs, fmt.Sprintf("interaction %d: π, ⊕ and ⊖ in cells %v, want [%d 10 11]", s.Interaction, got, pi))
+		}
 		if got := s.Positions[3]; got != omega {
 			diffs = append(diffs, fmt.Sprintf("interaction %d: ω1 went to cell %d, want %d", s.Interaction, got, omega))
 			omega = got // later observations follow where ω1 is
