@@ -31,7 +31,7 @@ WHEEL_VENV   := .venv-wheel
 DIST         := dist
 RELEASE       = $(shell sed -n 's/^const Release = "\(.*\)"/\1/p' internal/version/version.go)
 
-.PHONY: test test-go test-python test-wheel wheel test-examples venv clean
+.PHONY: test test-go test-python test-wheel wheel test-examples test-editors venv clean
 
 test: test-go test-python test-wheel
 
@@ -90,7 +90,15 @@ test-examples: $(BIN) $(EXAMPLES_VENV)/bin/python
 	$(EXAMPLES_VENV)/bin/python -m mypy --strict python/examples
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(EXAMPLES_VENV)/bin/python -m pytest -q -m 'slow or not slow' tests/test_examples.py
 
+# Not part of test (it needs Node.js and npm; CI runs it): the TextMate
+# grammar of editors/ tokenises every corpus file in VS Code's own engine,
+# the pinned versions of editors/test/package-lock.json (docs/editors.md).
+test-editors:
+	npm ci --prefix editors/test --no-audit --no-fund
+	node editors/test/tokenize.mjs
+
 clean:
+	rm -rf editors/test/node_modules
 	rm -rf $(VENV) $(WHEEL_VENV) $(EXAMPLES_VENV) bin $(DIST) .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
 
 FORCE:

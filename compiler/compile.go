@@ -1,6 +1,9 @@
 package compiler
 
 import (
+	"errors"
+	"slices"
+
 	"github.com/anynt/anynt/lang"
 	"github.com/anynt/anynt/stdlib"
 	"github.com/anynt/anynt/vm"
@@ -485,4 +488,23 @@ func collectSymbols(elems []lang.Elem, seen map[string]bool, out *[]string) {
 			}
 		}
 	}
+}
+
+// CheckPartial is Check on a file that parsed with errors: f holds the
+// statements that parsed (nil when none did) and parseErr the parser's
+// errors. It returns those errors and the errors of meaning of what parsed,
+// together, so that one run reports every error of the file. A parseErr
+// that is not a lang.ErrorList (the file could not be read) is returned as
+// it is.
+func CheckPartial(f *lang.File, parseErr error, opts Options) error {
+	var syntax lang.ErrorList
+	if !errors.As(parseErr, &syntax) {
+		return parseErr
+	}
+	all := slices.Clone(syntax)
+	var meaning lang.ErrorList
+	if f != nil && errors.As(Check(f, opts), &meaning) {
+		all = append(all, meaning...)
+	}
+	return all.Err()
 }

@@ -37,3 +37,14 @@ func ExampleCompile_error() {
 	// Output:
 	// copy.anynt:1:8: χ on the right-hand side must carry a subscript bound on the left-hand side
 }
+
+// CheckPartial reports a file's syntax errors and the errors of meaning of
+// the statements that parsed, together: here a rule with an unclosed group
+// and a use of a block that does not exist.
+func ExampleCheckPartial() {
+	f, err := lang.Parse("two.anynt", []byte("a -> (b\nuse nowhere\n"))
+	fmt.Println(compiler.CheckPartial(f, err, compiler.Options{}))
+	// Output:
+	// two.anynt:1:6: ( is not closed
+	// two.anynt:2:1: no block named nowhere in this file or the standard library
+}

@@ -1,6 +1,8 @@
 // Package corpus holds the example programs of the project: the papers'
 // algorithms and environments, each file with a header that cites its source
-// and any erratum corrected, and the classic rule files of the literature
+// and any erratum corrected; a gallery of environments written by hand, each
+// with a header that says what ability it probes and why it is in the class
+// (gallery/, docs/gallery.md); and the classic rule files of the literature
 // with their inputs and expected outputs (classic/*.in, *.out). Its tests run
 // every fixture end to end; the fuzz targets are seeded from these files.
 //
@@ -11,7 +13,7 @@ package corpus
 
 import "embed"
 
-// Files is the corpus: paper/, thesis/, lambda-one/ and classic/.
+// Files is the corpus: paper/, thesis/, lambda-one/, gallery/ and classic/.
 //
-//go:embed paper thesis lambda-one classic
+//go:embed paper thesis lambda-one gallery classic
 var Files embed.FS

@@ -48,7 +48,24 @@
 // episode for a Planner; rules.go the rules of the random agent, the
 // follower and the oracle; lean.go the lean episodes; evaluate.go the
 // episodes of a run; alphabet.go the encoding of observations for an agent
-// outside.
+// outside; try.go an observation built for cells given by hand and a run's
+// output read as an episode reads it (anynt try), through observe and
+// decision themselves; lint.go and reach.go the warnings of anynt check.
+//
+// # Rules that can never match
+//
+// reach.go decides, without running anything, that a rule can never fire:
+// every string a behaviour holds is built from its observations and from
+// what its rules write, so it over-approximates those strings by the pairs
+// of symbols that can stand side by side in them (an observation's, from
+// the space's arrows and from who can stand where, then every pair a rule
+// that can match may write, at its edges too, ∇ standing for what Δ may
+// have stored, to a fixed point), and calls a plain rule of the expansion
+// dead when its left-hand side needs a pair outside them. Pairs, not whole
+// strings, because the fixed point is then small (at most the square of
+// the alphabet) and every step of it only adds what can happen, so a
+// warning is never wrong; it misses rules that the pairs allow but the
+// strings never hold.
 //
 // # Determinism
 //

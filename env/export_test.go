@@ -65,3 +65,23 @@ func SetMemoryID(ep *Episode, i int, id uint32) {
 		return nil
 	})
 }
+
+// ObservationPairs reports, for tests, whether the lint's observation
+// language lets b stand just after a in an observation of who (Good for
+// Good and Evil, 3+i for object i); "^" is the start of the string and "$"
+// its end.
+func ObservationPairs(e *Env, who int) func(a, b string) bool {
+	r := newReach(e.BaseSymbols())
+	r.freeze()
+	r.observationPairs(e, who)
+	return func(a, b string) bool {
+		i, j := reachStart, reachEnd
+		if a != "^" {
+			i = r.index[a]
+		}
+		if b != "$" {
+			j = r.index[b]
+		}
+		return r.has(i, j)
+	}
+}

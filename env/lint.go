@@ -44,6 +44,7 @@ func Lint(f *lang.File, e *Env) lang.ErrorList {
 	if blocks.goodEvil != nil {
 		lintWrites(&warns, f, e, blocks.goodEvil, "Good/Evil", "never move")
 	}
+	lintReach(&warns, f, e, blocks)
 	lintRuns(&warns, e, blocks)
 	warns.Sort()
 	return warns

@@ -57,8 +57,9 @@ const (
 var ErrEmptyPool = errors.New("the battery has no environment to draw from")
 
 // ReadPool reads the environments of paths: a file is read whatever its
-// name, a folder gives every *.anynt file under it, recursively, in sorted
-// order. A file that cannot be read stops it at once (the error wraps the
+// name, an enumeration's pack gives every environment it holds, in order,
+// each named PACK#INDEX (and PACK#INDEX names one), a folder gives every
+// *.anynt file under it, recursively, in sorted order. A file that cannot be read stops it at once (the error wraps the
 // *fs.PathError); otherwise every file is loaded, as LoadPool does, and a
 // file too large to read (lang.MaxSourceSize) is one more of the errors of
 // every file.
@@ -69,7 +70,7 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 		if len(srcs)+len(large) >= MaxPool {
 			return fmt.Errorf("more than %d environment files", MaxPool)
 		}
-		text, err := lang.ReadSource(name)
+		text, err := generate.ReadSource(name)
 		var list lang.ErrorList
 		if errors.As(err, &list) {
 			large = append(large, list...)
@@ -82,6 +83,18 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 		return nil
 	}
 	for _, p := range paths {
+		if names, texts, ok, err := generate.PackSources(p); ok {
+			if err != nil {
+				return nil, err
+			}
+			for i, name := range names {
+				if len(srcs)+len(large) >= MaxPool {
+					return nil, fmt.Errorf("more than %d environment files", MaxPool)
+				}
+				srcs = append(srcs, Source{Name: name, Text: texts[i]})
+			}
+			continue
+		}
 		info, err := os.Stat(p)
 		if err != nil {
 			return nil, err

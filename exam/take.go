@@ -128,7 +128,7 @@ type Settings struct {
 	// process instead (agentproto's Process.Interrupt); after that, the
 	// built-in agents still take the items it took, so that the report
 	// compares them on the same items.
-	Stop <-chan struct{}
+	Stop <-chan struct{} `json:"-"`
 }
 
 // DefaultSettings give one episode an item at one action a second, scored

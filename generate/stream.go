@@ -27,6 +27,9 @@ type StreamSettings struct {
 	Shards  int            `json:"shards"` //
 	Filters FilterSettings `json:"filters"`
 	Out     string         `json:"out,omitempty"` // a folder for the files and the resume state, or ""
+	// Pack is a pack file (package pack) for the accepted environments,
+	// or "": the other way to keep them, one file a shard.
+	Pack string `json:"pack,omitempty"`
 }
 
 // Emitted is one accepted environment: the --json line of anynt enumerate.
@@ -92,6 +95,9 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 	if s.Shards < 1 || s.Shard < 1 || s.Shard > s.Shards {
 		return Tally{}, fmt.Errorf("shard %d/%d: K runs from 1 to N", s.Shard, s.Shards)
 	}
+	if s.Out != "" && s.Pack != "" {
+		return Tally{}, fmt.Errorf("an enumeration keeps its environments in a folder or in a pack, not both")
+	}
 	checker, err := newCandidateChecker(s.Filters)
 	if err != nil {
 		return Tally{}, err
@@ -119,9 +125,20 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 		return Tally{}, err
 	}
 	from, to := 0, -1
-	if s.Shards > 1 {
+	var sink *packSink
+	if s.Shards > 1 || s.Pack != "" {
 		total, _ := l.count()
 		from, to = ShardRange(total, s.Shard, s.Shards)
+		if s.Pack != "" {
+			var torn error
+			if sink, torn, err = openPackSink(s, total, from, to, &st); err != nil {
+				return Tally{}, err
+			}
+			defer sink.close()
+			if torn != nil && notice != nil {
+				notice(fmt.Sprintf("%v; cut off and done again", torn))
+			}
+		}
 	}
 	var failure error
 	// Files the journal lists that must be written again: each candidate
@@ -167,7 +184,9 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 			src := c.Source()
 			e := Emitted{Index: c.Index, Bits: c.Bits, Verdict: v, Source: src}
 			st.Emitted++
-			if s.Out != "" {
+			if sink != nil {
+				failure = sink.add(e)
+			} else if s.Out != "" {
 				e.File, e.Source = filepath.Join(s.Out, fileName(c)), ""
 				if failure = atomicfile.Write(e.File, []byte(src)); failure == nil {
 					if failure = j.add(c.Index, fileName(c), []byte(src)); failure == nil {
@@ -175,9 +194,12 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 					}
 				}
 			}
-			if failure == nil {
+			if failure == nil && sink == nil {
 				emit(e)
 			}
+		}
+		if failure == nil && sink != nil {
+			failure = sink.examined(st.Next, st.Tally, emit, false)
 		}
 		if failure != nil {
 			return false
@@ -192,6 +214,9 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 	}
 	if s.Out != "" && failure == nil {
 		failure = save(s.Out, st)
+	}
+	if sink != nil && failure == nil {
+		failure = sink.examined(st.Next, st.Tally, emit, true)
 	}
 	return st.Tally, failure
 }

@@ -2,6 +2,7 @@ package lang_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/anynt/anynt/lang"
 )
@@ -42,4 +43,24 @@ func ExampleParse_error() {
 	fmt.Println(err)
 	// Output:
 	// bad.anynt:1:6: ( is not closed
+}
+
+// Spellings lists the ASCII spellings of the special characters, which a
+// rule file may use instead of them (\pi for π); here those of the
+// papers' special symbols.
+func ExampleSpellings() {
+	for _, s := range lang.Spellings() {
+		if strings.ContainsRune("π⊕⊖⊙Δ∇χ∉", s.Char) {
+			fmt.Printf("\\%s %c\n", s.Name, s.Char)
+		}
+	}
+	// Output:
+	// \Delta Δ
+	// \chi χ
+	// \nabla ∇
+	// \notin ∉
+	// \odot ⊙
+	// \ominus ⊖
+	// \oplus ⊕
+	// \pi π
 }

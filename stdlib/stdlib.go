@@ -2,6 +2,7 @@ package stdlib
 
 import (
 	"embed"
+	"strings"
 	"sync"
 
 	"github.com/anynt/anynt/lang"
@@ -53,4 +54,16 @@ func Lookup(name string) *lang.Block {
 func Err() error {
 	loadOnce.Do(load)
 	return loadErr
+}
+
+// Source returns the text of the library file a block's position names
+// (Pos.File of a block Lookup returned, "stdlib/NAME.anynt"), so that a tool
+// can show the definition of a library block, which lives in the binary.
+func Source(file string) ([]byte, bool) {
+	name, ok := strings.CutPrefix(file, "stdlib/")
+	if !ok {
+		return nil, false
+	}
+	src, err := files.ReadFile(name)
+	return src, err == nil
 }

@@ -1,6 +1,7 @@
 package stdlib_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/compiler"
@@ -31,5 +32,27 @@ func TestLibrary(t *testing.T) {
 	out, _ := vm.New(prog).Run(codes, vm.DefaultOptions())
 	if got := prog.Text(out); got != "π⊙" {
 		t.Errorf("erase-separators left %q", got)
+	}
+}
+
+// Source gives the text a library block was parsed from, at the block's
+// position, and nothing for a file that is not the library's.
+func TestSource(t *testing.T) {
+	b := stdlib.Lookup("erase-separators")
+	if b == nil {
+		t.Fatal("no block erase-separators")
+	}
+	src, ok := stdlib.Source(b.At.File)
+	if !ok {
+		t.Fatalf("no source for %s", b.At.File)
+	}
+	line := strings.Split(string(src), "\n")[b.At.Line-1]
+	if !strings.HasPrefix(line, "block erase-separators {") {
+		t.Errorf("line %d of %s is %q, want the block", b.At.Line, b.At.File, line)
+	}
+	for _, name := range []string{"strings.anynt", "stdlib/nothing.anynt", "corpus/thesis/omega1.anynt"} {
+		if _, ok := stdlib.Source(name); ok {
+			t.Errorf("Source(%q) found a file", name)
+		}
 	}
 }

@@ -62,30 +62,12 @@ func pickBehaviour(file, object string, classic bool, opts compiler.Options) (*b
 	if block == nil {
 		return nil, usage(fmt.Errorf("--object %s: %s has no such behaviour (%s)", object, file, strings.Join(names, ", ")))
 	}
-	b := &behaviour{opts: opts}
-	if block.Kind == lang.GeneratorBlock {
-		// A generator runs before the space exists, so it needs only the
-		// actions, and can be tried while the space it writes is invalid.
-		b.maxSteps, b.maxLen, b.maxWork = env.GeneratorSteps, env.GeneratorLen, env.GeneratorWork
-		b.opts.Prefix = actionNames(f)
+	u, err := env.LoadUnit(f, block)
+	if err != nil {
+		return nil, fileErrors(err)
 	}
-	if b.opts.Prefix == nil {
-		e, err := env.Load(f)
-		if err != nil {
-			return nil, fileErrors(err)
-		}
-		b.opts.Prefix, b.maxSteps, b.maxLen, b.maxWork = e.BaseSymbols(), e.Settings.MaxSteps, e.Settings.MaxLen, e.Settings.MaxWork
-	}
-	b.file = &lang.File{Name: f.Name}
-	for _, d := range f.Decls {
-		if d, ok := d.(*lang.Block); ok && d.Kind == lang.SharedBlock {
-			b.file.Decls = append(b.file.Decls, d)
-		}
-	}
-	for _, r := range block.Rules {
-		b.file.Decls = append(b.file.Decls, r)
-	}
-	return b, nil
+	opts.Prefix = u.Prefix
+	return &behaviour{file: u.File, opts: opts, maxSteps: u.MaxSteps, maxLen: u.MaxLen, maxWork: u.MaxWork}, nil
 }
 
 // findBehaviour finds the block --object names, or nil.
@@ -119,20 +101,6 @@ func behaviourNames(f *lang.File) []string {
 		}
 	}
 	return names
-}
-
-// actionNames are the actions a space generator starts its symbols with.
-func actionNames(f *lang.File) []string {
-	for _, d := range f.Decls {
-		if a, ok := d.(*lang.Actions); ok {
-			names := make([]string, len(a.Names))
-			for i, s := range a.Names {
-				names[i] = s.Name
-			}
-			return names
-		}
-	}
-	return nil
 }
 
 // markovProgram compiles what markov runs and, for a behaviour, lowers

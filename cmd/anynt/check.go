@@ -39,7 +39,9 @@ of every cell reaching different cells, strong connectivity), its settings
 checked. It is then linted: a behaviour that never writes an action (Good/Evil
 writing the marker R where the action r was meant), or that stops at its
 step or length bound on every observation of a short random run, gets a
-warning, positioned (file:line:col: warning: …). A rule file is parsed and
+warning, positioned (file:line:col: warning: …), and so does a rule that can
+never match any string its behaviour can see (π L where a ⊙ always stands
+between π and the marker), with the reason (docs/environments.md, Warnings). A rule file is parsed and
 compiled; --classic reads every FILE as a rule file in the classic format
 (pattern -> replacement, one a line), as markov --classic does.
 
@@ -90,28 +92,17 @@ func checkFile(name string, classic bool) (isEnv bool, warns lang.ErrorList, err
 		return false, nil, nil
 	}
 	f, err := parseFile(name, false)
-	if err != nil {
-		// The statements that parsed still decide the kind, so that a
-		// rule file's syntax error is reported with its meaning errors.
-		// The file is not read again: a pipe would be empty by then.
-		if f == nil || env.IsEnvironment(f) {
-			return f != nil, nil, err
-		}
-		_, err = withMeaningErrors(f, err, compiler.Options{})
+	if f == nil {
 		return false, nil, err
 	}
-	if !env.IsEnvironment(f) {
-		// Check runs every check of Compile; the code is not needed.
-		if err := compiler.Check(f, compiler.Options{}); err != nil {
-			return false, nil, fileErrors(err)
-		}
-		return false, nil, nil
-	}
-	e, err := env.Load(f)
+	// The statements that parsed still decide the kind, so that a rule
+	// file's syntax error is reported with its meaning errors. The file is
+	// not read again: a pipe would be empty by then.
+	isEnv, warns, err = env.Check(f, err)
 	if err != nil {
-		return true, nil, fileErrors(err)
+		return isEnv, nil, fileErrors(err)
 	}
-	return true, env.Lint(f, e), nil
+	return isEnv, warns, nil
 }
 
 // runCheck checks each file, printing every error and warning, and the

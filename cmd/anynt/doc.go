@@ -8,8 +8,9 @@
 //
 // Each command is in the file named after it: markov.go, expand.go,
 // fmt.go, disasm.go, check.go, space.go, run.go, dot.go, complexity.go,
-// enumerate.go, evolve.go, test.go, serveenv.go (serve-env), serve.go and
-// results.go. A file holds the command's cobra definition, its flags and
+// enumerate.go, evolve.go, test.go, serveenv.go (serve-env), serve.go,
+// results.go, new.go (with the skeleton it writes, skeleton.anynt) and
+// try.go. A file holds the command's cobra definition, its flags and
 // the function that runs it; a command too large for one file continues
 // in files that carry its name: run_outside.go (run with an agent
 // outside anynt), test_help.go, serve_study.go, results_export.go.

@@ -20,7 +20,7 @@ func newEnumerateCmd(io *stdio) *cobra.Command {
 	var estimate bool
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "enumerate [--max-bits B] [--limit N] [--out DIR] [--shard K/N] [--estimate] [--json]",
+		Use:   "enumerate [--max-bits B] [--limit N] [--out DIR | --pack FILE] [--shard K/N] [--estimate] [--json]",
 		Short: "Enumerate environments in order of description length",
 		Long: `enumerate streams environments in increasing description length, up to
 --max-bits: environments of 2 to 4 actions with an explicit space and Good and
@@ -30,7 +30,9 @@ shorter one or act identically on the space. Each candidate goes through the
 filters (it loads: syntax, bounds, a valid space; balance: the random agent's
 95% interval contains 0; discrimination: the interval of the best reference
 agent, by default the better of the oracle and the follower, lies above
-random's); accepted ones are printed, or written to --out as BITS-INDEX.anynt.
+random's); accepted ones are printed, or written to --out as BITS-INDEX.anynt,
+or kept in one pack file with --pack (Zstandard frames with their index:
+docs/pack.md), each then named FILE#INDEX, which check, run and test read.
 --limit stops after N accepted environments. --shard K/N takes the K-th of N
 runs of consecutive candidates, of nearly equal length: the shards are
 disjoint, and their outputs one after another are the whole stream. A shard
@@ -46,7 +48,11 @@ With --out, every file is written atomically, the folder is locked against a
 second run, and an interrupted run started again with the same settings
 resumes where it stopped: it checks every file already written against its
 checksum, writes a missing or torn one again (saying so on standard error),
-and prints no line twice. A summary of this run's work, with its rate, and of
+and prints no line twice. With --pack the same holds of the pack: a frame is
+synced before its environments are printed, a torn end is cut off (said on
+standard error) and done again, and the pack a resumed run ends with is the
+uninterrupted run's, bit for bit. anynt merge joins the packs of the N
+shards into the unsharded run's. A summary of this run's work, with its rate, and of
 the rejections by reason ends the run on standard error.`,
 		Example: `  anynt enumerate --limit 5
   anynt enumerate --max-bits 55 --out envs --shard 1/2 --json
@@ -57,8 +63,8 @@ the rejections by reason ends the run on standard error.`,
 				return err
 			}
 			if estimate {
-				if s.Out != "" || s.Limit != 0 {
-					return usage(fmt.Errorf("--estimate enumerates nothing: it takes no --out or --limit"))
+				if s.Out != "" || s.Pack != "" || s.Limit != 0 {
+					return usage(fmt.Errorf("--estimate enumerates nothing: it takes no --out, --pack or --limit"))
 				}
 				return runEstimate(io, s, asJSON)
 			}
@@ -69,6 +75,7 @@ the rejections by reason ends the run on standard error.`,
 	f.Float64Var(&s.MaxBits, "max-bits", s.MaxBits, "the largest description length enumerated")
 	f.IntVar(&s.Limit, "limit", 0, "stop after this many accepted environments (0: no limit)")
 	f.StringVar(&s.Out, "out", "", "write the environments and the resume state to this folder")
+	f.StringVar(&s.Pack, "pack", "", "keep the environments in this pack file (resumable; docs/pack.md)")
 	f.StringVar(&shard, "shard", "1/1", "take the K-th of N disjoint shards of the stream")
 	f.BoolVar(&asJSON, "json", false, "print one JSON object a line for each accepted environment")
 	f.BoolVar(&estimate, "estimate", false, "print the candidates within the bound, bit by bit, and the CPU time they will take; enumerate nothing")
@@ -138,6 +145,9 @@ func checkEnumerate(s *generate.StreamSettings, shard string) error {
 	if !(s.MaxBits >= 0 && s.MaxBits <= maxEnumerateBits) {
 		return usage(fmt.Errorf("--max-bits is %v; it must be a number from 0 to %d", s.MaxBits, maxEnumerateBits))
 	}
+	if s.Out != "" && s.Pack != "" {
+		return usage(fmt.Errorf("--out and --pack are two ways to keep the environments; give one"))
+	}
 	if s.Limit < 0 {
 		return usage(fmt.Errorf("--limit is a count of environments, 0 for no limit; not %d", s.Limit))
 	}
@@ -170,18 +180,11 @@ func runEnumerate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 		fmt.Fprintf(io.err, "anynt: %s\n", msg)
 	}
 	var writeErr error
-	enc := json.NewEncoder(io.out)
+	print := emittedPrinter(io, s, asJSON)
 	total, err := generate.Stream(s, func(e generate.Emitted) {
 		clearProgress()
-		switch {
-		case writeErr != nil:
-		case asJSON:
-			writeErr = enc.Encode(enumerateLine{Version: version.String(), Emitted: e, Settings: s})
-		case e.File != "":
-			_, writeErr = fmt.Fprintf(io.out, "%s\t%.4f bits\trandom %+.3f\t%s %+.3f\n",
-				e.File, e.Bits, e.Verdict.Random.Mean, e.Verdict.Best.Agent, e.Verdict.Best.Mean)
-		default:
-			_, writeErr = fmt.Fprintf(io.out, "%s\n", e.Source)
+		if writeErr == nil {
+			writeErr = print(e)
 		}
 	}, progress, notice)
 	clearProgress()
@@ -204,4 +207,24 @@ func runEnumerate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 		return ioFailure(fmt.Errorf("writing the output: %w", writeErr))
 	}
 	return nil
+}
+
+// emittedPrinter prints an accepted environment as enumerate does: a
+// --json line with the build and the settings s, a file's line (its name,
+// bits and the filters' means), or its source.
+func emittedPrinter(io *stdio, s generate.StreamSettings, asJSON bool) func(generate.Emitted) error {
+	enc := json.NewEncoder(io.out)
+	return func(e generate.Emitted) error {
+		var err error
+		switch {
+		case asJSON:
+			err = enc.Encode(enumerateLine{Version: version.String(), Emitted: e, Settings: s})
+		case e.File != "":
+			_, err = fmt.Fprintf(io.out, "%s\t%.4f bits\trandom %+.3f\t%s %+.3f\n",
+				e.File, e.Bits, e.Verdict.Random.Mean, e.Verdict.Best.Agent, e.Verdict.Best.Mean)
+		default:
+			_, err = fmt.Fprintf(io.out, "%s\n", e.Source)
+		}
+		return err
+	}
 }

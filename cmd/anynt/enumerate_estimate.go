@@ -87,7 +87,7 @@ func processClock() (func() time.Duration, bool) {
 }
 
 // span is n candidates' time at per a candidate, in the largest units
-// that read well: "42 ms", "3.1 s", "2 h 05 min", "41 days".
+// that read well: "42 ms", "3.1 s", "2 h 05 min", "41.3 days".
 func span(per time.Duration, n int) string {
 	s := per.Seconds() * float64(n)
 	switch {
@@ -100,7 +100,7 @@ func span(per time.Duration, n int) string {
 	case s < 48*3600:
 		return fmt.Sprintf("%d h %02d min", int(s)/3600, int(s)%3600/60)
 	default:
-		return fmt.Sprintf("%.0f days", s/86400)
+		return fmt.Sprintf("%.1f days", s/86400)
 	}
 }
 

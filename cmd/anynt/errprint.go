@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/lang"
 )
 
@@ -92,7 +93,7 @@ func (src *sources) line(p lang.Pos) (string, bool) {
 	}
 	if !src.read || src.file != p.File {
 		src.file, src.text, src.read, src.readable = p.File, "", true, false
-		if text, err := lang.ReadSource(p.File); err == nil {
+		if text, err := generate.ReadSource(p.File); err == nil {
 			src.text, src.readable = strings.TrimPrefix(string(text), "\uFEFF"), true
 		}
 		src.lineNo, src.off = 1, 0

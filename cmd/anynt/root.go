@@ -72,6 +72,7 @@ var subcommands = []struct {
 }{
 	{"markov", newMarkovCmd}, {"expand", newExpandCmd}, {"fmt", newFmtCmd}, {"disasm", newDisasmCmd},
 	{"check", newCheckCmd}, {"space", newSpaceCmd}, {"run", newRunCmd}, {"dot", newDotCmd},
-	{"complexity", newComplexityCmd}, {"enumerate", newEnumerateCmd}, {"evolve", newEvolveCmd},
+	{"complexity", newComplexityCmd}, {"enumerate", newEnumerateCmd}, {"merge", newMergeCmd}, {"evolve", newEvolveCmd},
 	{"test", newTestCmd}, {"serve-env", newServeEnvCmd}, {"serve", newServeCmd}, {"results", newResultsCmd},
+	{"new", newNewCmd}, {"try", newTryCmd}, {"lsp", newLspCmd},
 }

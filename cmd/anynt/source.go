@@ -10,6 +10,7 @@ import (
 
 	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/env"
+	"github.com/anynt/anynt/generate"
 	"github.com/anynt/anynt/internal/atomicfile"
 	"github.com/anynt/anynt/lang"
 )
@@ -26,11 +27,12 @@ func collectFileErrors(err error, all *lang.ErrorList) bool {
 	return false
 }
 
-// readSource reads a file named on the command line: a file that cannot
-// be read exits with exitIO, one larger than lang.MaxSourceSize is a file
-// error.
+// readSource reads a file named on the command line, or an environment of
+// an enumeration's pack named PACK#INDEX (generate.ReadSource): a file or
+// record that cannot be read exits with exitIO, a file larger than
+// lang.MaxSourceSize is a file error.
 func readSource(name string) ([]byte, error) {
-	src, err := lang.ReadSource(name)
+	src, err := generate.ReadSource(name)
 	var list lang.ErrorList
 	if errors.As(err, &list) {
 		return nil, fileErrors(list)
@@ -65,13 +67,7 @@ func withMeaningErrors(f *lang.File, err error, opts compiler.Options) (*lang.Fi
 	if exitCode(err) != exitFile {
 		return f, err
 	}
-	var all lang.ErrorList
-	errors.As(err, &all)
-	var meaning lang.ErrorList
-	if f != nil && errors.As(compiler.Check(f, opts), &meaning) {
-		all = append(all, meaning...)
-	}
-	return nil, fileErrors(all.Err())
+	return nil, fileErrors(compiler.CheckPartial(f, err, opts))
 }
 
 // parseFile reads and parses a rule file in the notation or, when classic,

@@ -22,6 +22,7 @@ type testFlags struct {
 	adaptive     bool
 	// boundsFlag is --bounds, which only a protocol's report reads.
 	boundsFlag flagGroup
+	shard      shardFlags // --shard K/N --out DIR: one part of the test
 }
 
 func newTestCmd(io *stdio) *cobra.Command {
@@ -55,6 +56,7 @@ func newTestCmd(io *stdio) *cobra.Command {
 		f.BoolVar(&fl.bounds, "bounds", true, "compute each item's optimum and random's expectation, and the normalised scores (--bounds=false skips it)")
 	})
 	f.BoolVar(&fl.adaptive, "adaptive", false, "give the adaptive anytime test instead of a protocol")
+	fl.shard.register(defs)
 	fl.adaptiveTest = newAdaptiveFlags()
 	fl.adaptiveTest.register(defs)
 	return cmd
@@ -68,7 +70,7 @@ func (fl *testFlags) check() error {
 		return err
 	}
 	if fl.adaptive {
-		if name := firstGiven(&fl.draw.choice, &fl.exam.protocolOnly, &fl.draw.battery.sampling, &fl.boundsFlag); name != "" {
+		if name := firstGiven(&fl.draw.choice, &fl.exam.protocolOnly, &fl.draw.battery.sampling, &fl.boundsFlag, &fl.shard.group); name != "" {
 			return meaningless(name, "the adaptive test")
 		}
 	} else {
@@ -78,6 +80,9 @@ func (fl *testFlags) check() error {
 		if err := fl.draw.check(); err != nil {
 			return err
 		}
+	}
+	if err := fl.shard.check(fl.exam); err != nil {
+		return err
 	}
 	return fl.outside.check(fl.adaptive)
 }
@@ -121,6 +126,9 @@ func runTest(io *stdio, fl testFlags) (err error) {
 // takeTest gives the items to the examinees and writes the report; an
 // agent's fault is reported after the items every examinee took.
 func takeTest(io *stdio, fl testFlags, p protocol, s exam.Settings, items []exam.Item, examinees []exam.Examinee, agents []report.Agent) error {
+	if fl.shard.out != "" {
+		return takeShard(io, fl, p, s, items, examinees, agents)
+	}
 	var bar *progress
 	if !fl.exam.quiet {
 		bar = newProgress(io.err, "items", len(items)*len(examinees))

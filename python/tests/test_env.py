@@ -19,6 +19,7 @@ CORPUS_DIRS = {
     "Omega1Blocker": "thesis",
     "Example5": "paper",
     "Example6": "paper",
+    "Example7": "paper",
     "Fig3Torus": "paper",
     "Fig3TwoLevelRing": "paper",
     "LambdaOneFixtureB": "lambda-one",

@@ -15,6 +15,11 @@ import anynt
 
 Trajectory = list[tuple[str, float]]
 
+# Environments that draw nothing in an episode (Example 7: every object
+# placed, no cycle clause, no start-up garbage, Good and Evil never meet):
+# a policy plays the same episode whatever the seed.
+DRAW_NOTHING = {"anynt/Example7-v0"}
+
 
 def policy(obs: np.ndarray, n_actions: int) -> int:
     """A fixed policy of the observation's indices: what a trained network
@@ -59,7 +64,11 @@ def test_reset_seeds_keep_the_encoding(binary: str, env_id: str) -> None:
         for seed, (alphabet, seen, texts) in runs.items():
             assert alphabet == made_alphabet, f"reset(seed={seed}) changed the alphabet"
             assert all(decodes(made_alphabet, o, t, u.pad) for o, (t, _) in zip(seen, texts))
-        assert len({tuple(texts) for _, _, texts in runs.values()}) > 1, "the seeds played one episode"
+        episodes = len({tuple(texts) for _, _, texts in runs.values()})
+        if env_id in DRAW_NOTHING:
+            assert episodes == 1, "a seed changed an episode that draws nothing"
+        else:
+            assert episodes > 1, "the seeds played one episode"
         assert u.exercise_seed == u._made["seed"]
     finally:
         env.close()
@@ -181,7 +190,11 @@ def test_sb3_make_vec_env_gives_its_copies_one_encoding(binary: str, env_id: str
                 if terminated or truncated:
                     obs[k], info = env.reset()
                     assert info["alphabet"] == alphabet
-        assert len({tuple(t) for t in texts}) > 1, "the copies played one episode"
+        episodes = len({tuple(t) for t in texts})
+        if env_id in DRAW_NOTHING:
+            assert episodes == 1, "the copies of an environment that draws nothing played different episodes"
+        else:
+            assert episodes > 1, "the copies played one episode"
         # PPO(seed=1) seeds the vector environment again before learning.
         assert all(info["alphabet"] == alphabet for _, info in sb3_reset(envs, 1))
         frames = [env.render() for env in envs]

@@ -58,6 +58,7 @@ CORPUS: dict[str, str] = {
     "Omega1Blocker": "omega1-blocker.anynt",  # corpus/thesis/
     "Example5": "example5.anynt",  # corpus/paper/
     "Example6": "example6.anynt",  # corpus/paper/
+    "Example7": "example7-tictactoe.anynt",  # corpus/paper/
     "Fig3Torus": "fig3-torus.anynt",  # corpus/paper/
     "Fig3TwoLevelRing": "fig3-two-level-ring.anynt",  # corpus/paper/
     "LambdaOneFixtureB": "fixture-b.anynt",  # corpus/lambda-one/

@@ -1,0 +1,113 @@
+package generate_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/anynt/anynt/generate"
+	"github.com/anynt/anynt/internal/version"
+	"github.com/anynt/anynt/pack"
+	"github.com/google/go-cmp/cmp"
+)
+
+// shardPacks runs n shards of the enumeration up to bits into packs in
+// dir and returns their paths.
+func shardPacks(t *testing.T, dir string, bits float64, n int, f generate.FilterSettings) []string {
+	t.Helper()
+	var paths []string
+	for k := 1; k <= n; k++ {
+		p := filepath.Join(dir, "shard-"+strconv.Itoa(k)+".pack")
+		packed(t, generate.StreamSettings{MaxBits: bits, Shard: k, Shards: n, Filters: f, Pack: p})
+		paths = append(paths, p)
+	}
+	return paths
+}
+
+// Merged shards are the unsharded run: the same environments in the same
+// order, and the same pack, bit for bit, whatever the number of shards.
+func TestMergedShardsAreTheWholeRun(t *testing.T) {
+	dir := t.TempDir()
+	s := generate.StreamSettings{MaxBits: 58, Shard: 1, Shards: 1, Filters: quickFilters}
+	whole := emitted(t, s)
+	s.Pack = filepath.Join(dir, "whole.pack")
+	packed(t, s)
+	want, _ := os.ReadFile(s.Pack)
+	for _, n := range []int{2, 3, 5} {
+		sub := filepath.Join(dir, strconv.Itoa(n))
+		os.Mkdir(sub, 0o755)
+		paths := shardPacks(t, sub, 58, n, quickFilters)
+		// In any order on the command line.
+		paths[0], paths[n-1] = paths[n-1], paths[0]
+		m, err := generate.Merge(paths, version.String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []generate.Emitted
+		if err := m.Each(func(e generate.Emitted) error { got = append(got, e); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !cmp.Equal(got, whole) || m.Settings.Shards != 1 || m.Settings.MaxBits != 58 {
+			t.Errorf("%d shards merged: %d environments, the whole run %d, or they differ; settings %+v", n, len(got), len(whole), m.Settings)
+		}
+		out := filepath.Join(sub, "merged.pack")
+		if err := m.WritePack(out); err != nil {
+			t.Fatal(err)
+		}
+		m.Close()
+		if b, _ := os.ReadFile(out); !bytes.Equal(b, want) {
+			t.Errorf("%d shards merged: the pack differs from the unsharded run's", n)
+		}
+	}
+}
+
+// Merge refuses, naming them, shards missing, given twice, of another
+// version or settings, unfinished, or torn.
+func TestMergeRefusesWhatIsNotTheWholeRun(t *testing.T) {
+	dir := t.TempDir()
+	paths := shardPacks(t, dir, 57, 3, quickFilters)
+	otherDir := filepath.Join(dir, "other")
+	os.Mkdir(otherDir, 0o755)
+	other := quickFilters
+	other.Episodes++
+	otherPaths := shardPacks(t, otherDir, 57, 3, other)
+	// A torn shard: its last frame cut short. An unfinished one: the
+	// same, cut back to its last whole frame as a resuming writer does.
+	b, _ := os.ReadFile(paths[1])
+	torn, unfinished := filepath.Join(dir, "torn.pack"), filepath.Join(dir, "unfinished.pack")
+	os.WriteFile(torn, b[:len(b)-3], 0o644)
+	os.WriteFile(unfinished, b[:len(b)-3], 0o644)
+	r, err := pack.Open(paths[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, _, cut, err := pack.Resume(unfinished, r.Header)
+	r.Close()
+	if err != nil || cut == nil {
+		t.Fatalf("cutting the torn end: %v, %v", cut, err)
+	}
+	w.Close()
+	tests := []struct {
+		name    string
+		paths   []string
+		version string
+		want    string
+	}{
+		{"missing", paths[:2], version.String(), "shards 3 of 3 are missing"},
+		{"twice", append(paths, paths[1]), version.String(), "shard 2 of 3 is given twice"},
+		{"other version", paths, "0.0.1", "merge with the anynt that made the shards"},
+		{"other settings", []string{paths[0], otherPaths[1], paths[2]}, version.String(), "is a shard of another run"},
+		{"torn", []string{paths[0], torn, paths[2]}, version.String(), "torn"},
+		{"unfinished", []string{paths[0], unfinished, paths[2]}, version.String(), "stops at candidate"},
+		{"none", nil, version.String(), "no packs"},
+	}
+	for _, tt := range tests {
+		_, err := generate.Merge(tt.paths, tt.version)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: %v; want %q", tt.name, err, tt.want)
+		}
+	}
+}
