@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -24,24 +25,32 @@ func slurmArray(id, first, last int) []string {
 	}
 }
 
-// shardState reads the shard and shard count anynt enumerate recorded in
-// an output folder's state.
-func shardState(t *testing.T, dir string) (k, n int) {
+// packShard reads the shard and shard count in a pack's header: its first
+// frame, a Zstandard skippable frame (4 bytes of magic, 4 of length, both
+// little-endian) holding JSON (docs/pack.md).
+func packShard(t *testing.T, path string) (k, n int) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ".enumerate.json"))
+	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var st struct{ Shard, Shards int }
-	if err := json.Unmarshal(b, &st); err != nil {
-		t.Fatal(err)
+	if len(b) < 8 || binary.LittleEndian.Uint32(b) != 0x184D2A50 {
+		t.Fatalf("%s does not start with a pack's header", path)
 	}
-	return st.Shard, st.Shards
+	size := int(binary.LittleEndian.Uint32(b[4:]))
+	if len(b) < 8+size {
+		t.Fatalf("%s: its header is cut short", path)
+	}
+	var h struct{ Shard, Shards int }
+	if err := json.Unmarshal(b[8:8+size], &h); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return h.Shard, h.Shards
 }
 
 // TestArrayTaskToShard runs the batch script as Slurm runs a task, with
 // the array's variables, and checks which shard anynt enumerate was given
-// and where its output went: arrays numbered from 0 and from 1 both give
+// and where its pack went: arrays numbered from 0 and from 1 both give
 // shards 1…N, a job that runs some tasks again keeps their shards, and a
 // script run outside an array takes the whole stream.
 func TestArrayTaskToShard(t *testing.T) {
@@ -68,16 +77,16 @@ func TestArrayTaskToShard(t *testing.T) {
 			out := t.TempDir()
 			env := append([]string{"ANYNT=" + bin}, c.env...)
 			run(t, env, "bash", arrayScript, out, "enumerate", "--max-bits", "44")
-			dir := filepath.Join(out, "shard-"+strconv.Itoa(c.k))
-			if k, n := shardState(t, dir); k != c.k || n != c.n {
-				t.Errorf("%s holds shard %d/%d; want %d/%d", dir, k, n, c.k, c.n)
+			shard := filepath.Join(out, "shard-"+strconv.Itoa(c.k))
+			if k, n := packShard(t, shard+".pack"); k != c.k || n != c.n {
+				t.Errorf("%s.pack holds shard %d/%d; want %d/%d", shard, k, n, c.k, c.n)
 			}
-			done, err := os.ReadFile(dir + ".done")
+			done, err := os.ReadFile(shard + ".done")
 			if err != nil {
 				t.Fatalf("the task finished without its mark: %v", err)
 			}
 			if want := "enumerate " + strconv.Itoa(c.k) + "/" + strconv.Itoa(c.n) + " --max-bits 44\n"; string(done) != want {
-				t.Errorf("%s.done says %q; want %q", dir, done, want)
+				t.Errorf("%s.done says %q; want %q", shard, done, want)
 			}
 		})
 	}
@@ -102,6 +111,8 @@ func TestArrayRefuses(t *testing.T) {
 		{"a count that is no number", append(slurmArray(1, 1, 1), "ANYNT_SHARDS=many"), []string{"enumerate"}, "ANYNT_SHARDS"},
 		{"check", slurmArray(1, 1, 4), []string{"check"}, "not sharded"},
 		{"no command", slurmArray(1, 1, 4), nil, "usage"},
+		{"its own --pack", slurmArray(1, 1, 4), []string{"enumerate", "--pack", "x.pack"}, "leave them out"},
+		{"its own --shard", slurmArray(1, 1, 4), []string{"test", "--shard=1/2"}, "leave them out"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -121,78 +132,25 @@ func TestArrayRefuses(t *testing.T) {
 	}
 }
 
-// shardsByScript runs the n tasks of an array --array=1-n of the batch
-// script one after another on this machine, into out.
-func shardsByScript(t *testing.T, out string, n int, flags ...string) {
-	t.Helper()
-	for id := 1; id <= n; id++ {
-		env := append([]string{"ANYNT=" + anynt(t)}, slurmArray(id, 1, n)...)
-		run(t, env, "bash", append([]string{arrayScript, out, "enumerate"}, flags...)...)
-	}
-}
-
-// TestJoinEnumeration checks that join-enumeration gives the unsharded
-// stream from the shards of the batch script, and refuses, naming them,
-// shards missing, unfinished, of another count or other flags, and a file
-// altered after anynt wrote it.
-func TestJoinEnumeration(t *testing.T) {
+// TestArrayMerged runs the tasks of two arrays of the batch script one
+// after another on this machine, an enumeration (--array=0-2) and a
+// battery (--array=1-3), and checks that anynt merge joins their shards
+// into the unsharded runs: the same --json lines and pack, and the same
+// report.
+func TestArrayMerged(t *testing.T) {
 	bin := anynt(t)
-	flags := []string{"--max-bits", "51", "--episodes", "40"}
-	ref := filepath.Join(t.TempDir(), "ref")
-	run(t, nil, bin, append([]string{"enumerate", "--out", ref}, flags...)...)
-
-	out := filepath.Join(t.TempDir(), "out")
-	shardsByScript(t, out, 3, flags...)
-	checkJoined(t, out, 3, ref)
-
-	refuses := func(n int, says string) {
-		t.Helper()
-		_, stderr, err := runErr(nil, "./slurm/join-enumeration", out, strconv.Itoa(n))
-		if err == nil || !strings.Contains(stderr, says) {
-			t.Errorf("join-enumeration %d: err %v, stderr %q; want a refusal saying %q", n, err, stderr, says)
-		}
+	out := t.TempDir()
+	enumerate := []string{"--max-bits", "51", "--episodes", "40"}
+	battery := []string{"--protocol", "battery", "--generate", "51", "--agent", "random,oracle"}
+	for id := range 3 {
+		run(t, append([]string{"ANYNT=" + bin}, slurmArray(id, 0, 2)...), "bash",
+			append([]string{arrayScript, filepath.Join(out, "envs"), "enumerate"}, enumerate...)...)
+		run(t, append([]string{"ANYNT=" + bin}, slurmArray(id+1, 1, 3)...), "bash",
+			append([]string{arrayScript, filepath.Join(out, "battery"), "test"}, battery...)...)
 	}
-	refuses(4, "missing: 4")
-	refuses(2, "shard-3 (beyond 2 shards)")
-
-	// Shard 2 unfinished: its mark is written only once anynt has ended.
-	mark := filepath.Join(out, "shard-2.done")
-	if err := os.Rename(mark, mark+".away"); err != nil {
-		t.Fatal(err)
+	checkMerged(t, shardFiles(filepath.Join(out, "envs"), 3, ".pack"), enumerate...)
+	want := run(t, nil, bin, append([]string{"test", "--json"}, battery...)...)
+	if got := run(t, nil, bin, append([]string{"merge", "--json"}, shardFiles(filepath.Join(out, "battery"), 3, "")...)...); got != want {
+		t.Errorf("the battery's shards merged differ from the unsharded test's report (%d and %d bytes)", len(got), len(want))
 	}
-	refuses(3, "unfinished (no .done): 2")
-	if err := os.Rename(mark+".away", mark); err != nil {
-		t.Fatal(err)
-	}
-
-	// Shard 3 run with other flags (into its own folder, so that anynt
-	// itself does not refuse it): the mark says so.
-	other := filepath.Join(t.TempDir(), "other")
-	shardsByScript(t, other, 3, "--max-bits", "51", "--episodes", "50")
-	for _, f := range []string{"shard-3", "shard-3.done"} {
-		if err := os.Rename(filepath.Join(out, f), filepath.Join(out, f+".mine")); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(filepath.Join(other, f), filepath.Join(out, f)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	refuses(3, "of another run: 3 (flags '--max-bits 51 --episodes 50'")
-	for _, f := range []string{"shard-3", "shard-3.done"} {
-		if err := os.RemoveAll(filepath.Join(out, f)); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(filepath.Join(out, f+".mine"), filepath.Join(out, f)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	checkJoined(t, out, 3, ref)
-
-	// A file of shard 1 altered after it was written.
-	names := journalNames(t, filepath.Join(out, "shard-1"))
-	victim := filepath.Join(out, "shard-1", names[len(names)-1])
-	if err := os.WriteFile(victim, []byte("actions a0\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	refuses(3, "shard 1: files differ from the checksums")
 }

@@ -2,11 +2,9 @@ package deploy
 
 import (
 	"bytes"
-	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -90,87 +88,44 @@ func waitFor(t *testing.T, what string, limit time.Duration, cond func() bool) {
 	}
 }
 
-// envFiles reads the environment files (*.anynt) of an enumeration folder:
-// name → content.
-func envFiles(t *testing.T, dir string) map[string]string {
+// checkMerged checks that anynt merge joins the packs of an enumeration's
+// shards into the unsharded run with flags: the same --json lines, byte for
+// byte, and the same pack, bit for bit.
+func checkMerged(t *testing.T, packs []string, flags ...string) {
 	t.Helper()
-	paths, err := filepath.Glob(filepath.Join(dir, "*.anynt"))
+	bin := anynt(t)
+	dir := t.TempDir()
+	want := run(t, nil, bin, append([]string{"enumerate", "--json"}, flags...)...)
+	if got := run(t, nil, bin, append([]string{"merge", "--json"}, packs...)...); got != want {
+		t.Errorf("anynt merge --json of the shards differs from the unsharded run's --json lines (%d and %d bytes)", len(got), len(want))
+	}
+	ref, all := filepath.Join(dir, "ref.pack"), filepath.Join(dir, "all.pack")
+	run(t, nil, bin, append([]string{"enumerate", "--pack", ref}, flags...)...)
+	run(t, nil, bin, append([]string{"merge", "--pack", all}, packs...)...)
+	if !sameFile(t, ref, all) {
+		t.Errorf("the shards merged are not the unsharded run's pack, bit for bit")
+	}
+}
+
+// sameFile says whether two files hold the same bytes.
+func sameFile(t *testing.T, a, b string) bool {
+	t.Helper()
+	x, err := os.ReadFile(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string]string{}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		files[filepath.Base(p)] = string(b)
+	y, err := os.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Equal(x, y)
+}
+
+// shardFiles are OUT/shard-1SUFFIX … OUT/shard-NSUFFIX.
+func shardFiles(out string, n int, suffix string) []string {
+	files := make([]string, n)
+	for k := range n {
+		files[k] = filepath.Join(out, "shard-"+strconv.Itoa(k+1)+suffix)
 	}
 	return files
-}
-
-// journalNames lists the files of an enumeration folder's journal
-// (.enumerate.sums, INDEX SHA256 FILE a line), in the order anynt wrote them.
-func journalNames(t *testing.T, dir string) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ".enumerate.sums"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for line := range strings.Lines(string(b)) {
-		f := strings.Fields(line)
-		if len(f) != 3 {
-			t.Fatalf("%s: journal line %q is not INDEX SHA256 FILE", dir, line)
-		}
-		names = append(names, f[2])
-	}
-	return names
-}
-
-// checkJoined runs join-enumeration on out's n shards and checks that it
-// gives the unsharded run in ref: the same files, with the same contents,
-// in the same order, and that the shards' folders hold no other file.
-func checkJoined(t *testing.T, out string, n int, ref string) {
-	t.Helper()
-	joined := run(t, nil, "./slurm/join-enumeration", out, strconv.Itoa(n))
-	want := journalNames(t, ref)
-	wantFiles := envFiles(t, ref)
-	var got []string
-	for p := range strings.Lines(joined) {
-		p = strings.TrimSuffix(p, "\n")
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := filepath.Base(p)
-		if string(b) != wantFiles[name] {
-			t.Errorf("%s differs from the unsharded run's %s", p, name)
-		}
-		got = append(got, name)
-	}
-	if !slices.Equal(got, want) {
-		t.Fatalf("the joined shards list %d environments, the unsharded run %d; first difference at %d", len(got), len(want), firstDiff(got, want))
-	}
-	all := map[string]string{}
-	for k := 1; k <= n; k++ {
-		for name, content := range envFiles(t, filepath.Join(out, "shard-"+strconv.Itoa(k))) {
-			if _, twice := all[name]; twice {
-				t.Errorf("%s is in two shards", name)
-			}
-			all[name] = content
-		}
-	}
-	if !maps.Equal(all, wantFiles) {
-		t.Errorf("the shards' folders hold %d environment files, the unsharded run's %d", len(all), len(wantFiles))
-	}
-}
-
-func firstDiff(a, b []string) int {
-	for i := range min(len(a), len(b)) {
-		if a[i] != b[i] {
-			return i
-		}
-	}
-	return min(len(a), len(b))
 }

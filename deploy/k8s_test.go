@@ -124,8 +124,8 @@ func (c container) env(name string) string {
 // at once, each index retried on its own (which needs restartPolicy Never)
 // on an output volume all pods share; then it runs the container's script
 // for every index on this machine, with the job's settings but a small
-// bound and a temporary folder for the volume, and checks that the shards
-// joined are the unsharded run. No Kubernetes cluster is available here.
+// bound and a temporary folder for the volume, and checks that anynt merge
+// joins the shards into the unsharded run. No Kubernetes cluster is available here.
 func TestIndexedJobManifest(t *testing.T) {
 	job, claims := readManifest(t)
 	if job.CompletionMode != "Indexed" {
@@ -195,7 +195,7 @@ func TestIndexedJobManifest(t *testing.T) {
 	script := c.Args[0]
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`k=\$\(\(JOB_COMPLETION_INDEX \+ 1\)\)`),
-		regexp.MustCompile(`anynt enumerate --shard "\$k/\$SHARDS" --out "\$OUT/shard-\$k"`),
+		regexp.MustCompile(`anynt enumerate --shard "\$k/\$SHARDS" --pack "\$OUT/shard-\$k\.pack"`),
 	} {
 		if !want.MatchString(script) {
 			t.Errorf("the script does not match %s:\n%s", want, script)
@@ -214,9 +214,7 @@ func TestIndexedJobManifest(t *testing.T) {
 		run(t, []string{"PATH=" + filepath.Dir(bin) + ":" + os.Getenv("PATH"), "JOB_COMPLETION_INDEX=" + strconv.Itoa(i),
 			"SHARDS=" + strconv.Itoa(n), "OUT=" + dir, "ANYNT_FLAGS=" + flags}, "/bin/sh", "-c", script)
 	}
-	ref := filepath.Join(t.TempDir(), "ref")
-	run(t, nil, bin, append([]string{"enumerate", "--out", ref}, strings.Fields(flags)...)...)
-	checkJoined(t, dir, n, ref)
+	checkMerged(t, shardFiles(dir, n, ".pack"), strings.Fields(flags)...)
 }
 
 // TestDockerfile checks that the image's build file builds cmd/anynt and

@@ -3,15 +3,17 @@ package deploy
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/anynt/anynt/generate"
 )
 
 // askSlurm asks for the Slurm test: with ANYNT_SLURM=1, as CI (.ci/run)
@@ -161,16 +163,6 @@ func taskStates(t *testing.T, env []string, job string) map[int]map[string]strin
 	return states
 }
 
-// inode is a file's inode number: an atomic rewrite gives a new one.
-func inode(t *testing.T, path string) uint64 {
-	t.Helper()
-	fi, err := os.Stat(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fi.Sys().(*syscall.Stat_t).Ino
-}
-
 // TestSlurmArrayEnumeration submits an enumeration as an array job of four
 // tasks numbered from 0 on a single-node cluster, kills one task mid-run
 // and requeues it, and checks that every task completed, the requeued one
@@ -188,15 +180,21 @@ func TestSlurmArrayEnumeration(t *testing.T) {
 	work := t.TempDir()
 	cluster := startCluster(t, filepath.Join(work, "cluster"))
 
-	// 1,233 candidates: each shard prints about 300 lines of about 900
-	// bytes, well over the 64 KiB the gate's pipe holds.
-	flags := []string{"--max-bits", "58", "--json"}
-	ref := filepath.Join(work, "ref")
+	// 8,753 candidates, about 2,190 a shard: a pack's frame ends every
+	// 1,024 candidate positions, and a frame's lines (about 900 bytes
+	// each) are printed once it is on the disk, far more than the gate's
+	// pipe holds: task 2 blocks with a frame or two of its pack written
+	// and the rest not.
+	flags := []string{"--max-bits", "61"}
+	total, _, err := generate.Count(61)
+	if err != nil {
+		t.Fatal(err)
+	}
+	battery := []string{"--protocol", "battery", "--generate", "52", "--agent", "random,oracle"}
 	refLines := map[int]string{}
-	for _, l := range jsonLines(t, run(t, nil, bin, append([]string{"enumerate", "--out", ref}, flags...)...)) {
+	for _, l := range jsonLines(t, run(t, nil, bin, append([]string{"enumerate", "--json", "--pack", filepath.Join(work, "ref.pack")}, flags...)...)) {
 		refLines[l.index] = l.line
 	}
-
 	gateDir := filepath.Join(work, "gate")
 	if err := os.Mkdir(gateDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -206,17 +204,23 @@ func TestSlurmArrayEnumeration(t *testing.T) {
 		t.Fatal(err)
 	}
 	const killed = 2 // the task, so shard 3
-	logs, out := filepath.Join(work, "logs"), filepath.Join(work, "out")
+	logs, out, results := filepath.Join(work, "logs"), filepath.Join(work, "envs"), filepath.Join(work, "results")
 	if err := os.Mkdir(logs, 0o755); err != nil { // Slurm makes no folder for --output
 		t.Fatal(err)
 	}
 	env := append(slices.Clone(cluster), "ANYNT="+wrapper, "ANYNT_REAL="+bin,
 		"GATE_DIR="+gateDir, "GATE_TASK="+strconv.Itoa(killed), "GATE_LINES=20")
-	submitted := run(t, env, "sbatch", append([]string{"--parsable", "--array=0-3", "--output=" + logs + "/task-%a.out",
-		arrayScript, out, "enumerate"}, flags...)...)
-	job, _, _ := strings.Cut(strings.TrimSpace(submitted), ";")
+	submit := func(env []string, array, log string, args ...string) string {
+		t.Helper()
+		submitted := run(t, env, "sbatch", append([]string{"--parsable", "--array=" + array,
+			"--output=" + filepath.Join(logs, log), arrayScript}, args...)...)
+		job, _, _ := strings.Cut(strings.TrimSpace(submitted), ";")
+		return job
+	}
+	job := submit(env, "0-3", "envs-%a.out", append([]string{out, "enumerate", "--json"}, flags...)...)
+	testJob := submit(append(slices.Clone(cluster), "ANYNT="+bin), "1-4", "results-%a.out", append([]string{results, "test"}, battery...)...)
 	task := job + "_" + strconv.Itoa(killed)
-	shardDir := filepath.Join(out, "shard-"+strconv.Itoa(killed+1))
+	pack := filepath.Join(out, "shard-"+strconv.Itoa(killed+1)+".pack")
 
 	const limit = 5 * time.Minute
 	waitFor(t, "task 2 to block mid-run", limit, func() bool {
@@ -230,82 +234,103 @@ func TestSlurmArrayEnumeration(t *testing.T) {
 	waitFor(t, "task 2 to be requeued", limit, func() bool {
 		return taskStates(t, cluster, task)[killed]["JobState"] == "PENDING"
 	})
-	// The environments the first run counted in its state: the kill may
-	// have come after a file was journaled and before the state counted
-	// it, and a resumed run writes that one again, as it should.
-	firstRun := journalNames(t, shardDir)[:emittedState(t, shardDir)]
-	inodes := map[string]uint64{}
-	for _, name := range firstRun {
-		inodes[name] = inode(t, filepath.Join(shardDir, name))
+	firstRun, err := os.ReadFile(pack)
+	if err != nil {
+		t.Fatal(err)
 	}
-	waitFor(t, "the array job to end", limit, func() bool {
-		return strings.TrimSpace(run(t, cluster, "squeue", "-h", "-j", job)) == ""
+	waitFor(t, "the array jobs to end", limit, func() bool {
+		return strings.TrimSpace(run(t, cluster, "squeue", "-h", "-j", job+","+testJob)) == ""
 	})
 
-	states := taskStates(t, cluster, job)
-	for id := range 4 {
-		s := states[id]
-		if s["JobState"] != "COMPLETED" || s["ExitCode"] != "0:0" {
-			log, _ := os.ReadFile(filepath.Join(logs, fmt.Sprintf("task-%d.out", id)))
-			t.Errorf("task %d: JobState %s, ExitCode %s; want COMPLETED, 0:0; its log:\n%s\nthe cluster's:\n%s", id, s["JobState"], s["ExitCode"], log, clusterLogs(filepath.Join(work, "cluster")))
+	for _, j := range []struct {
+		id, log string
+		killed  int
+	}{{job, "envs-%d.out", killed}, {testJob, "results-%d.out", -1}} {
+		states := taskStates(t, cluster, j.id)
+		if len(states) != 4 {
+			t.Errorf("job %s has tasks %v; want 4", j.id, slices.Sorted(maps.Keys(states)))
 		}
-		if want := map[bool]string{true: "1", false: "0"}[id == killed]; s["Restarts"] != want {
-			t.Errorf("task %d restarted %s times; want %s", id, s["Restarts"], want)
+		for id, s := range states {
+			if s["JobState"] != "COMPLETED" || s["ExitCode"] != "0:0" {
+				log, _ := os.ReadFile(filepath.Join(logs, fmt.Sprintf(j.log, id)))
+				t.Errorf("job %s task %d: JobState %s, ExitCode %s; want COMPLETED, 0:0; its log:\n%s\nthe cluster's:\n%s", j.id, id, s["JobState"], s["ExitCode"], log, clusterLogs(filepath.Join(work, "cluster")))
+			}
+			if want := map[bool]string{true: "1", false: "0"}[id == j.killed]; s["Restarts"] != want {
+				t.Errorf("job %s task %d restarted %s times; want %s", j.id, id, s["Restarts"], want)
+			}
 		}
 	}
 	if t.Failed() {
 		t.FailNow()
 	}
 
-	final := journalNames(t, shardDir)
-	if len(firstRun) == 0 || len(firstRun) >= len(final) || !slices.Equal(final[:len(firstRun)], firstRun) {
-		t.Fatalf("task %d's first run wrote %d of its shard's %d environments before it was killed; want some and not all, the second run going on from them", killed, len(firstRun), len(final))
-	}
-	for name, ino := range inodes {
-		if inode(t, filepath.Join(shardDir, name)) != ino {
-			t.Errorf("%s, written and counted before the kill, was written again", name)
-		}
-	}
-	log, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("task-%d.out", killed)))
+	// Killed mid-run, and resumed: the pack the second run ended with is
+	// the one an uninterrupted run of the shard writes, bit for bit.
+	final, err := os.ReadFile(pack)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(log), "in all (resumed)") || !strings.Contains(string(log), "restart 1") {
-		t.Errorf("task %d's log does not show a resumed second run:\n%s", killed, log)
+	if len(firstRun) == 0 || len(firstRun) >= len(final) {
+		t.Fatalf("task %d's first run wrote %d bytes of its pack's %d before it was killed; want some and not all", killed, len(firstRun), len(final))
+	}
+	alone := filepath.Join(work, "alone.pack")
+	run(t, nil, bin, append([]string{"enumerate", "--shard", strconv.Itoa(killed+1) + "/4", "--pack", alone}, flags...)...)
+	if !sameFile(t, pack, alone) {
+		t.Errorf("task %d's pack, killed and resumed, differs from the shard's pack run uninterrupted", killed)
+	}
+	log, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("envs-%d.out", killed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "restart 1") || !strings.Contains(string(log), "in all (resumed)") {
+		t.Errorf("task %d's log does not show a second run that resumed the first:\n%s", killed, log)
 	}
 
-	checkJoined(t, out, 4, ref)
+	checkMerged(t, shardFiles(out, 4, ".pack"), flags...)
+	want := run(t, nil, bin, append([]string{"test", "--json"}, battery...)...)
+	if got := run(t, nil, bin, append([]string{"merge", "--json"}, shardFiles(results, 4, "")...)...); got != want {
+		t.Errorf("the battery's shards merged differ from the unsharded test's report (%d and %d bytes)", len(got), len(want))
+	}
 
-	// The --json lines: each the unsharded run's line for its index (the
-	// shard and the folder aside), none twice; every one for the tasks not
-	// killed. The killed task's lines still in the pipe when it was killed
-	// are lost: standard output is a log, the folder is the result.
+	// The --json lines the tasks printed: each the unsharded run's line
+	// for its index (the shard and the pack aside), none twice; every one
+	// for the tasks not killed. The killed task's lines still in the pipe
+	// when it was killed are lost: standard output is a log, the pack is
+	// the result.
 	printed := map[int]bool{}
 	for id := range 4 {
-		b, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("task-%d.out", id)))
+		b, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("envs-%d.out", id)))
 		if err != nil {
 			t.Fatal(err)
 		}
 		lines := jsonLines(t, string(b))
 		for _, l := range lines {
-			index, line := l.index, l.line
-			if printed[index] {
-				t.Errorf("environment %d printed twice", index)
+			if printed[l.index] {
+				t.Errorf("environment %d printed twice", l.index)
 			}
-			printed[index] = true
-			if line != refLines[index] {
-				t.Errorf("task %d's line for environment %d differs from the unsharded run's:\n%s\n%s", id, index, line, refLines[index])
+			printed[l.index] = true
+			if l.line != refLines[l.index] {
+				t.Errorf("task %d's line for environment %d differs from the unsharded run's:\n%s\n%s", id, l.index, l.line, refLines[l.index])
 			}
 		}
-		if id != killed && len(lines) != len(journalNames(t, filepath.Join(out, "shard-"+strconv.Itoa(id+1)))) {
-			t.Errorf("task %d printed %d lines for its %d environments", id, len(lines), len(journalNames(t, filepath.Join(out, "shard-"+strconv.Itoa(id+1)))))
+		if id != killed {
+			from, to := generate.ShardRange(total, id+1, 4)
+			n := 0
+			for index := range refLines {
+				if index >= from && index < to {
+					n++
+				}
+			}
+			if len(lines) != n {
+				t.Errorf("task %d printed %d lines; its shard accepted %d", id, len(lines), n)
+			}
 		}
 	}
 }
 
 // jsonLines reads the --json lines of anynt enumerate among other lines,
-// in order, as JSON with what depends on the shard and the folder taken
-// out: the settings' shard, shard count and folder, the file's folder.
+// in order, as JSON with what depends on the shard and the pack taken
+// out: the settings' shard, shard count and pack, the pack in the name.
 func jsonLines(t *testing.T, text string) []indexedLine {
 	t.Helper()
 	var lines []indexedLine
@@ -318,11 +343,11 @@ func jsonLines(t *testing.T, text string) []indexedLine {
 			t.Fatalf("%v: %s", err, line)
 		}
 		settings, _ := v["settings"].(map[string]any)
-		for _, k := range []string{"shard", "shards", "out"} {
+		for _, k := range []string{"shard", "shards", "pack"} {
 			delete(settings, k)
 		}
 		file, _ := v["file"].(string)
-		v["file"] = filepath.Base(file)
+		_, v["file"], _ = strings.Cut(file, "#")
 		index, ok := v["index"].(float64)
 		if !ok {
 			t.Fatalf("a line without its index: %s", line)
@@ -340,19 +365,4 @@ func jsonLines(t *testing.T, text string) []indexedLine {
 type indexedLine struct {
 	index int
 	line  string
-}
-
-// emittedState is the count of environments an enumeration folder's
-// state says are written.
-func emittedState(t *testing.T, dir string) int {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, ".enumerate.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var st struct{ Emitted int }
-	if err := json.Unmarshal(b, &st); err != nil {
-		t.Fatal(err)
-	}
-	return st.Emitted
 }
