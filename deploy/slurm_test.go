@@ -119,13 +119,13 @@ func clusterLogs(dir string) string {
 
 // gate is the ANYNT the test gives the array job: the first run of task
 // GATE_TASK has its standard output go through a pipe read for GATE_LINES
-// lines and then never again. anynt prints a line after the environment's
-// file is written and its state saved, so it has written at least that
-// many when the gate stops reading; it then blocks once the pipe is full
-// (64 KiB on Linux), with the rest of its shard unwritten as long as that
-// rest prints more than the pipe holds. The task stays running, blocked,
-// until the test requeues it: killed mid-run at a point fixed by
-// construction, not by timing. Its second run is anynt itself.
+// lines and then never again. anynt enumerate --pack prints a frame's lines
+// once the frame is on the disk, so when the gate stops reading the pack
+// holds a frame or more; anynt then blocks once the pipe is full (64 KiB on
+// Linux), with the rest of its shard unwritten as long as that rest prints
+// more than the pipe holds. The task stays running, blocked, until the test
+// requeues it: killed mid-run at a point fixed by construction, not by
+// timing. Its second run is anynt itself.
 const gate = `#!/usr/bin/env bash
 if [ "$SLURM_ARRAY_TASK_ID" = "$GATE_TASK" ] && mkdir "$GATE_DIR/first" 2>/dev/null; then
   "$ANYNT_REAL" "$@" | {
@@ -163,13 +163,15 @@ func taskStates(t *testing.T, env []string, job string) map[int]map[string]strin
 	return states
 }
 
-// TestSlurmArrayEnumeration submits an enumeration as an array job of four
-// tasks numbered from 0 on a single-node cluster, kills one task mid-run
-// and requeues it, and checks that every task completed, the requeued one
-// resumed (the files of its first run kept, not written again) and the
-// shards joined are the unsharded run, file for file and in order, and
-// every --json line one of the unsharded run's, none printed twice.
-func TestSlurmArrayEnumeration(t *testing.T) {
+// TestSlurmArrayJobs submits an enumeration as an array job of four tasks
+// numbered from 0, and a battery as one of four tasks numbered from 1, on a
+// single-node cluster, kills one enumeration task mid-run and requeues it,
+// and checks that every task completed, the requeued one resumed to the
+// pack an uninterrupted run of its shard writes, anynt merge gives the
+// unsharded runs bit for bit (the pack, the --json lines, the test's
+// report), and every --json line a task printed is the unsharded run's,
+// none twice.
+func TestSlurmArrayJobs(t *testing.T) {
 	switch skip, err := needSlurm(os.Getenv(askSlurm), os.Getuid(), exec.LookPath); {
 	case err != nil:
 		t.Fatal(err)
