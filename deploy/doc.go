@@ -10,7 +10,8 @@
 // from Debian's slurmctld, slurmd and munge, every file in a temporary
 // folder), submits an enumeration and a battery as array jobs of four
 // tasks, kills one enumeration task mid-run and requeues it (scontrol
-// requeue), and checks that the requeued task resumed to the pack an
+// requeuehold, then release, so that what its first run wrote is read
+// before a second starts), and checks that the requeued task resumed to the pack an
 // uninterrupted run writes, and that anynt merge gives the unsharded runs,
 // bit for bit. The task is killed at a point fixed by construction, not by
 // timing: its standard output goes through a pipe that stops being read

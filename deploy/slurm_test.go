@@ -229,10 +229,10 @@ func TestSlurmArrayJobs(t *testing.T) {
 		_, err := os.Stat(filepath.Join(gateDir, "stopped"))
 		return err == nil
 	})
-	run(t, cluster, "scontrol", "requeue", task)
-	// PENDING once its processes are gone; Slurm then holds a requeued
-	// job until the credentials of its first run have expired (the
-	// cluster's cred_expire: 5 s here, 120 s by default).
+	// requeuehold is requeue that keeps the task held until release, so
+	// that the test reads what its first run wrote before a second starts,
+	// whatever the load. PENDING once its processes are gone.
+	run(t, cluster, "scontrol", "requeuehold", task)
 	waitFor(t, "task 2 to be requeued", limit, func() bool {
 		return taskStates(t, cluster, task)[killed]["JobState"] == "PENDING"
 	})
@@ -240,6 +240,9 @@ func TestSlurmArrayJobs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Slurm starts a requeued task once the credentials of its first run
+	// have expired (the cluster's cred_expire: 5 s here, 120 s by default).
+	run(t, cluster, "scontrol", "release", task)
 	waitFor(t, "the array jobs to end", limit, func() bool {
 		return strings.TrimSpace(run(t, cluster, "squeue", "-h", "-j", job+","+testJob)) == ""
 	})
