@@ -249,7 +249,7 @@ func TestTestAdaptive(t *testing.T) {
 		}
 	}
 	out, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "random", "--test-time", "200", corpusDir+"paper")
-	if code != exitOK || !strings.Contains(out, "ladder a pool of 4 environments: levels 1-4 by description length") {
+	if code != exitOK || !strings.Contains(out, "ladder a pool of 5 environments: levels 1-5 by description length") {
 		t.Errorf("--adaptive on a folder: status %d (%s), no pool ladder in\n%s", code, errw, out)
 	}
 	out, errw, code = anynt(t, "", "test", "--adaptive", "--agent", "qlearning", "--alpha", "0.1", "--test-time", "200", "--json")
