@@ -1,0 +1,373 @@
+package deploy
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/anynt/anynt/generate"
+)
+
+// askSlurm asks for the Slurm test: with ANYNT_SLURM=1, as CI (.ci/run)
+// sets it, a machine without Slurm fails the test instead of skipping it.
+const askSlurm = "ANYNT_SLURM"
+
+// slurmPrograms are what scripts/slurm-local and the test run, from
+// Debian's slurmctld, slurmd, slurm-client and munge.
+var slurmPrograms = []string{"slurmctld", "slurmd", "munged", "mungekey", "sbatch", "scontrol", "squeue", "sinfo", "scancel"}
+
+// needSlurm says whether the Slurm test can run, given askSlurm's value:
+// it runs (both empty), skips (skip says why) or fails (err: asked for and
+// impossible, or a value that is neither 1, 0 nor empty).
+func needSlurm(asked string, uid int, look func(string) (string, error)) (skip string, err error) {
+	if asked != "" && asked != "0" && asked != "1" {
+		return "", fmt.Errorf("%s is %q; it must be 1 (the Slurm test must run, and fail without Slurm) or 0 or unset (it runs when Slurm is there)", askSlurm, asked)
+	}
+	var missing []string
+	for _, p := range slurmPrograms {
+		if _, err := look(p); err != nil {
+			missing = append(missing, p)
+		}
+	}
+	var why string
+	switch {
+	case len(missing) > 0:
+		why = fmt.Sprintf("no %s on PATH: apt-get install slurmctld slurmd slurm-client munge (.ci/run does)", strings.Join(missing, ", "))
+	case uid != 0:
+		why = "not root: the single-node cluster's daemons run as root (SlurmUser=root)"
+	default:
+		return "", nil
+	}
+	if asked == "1" {
+		return "", fmt.Errorf("%s=1 asks for the Slurm test, and it cannot run: %s", askSlurm, why)
+	}
+	return fmt.Sprintf("skipped: %s. The Slurm test runs when Slurm is installed and the test runs as root, and %s=1, as CI sets, makes its absence a failure", why, askSlurm), nil
+}
+
+func TestNeedSlurm(t *testing.T) {
+	all := func(string) (string, error) { return "/usr/bin/x", nil }
+	none := func(p string) (string, error) { return "", exec.ErrNotFound }
+	noMunge := func(p string) (string, error) {
+		if p == "munged" {
+			return "", exec.ErrNotFound
+		}
+		return "/usr/bin/" + p, nil
+	}
+	cases := []struct {
+		asked      string
+		uid        int
+		look       func(string) (string, error)
+		skip, fail bool
+		says       string
+	}{
+		{"", 0, all, false, false, ""},
+		{"1", 0, all, false, false, ""},
+		{"", 0, none, true, false, "apt-get install slurmctld slurmd slurm-client munge"},
+		{"0", 0, noMunge, true, false, "no munged on PATH"},
+		{"1", 0, noMunge, false, true, "no munged on PATH"},
+		{"", 1000, all, true, false, "not root"},
+		{"1", 1000, all, false, true, "not root"},
+		{"yes", 0, all, false, true, "must be 1"},
+	}
+	for _, c := range cases {
+		skip, err := needSlurm(c.asked, c.uid, c.look)
+		if (skip != "") != c.skip || (err != nil) != c.fail {
+			t.Errorf("asked %q, uid %d: skip %q, err %v; want skip %v, failure %v", c.asked, c.uid, skip, err, c.skip, c.fail)
+			continue
+		}
+		if got := skip + fmt.Sprint(err); c.says != "" && !strings.Contains(got, c.says) {
+			t.Errorf("asked %q, uid %d: %q does not say %q", c.asked, c.uid, got, c.says)
+		}
+	}
+}
+
+// startCluster starts a single-node Slurm cluster in dir with
+// scripts/slurm-local, stopped when the test ends, and returns the
+// environment that points Slurm's commands at it.
+func startCluster(t *testing.T, dir string) []string {
+	t.Helper()
+	t.Cleanup(func() {
+		if out, err := exec.Command("../scripts/slurm-local", "stop", dir).CombinedOutput(); err != nil {
+			t.Errorf("stopping the cluster: %v\n%s", err, out)
+		}
+	})
+	out, errOut, err := runErr(nil, "../scripts/slurm-local", "start", dir)
+	if err != nil {
+		t.Fatalf("starting the cluster: %v\n%s%s\n%s", err, out, errOut, clusterLogs(dir))
+	}
+	return []string{"SLURM_CONF=" + filepath.Join(dir, "slurm.conf")}
+}
+
+// clusterLogs are the daemons' logs, for a failure's message.
+func clusterLogs(dir string) string {
+	var b strings.Builder
+	logs, _ := filepath.Glob(filepath.Join(dir, "log", "*.log"))
+	for _, l := range logs {
+		content, _ := os.ReadFile(l)
+		fmt.Fprintf(&b, "== %s\n%s\n", l, content)
+	}
+	return b.String()
+}
+
+// gate is the ANYNT the test gives the array job: the first run of task
+// GATE_TASK has its standard output go through a pipe read for GATE_LINES
+// lines and then never again. anynt enumerate --pack prints a frame's lines
+// once the frame is on the disk, so when the gate stops reading the pack
+// holds a frame or more; anynt then blocks once the pipe is full (64 KiB on
+// Linux), with the rest of its shard unwritten as long as that rest prints
+// more than the pipe holds. The task stays running, blocked, until the test
+// requeues it: killed mid-run at a point fixed by construction, not by
+// timing. Its second run is anynt itself.
+const gate = `#!/usr/bin/env bash
+if [ "$SLURM_ARRAY_TASK_ID" = "$GATE_TASK" ] && mkdir "$GATE_DIR/first" 2>/dev/null; then
+  "$ANYNT_REAL" "$@" | {
+    i=0
+    while [ "$i" -lt "$GATE_LINES" ] && IFS= read -r line; do
+      printf '%s\n' "$line"
+      i=$((i + 1))
+    done
+    touch "$GATE_DIR/stopped"
+    exec sleep 3600
+  }
+  exit 1
+fi
+exec "$ANYNT_REAL" "$@"
+`
+
+// taskStates reads each array task's JobState, ExitCode and Restarts from
+// scontrol (Slurm keeps them for MinJobAge, 300 s, after a task ends).
+func taskStates(t *testing.T, env []string, job string) map[int]map[string]string {
+	t.Helper()
+	states := map[int]map[string]string{}
+	for line := range strings.Lines(run(t, env, "scontrol", "-o", "show", "job", job)) {
+		fields := map[string]string{}
+		for _, f := range strings.Fields(line) {
+			if k, v, ok := strings.Cut(f, "="); ok {
+				fields[k] = v
+			}
+		}
+		id, err := strconv.Atoi(fields["ArrayTaskId"])
+		if err != nil {
+			continue // the array's pending remainder, "1-3" and the like
+		}
+		states[id] = fields
+	}
+	return states
+}
+
+// TestSlurmArrayJobs submits an enumeration as an array job of four tasks
+// numbered from 0, and a battery as one of four tasks numbered from 1, on a
+// single-node cluster, kills one enumeration task mid-run and requeues it,
+// and checks that every task completed, the requeued one resumed to the
+// pack an uninterrupted run of its shard writes, anynt merge gives the
+// unsharded runs bit for bit (the pack, the --json lines, the test's
+// report), and every --json line a task printed is the unsharded run's,
+// none twice.
+func TestSlurmArrayJobs(t *testing.T) {
+	switch skip, err := needSlurm(os.Getenv(askSlurm), os.Getuid(), exec.LookPath); {
+	case err != nil:
+		t.Fatal(err)
+	case skip != "":
+		t.Skip(skip)
+	}
+	bin := anynt(t)
+	work := t.TempDir()
+	cluster := startCluster(t, filepath.Join(work, "cluster"))
+
+	// 8,753 candidates, about 2,190 a shard: a pack's frame ends every
+	// 1,024 candidate positions, and a frame's lines (about 900 bytes
+	// each) are printed once it is on the disk, far more than the gate's
+	// pipe holds: task 2 blocks with a frame or two of its pack written
+	// and the rest not.
+	flags := []string{"--max-bits", "61"}
+	total, _, err := generate.Count(61)
+	if err != nil {
+		t.Fatal(err)
+	}
+	battery := []string{"--protocol", "battery", "--generate", "52", "--agent", "random,oracle"}
+	refLines := map[int]string{}
+	for _, l := range jsonLines(t, run(t, nil, bin, append([]string{"enumerate", "--json", "--pack", filepath.Join(work, "ref.pack")}, flags...)...)) {
+		refLines[l.index] = l.line
+	}
+	gateDir := filepath.Join(work, "gate")
+	if err := os.Mkdir(gateDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	wrapper := filepath.Join(work, "anynt-gated")
+	if err := os.WriteFile(wrapper, []byte(gate), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const killed = 2 // the task, so shard 3
+	logs, out, results := filepath.Join(work, "logs"), filepath.Join(work, "envs"), filepath.Join(work, "results")
+	if err := os.Mkdir(logs, 0o755); err != nil { // Slurm makes no folder for --output
+		t.Fatal(err)
+	}
+	env := append(slices.Clone(cluster), "ANYNT="+wrapper, "ANYNT_REAL="+bin,
+		"GATE_DIR="+gateDir, "GATE_TASK="+strconv.Itoa(killed), "GATE_LINES=20")
+	submit := func(env []string, array, log string, args ...string) string {
+		t.Helper()
+		submitted := run(t, env, "sbatch", append([]string{"--parsable", "--array=" + array,
+			"--output=" + filepath.Join(logs, log), arrayScript}, args...)...)
+		job, _, _ := strings.Cut(strings.TrimSpace(submitted), ";")
+		return job
+	}
+	job := submit(env, "0-3", "envs-%a.out", append([]string{out, "enumerate", "--json"}, flags...)...)
+	testJob := submit(append(slices.Clone(cluster), "ANYNT="+bin), "1-4", "results-%a.out", append([]string{results, "test"}, battery...)...)
+	task := job + "_" + strconv.Itoa(killed)
+	pack := filepath.Join(out, "shard-"+strconv.Itoa(killed+1)+".pack")
+
+	const limit = 5 * time.Minute
+	waitFor(t, "task 2 to block mid-run", limit, func() bool {
+		_, err := os.Stat(filepath.Join(gateDir, "stopped"))
+		return err == nil
+	})
+	// requeuehold is requeue that keeps the task held until release, so
+	// that the test reads what its first run wrote before a second starts,
+	// whatever the load. PENDING once its processes are gone.
+	run(t, cluster, "scontrol", "requeuehold", task)
+	waitFor(t, "task 2 to be requeued", limit, func() bool {
+		return taskStates(t, cluster, task)[killed]["JobState"] == "PENDING"
+	})
+	firstRun, err := os.ReadFile(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Slurm starts a requeued task once the credentials of its first run
+	// have expired (the cluster's cred_expire: 5 s here, 120 s by default).
+	run(t, cluster, "scontrol", "release", task)
+	waitFor(t, "the array jobs to end", limit, func() bool {
+		return strings.TrimSpace(run(t, cluster, "squeue", "-h", "-j", job+","+testJob)) == ""
+	})
+
+	for _, j := range []struct {
+		id, log string
+		killed  int
+	}{{job, "envs-%d.out", killed}, {testJob, "results-%d.out", -1}} {
+		states := taskStates(t, cluster, j.id)
+		if len(states) != 4 {
+			t.Errorf("job %s has tasks %v; want 4", j.id, slices.Sorted(maps.Keys(states)))
+		}
+		for id, s := range states {
+			if s["JobState"] != "COMPLETED" || s["ExitCode"] != "0:0" {
+				log, _ := os.ReadFile(filepath.Join(logs, fmt.Sprintf(j.log, id)))
+				t.Errorf("job %s task %d: JobState %s, ExitCode %s; want COMPLETED, 0:0; its log:\n%s\nthe cluster's:\n%s", j.id, id, s["JobState"], s["ExitCode"], log, clusterLogs(filepath.Join(work, "cluster")))
+			}
+			if want := map[bool]string{true: "1", false: "0"}[id == j.killed]; s["Restarts"] != want {
+				t.Errorf("job %s task %d restarted %s times; want %s", j.id, id, s["Restarts"], want)
+			}
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+
+	// Killed mid-run, and resumed: the pack the second run ended with is
+	// the one an uninterrupted run of the shard writes, bit for bit.
+	final, err := os.ReadFile(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(firstRun) == 0 || len(firstRun) >= len(final) {
+		t.Fatalf("task %d's first run wrote %d bytes of its pack's %d before it was killed; want some and not all", killed, len(firstRun), len(final))
+	}
+	alone := filepath.Join(work, "alone.pack")
+	run(t, nil, bin, append([]string{"enumerate", "--shard", strconv.Itoa(killed+1) + "/4", "--pack", alone}, flags...)...)
+	if !sameFile(t, pack, alone) {
+		t.Errorf("task %d's pack, killed and resumed, differs from the shard's pack run uninterrupted", killed)
+	}
+	log, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("envs-%d.out", killed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "restart 1") || !strings.Contains(string(log), "in all (resumed)") {
+		t.Errorf("task %d's log does not show a second run that resumed the first:\n%s", killed, log)
+	}
+
+	checkMerged(t, shardFiles(out, 4, ".pack"), flags...)
+	want := run(t, nil, bin, append([]string{"test", "--json"}, battery...)...)
+	if got := run(t, nil, bin, append([]string{"merge", "--json"}, shardFiles(results, 4, "")...)...); got != want {
+		t.Errorf("the battery's shards merged differ from the unsharded test's report (%d and %d bytes)", len(got), len(want))
+	}
+
+	// The --json lines the tasks printed: each the unsharded run's line
+	// for its index (the shard and the pack aside), none twice; every one
+	// for the tasks not killed. The killed task's lines still in the pipe
+	// when it was killed are lost: standard output is a log, the pack is
+	// the result.
+	printed := map[int]bool{}
+	for id := range 4 {
+		b, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("envs-%d.out", id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := jsonLines(t, string(b))
+		for _, l := range lines {
+			if printed[l.index] {
+				t.Errorf("environment %d printed twice", l.index)
+			}
+			printed[l.index] = true
+			if l.line != refLines[l.index] {
+				t.Errorf("task %d's line for environment %d differs from the unsharded run's:\n%s\n%s", id, l.index, l.line, refLines[l.index])
+			}
+		}
+		if id != killed {
+			from, to := generate.ShardRange(total, id+1, 4)
+			n := 0
+			for index := range refLines {
+				if index >= from && index < to {
+					n++
+				}
+			}
+			if len(lines) != n {
+				t.Errorf("task %d printed %d lines; its shard accepted %d", id, len(lines), n)
+			}
+		}
+	}
+}
+
+// jsonLines reads the --json lines of anynt enumerate among other lines,
+// in order, as JSON with what depends on the shard and the pack taken
+// out: the settings' shard, shard count and pack, the pack in the name.
+func jsonLines(t *testing.T, text string) []indexedLine {
+	t.Helper()
+	var lines []indexedLine
+	for line := range strings.Lines(text) {
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		var v map[string]any
+		if err := json.Unmarshal([]byte(line), &v); err != nil {
+			t.Fatalf("%v: %s", err, line)
+		}
+		settings, _ := v["settings"].(map[string]any)
+		for _, k := range []string{"shard", "shards", "pack"} {
+			delete(settings, k)
+		}
+		file, _ := v["file"].(string)
+		_, v["file"], _ = strings.Cut(file, "#")
+		index, ok := v["index"].(float64)
+		if !ok {
+			t.Fatalf("a line without its index: %s", line)
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines = append(lines, indexedLine{int(index), string(b)})
+	}
+	return lines
+}
+
+// indexedLine is a --json line and the index of its environment.
+type indexedLine struct {
+	index int
+	line  string
+}
