@@ -65,7 +65,15 @@ func Merge(paths []string, version string) (*Merged, error) {
 			return fail(fmt.Errorf("%s says it is shard %d/%d of [%d, %d); that shard is [%d, %d)", path, h.Shard, h.Shards, h.From, h.To, from, to))
 		}
 		if covered := coveredTo(r); covered != h.To {
+			if limitOf(h) > 0 {
+				return fail(fmt.Errorf("%s stops at candidate %d of its [%d, %d) at its --limit: a limited shard is not a part of the whole run", path, covered, h.From, h.To))
+			}
 			return fail(fmt.Errorf("%s stops at candidate %d of its [%d, %d): run shard %d/%d again to finish it", path, covered, h.From, h.To, h.Shard, h.Shards))
+		}
+		if err := r.Verify(); errors.Is(err, pack.ErrTorn) {
+			return fail(fmt.Errorf("%v: run shard %d/%d again to finish it", err, h.Shard, h.Shards))
+		} else if err != nil {
+			return fail(err)
 		}
 		byShard[h.Shard] = path
 	}
@@ -93,6 +101,15 @@ func Merge(paths []string, version string) (*Merged, error) {
 	h := readers[0].Header
 	m.header = pack.Header{Version: version, Kind: h.Kind, Settings: h.Settings, Total: h.Total, To: h.Total, Shard: 1, Shards: 1}
 	return m, nil
+}
+
+// limitOf is the --limit of the run that wrote a pack, 0 for none.
+func limitOf(h pack.Header) int {
+	var s struct {
+		Limit int `json:"limit"`
+	}
+	json.Unmarshal(h.Settings, &s)
+	return s.Limit
 }
 
 // coveredTo is the position after a pack's last frame.
@@ -166,12 +183,23 @@ func addTally(a, b Tally) Tally {
 // WritePack writes the run's pack to path, a new file: frames at the
 // multiples of pack.FrameSpan and at the end, as the unsharded run cuts
 // them, so that it is that run's pack bit for bit. A shard ends within a
-// frame of the whole, whose records it shares with the next shard.
-func (m *Merged) WritePack(path string) error {
+// frame of the whole, whose records it shares with the next shard. The
+// pack is written under a temporary name and renamed when whole, so that
+// a failure leaves no partial pack at path.
+func (m *Merged) WritePack(path string) (err error) {
 	if _, err := os.Lstat(path); err == nil {
 		return fmt.Errorf("%s exists; merge writes a new pack", path)
 	}
-	w, _, _, err := pack.Resume(path, m.header)
+	tmp := path + ".merging"
+	defer func() {
+		if err != nil {
+			os.Remove(tmp)
+		} else {
+			err = os.Rename(tmp, path)
+		}
+	}()
+	os.Remove(tmp) // left by a merge that was killed
+	w, _, _, err := pack.Resume(tmp, m.header)
 	if err != nil {
 		return err
 	}

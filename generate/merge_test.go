@@ -80,6 +80,18 @@ func TestMergeRefusesWhatIsNotTheWholeRun(t *testing.T) {
 	torn, unfinished := filepath.Join(dir, "torn.pack"), filepath.Join(dir, "unfinished.pack")
 	os.WriteFile(torn, b[:len(b)-3], 0o644)
 	os.WriteFile(unfinished, b[:len(b)-3], 0o644)
+	// A last frame that does not match its entry: torn too.
+	flipped := filepath.Join(dir, "flipped.pack")
+	fb := bytes.Clone(b)
+	fb[len(fb)-1] ^= 0xff
+	os.WriteFile(flipped, fb, 0o644)
+	// A shard stopped at its --limit.
+	limited := quickFilters
+	limitedDir := filepath.Join(dir, "limited")
+	os.Mkdir(limitedDir, 0o755)
+	limitedPath := filepath.Join(limitedDir, "shard-1.pack")
+	packed(t, generate.StreamSettings{MaxBits: 57, Limit: 2, Shard: 1, Shards: 2, Filters: limited, Pack: limitedPath})
+	packed(t, generate.StreamSettings{MaxBits: 57, Limit: 2, Shard: 2, Shards: 2, Filters: limited, Pack: filepath.Join(limitedDir, "shard-2.pack")})
 	r, err := pack.Open(paths[1])
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +114,8 @@ func TestMergeRefusesWhatIsNotTheWholeRun(t *testing.T) {
 		{"other settings", []string{paths[0], otherPaths[1], paths[2]}, version.String(), "is a shard of another run"},
 		{"torn", []string{paths[0], torn, paths[2]}, version.String(), "torn"},
 		{"unfinished", []string{paths[0], unfinished, paths[2]}, version.String(), "stops at candidate"},
+		{"a changed last frame", []string{paths[0], flipped, paths[2]}, version.String(), "run shard 2/3 again"},
+		{"limited", []string{limitedPath, filepath.Join(limitedDir, "shard-2.pack")}, version.String(), "a limited shard is not a part of the whole run"},
 		{"none", nil, version.String(), "no packs"},
 	}
 	for _, tt := range tests {

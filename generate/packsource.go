@@ -79,6 +79,9 @@ func PackSources(path string) (names []string, texts [][]byte, ok bool, err erro
 	if r.Torn != nil {
 		return nil, nil, true, fmt.Errorf("%w: run its shard again to finish it", r.Torn)
 	}
+	if covered := coveredTo(r); covered != r.Header.To && limitOf(r.Header) == 0 {
+		return nil, nil, true, fmt.Errorf("%s stops at candidate %d of its [%d, %d): its run was not finished; run it again to finish it", path, covered, r.Header.From, r.Header.To)
+	}
 	for i := range r.Entries {
 		lines, err := r.Lines(i)
 		if err != nil {

@@ -146,3 +146,27 @@ func TestSeekFarIntoTheStream(t *testing.T) {
 		}
 	}
 }
+
+// TestShardRangeOfHugeTotals cuts totals whose product with the shard
+// number overflows 64 bits: the shards still cover the stream in order.
+func TestShardRangeOfHugeTotals(t *testing.T) {
+	for _, total := range []int{1_177_500_000_000_000, 73_000_000_000_000_000, math.MaxInt64} {
+		for _, n := range []int{1, 1000, 10000, 1 << 20} {
+			prev, last := 0, 0
+			for _, k := range []int{1, 2, n / 2, n - 1, n} {
+				if k <= last || k > n {
+					continue
+				}
+				last = k
+				from, to := ShardRange(total, k, n)
+				if from < 0 || to < from || to > total || (k == 1 && from != 0) || (k == n && to != total) {
+					t.Fatalf("total %d, shard %d/%d: [%d, %d)", total, k, n, from, to)
+				}
+				if from < prev {
+					t.Fatalf("total %d, shard %d/%d starts at %d, before the shard before ended (%d)", total, k, n, from, prev)
+				}
+				prev = to
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"slices"
@@ -226,7 +227,15 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 // equal length, in order, so that the shards' outputs one after another
 // are the stream's.
 func ShardRange(total, k, n int) (from, to int) {
-	return int(int64(total) * int64(k-1) / int64(n)), int(int64(total) * int64(k) / int64(n))
+	return mulDiv(total, k-1, n), mulDiv(total, k, n)
+}
+
+// mulDiv is ⌊a·b/c⌋ for 0 ≤ b ≤ c, in 128 bits: a·b overflows 64 bits
+// for the totals of large bounds (10¹⁷ candidates and 1,000 shards).
+func mulDiv(a, b, c int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	return int(q)
 }
 
 // fileName is the name of a candidate's file: its bits, then its index.

@@ -254,3 +254,31 @@ func BenchmarkRecord(b *testing.B) {
 		k++
 	}
 }
+
+// A pack whose creation was cut short (an empty file, a header frame cut
+// anywhere) is started again by Resume, not refused: nothing was written
+// to lose. A file that is not a pack is still refused.
+func TestATornHeaderIsStartedAgain(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.pack")
+	write(t, whole, 3)
+	want, _ := os.ReadFile(whole)
+	r, _ := Open(whole)
+	headerEnd := r.headerEnd
+	r.Close()
+	for n := 0; n < int(headerEnd); n += max(1, int(headerEnd)/9) {
+		path := filepath.Join(dir, "cut.pack")
+		os.WriteFile(path, want[:n], 0o644)
+		if last, _ := write(t, path, 3); last != nil {
+			t.Errorf("header cut at %d: resumed after %+v", n, last)
+		}
+		if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+			t.Errorf("header cut at %d: the pack differs from the uninterrupted one", n)
+		}
+	}
+	other := filepath.Join(dir, "other")
+	os.WriteFile(other, []byte("actions s l r\n"), 0o644)
+	if _, _, _, err := Resume(other, testHeader); err == nil {
+		t.Error("a file that is no pack was taken for one")
+	}
+}

@@ -3,12 +3,14 @@ package pack
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 
+	"github.com/anynt/anynt/internal/atomicfile"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -41,7 +43,15 @@ func Resume(path string, h Header) (w *Writer, last *Entry, torn error, err erro
 	}
 	end := int64(0)
 	switch r, err := Open(path); {
-	case errors.Is(err, os.ErrNotExist):
+	case errors.Is(err, os.ErrNotExist) || err != nil && headerTorn(path):
+		// A new pack, or one whose creation was interrupted: its header
+		// is written whole or not at all (a temporary file renamed), so
+		// that a kill at any moment leaves a pack a run can resume.
+		header := skippable(headerMagic, want)
+		if err := atomicfile.Write(path, header); err != nil {
+			return nil, nil, nil, err
+		}
+		end = int64(len(header))
 	case err != nil:
 		return nil, nil, nil, err
 	default:
@@ -77,7 +87,7 @@ func Resume(path string, h Header) (w *Writer, last *Entry, torn error, err erro
 	if last != nil {
 		w.next = last.Next
 	}
-	if err := w.start(end, want); err != nil {
+	if err := w.start(end); err != nil {
 		f.Close()
 		return nil, nil, nil, err
 	}
@@ -88,18 +98,9 @@ func Resume(path string, h Header) (w *Writer, last *Entry, torn error, err erro
 	return w, last, torn, nil
 }
 
-// start cuts the file to end (the torn part, if any, goes) or, when it
-// is new, writes the header; then it positions the writer at the end.
-func (w *Writer) start(end int64, header []byte) error {
-	if end == 0 {
-		if err := w.f.Truncate(0); err != nil {
-			return err
-		}
-		if _, err := w.f.Write(skippable(headerMagic, header)); err != nil {
-			return err
-		}
-		return w.f.Sync()
-	}
+// start cuts the file to end (the torn part, if any, goes) and positions
+// the writer there.
+func (w *Writer) start(end int64) error {
 	if err := w.f.Truncate(end); err != nil {
 		return err
 	}
@@ -146,4 +147,26 @@ func (w *Writer) Write(from, next int, records []Record, tally json.RawMessage) 
 func (w *Writer) Close() error {
 	w.enc.Close()
 	return w.f.Close()
+}
+
+// headerTorn reports whether the file at path is empty, or holds the
+// start of a pack's header frame cut short: what a writer killed while
+// creating a pack without this package's atomic creation would leave, and
+// nothing a run could lose by starting it again.
+func headerTorn(path string) bool {
+	b, err := os.ReadFile(path)
+	if err != nil || len(b) > maxSkippable+8 {
+		return false
+	}
+	var magic [4]byte
+	binary.LittleEndian.PutUint32(magic[:], headerMagic)
+	switch {
+	case len(b) < 4:
+		return bytes.HasPrefix(magic[:], b)
+	case !bytes.Equal(b[:4], magic[:]):
+		return false
+	case len(b) < 8:
+		return true
+	}
+	return int64(len(b)) < 8+int64(binary.LittleEndian.Uint32(b[4:8]))
 }

@@ -192,7 +192,9 @@ func MergeParts(paths []string, version string) (Input, bool, error) {
 		switch {
 		case h.Version != version:
 			return in, false, fmt.Errorf("%s was written by anynt %s; this is anynt %s: merge with the anynt that gave the test", p, h.Version, version)
-		case !bytes.Equal(h.Test, first.Test) || h.Shards != first.Shards || h.Pairs != first.Pairs:
+		case h.Shards != first.Shards:
+			return in, false, fmt.Errorf("%s is shard %d of %d; %s is of %d shards: give the parts of one run", p, h.Shard, h.Shards, paths[0], first.Shards)
+		case !bytes.Equal(h.Test, first.Test) || h.Pairs != first.Pairs:
 			return in, false, fmt.Errorf("%s is a part of another test than %s", p, paths[0])
 		case byShard[h.Shard] != "":
 			return in, false, fmt.Errorf("shard %d of %d is given twice: %s and %s", h.Shard, h.Shards, byShard[h.Shard], p)
@@ -298,7 +300,10 @@ func PartDone(dir string, in Input, computeBounds bool, k, n int) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	if !bytes.Equal(h.Test, test) || h.Version != in.Version || h.Shard != k || h.Shards != n {
+	if h.Version != in.Version {
+		return false, fmt.Errorf("%s holds a part written by anynt %s; this is anynt %s: use another folder", filepath.Join(dir, PartName(k, n)), h.Version, in.Version)
+	}
+	if !bytes.Equal(h.Test, test) || h.Shard != k || h.Shards != n {
 		return false, fmt.Errorf("%s holds a part of another test; use another folder", filepath.Join(dir, PartName(k, n)))
 	}
 	return len(h.Faults) == 0, nil

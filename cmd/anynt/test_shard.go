@@ -85,6 +85,15 @@ func takeShard(io *stdio, fl testFlags, p protocol, s exam.Settings, items []exa
 	if fl.bounds {
 		lo, hi := exam.FirstPairs(len(examinees), from, to)
 		in.Bounds = exam.Bounds(items[lo:hi], s, nil)
+		// A signal during the scales leaves items without theirs: the
+		// part is not whole then, and the shard is given again.
+		select {
+		case <-s.Stop:
+			if failed == nil {
+				faults = append(faults, exam.ErrStopped)
+			}
+		default:
+		}
 	}
 	path, err := report.WritePart(fl.shard.out, in, fl.bounds, k, n, from, to, faults)
 	if err != nil {
