@@ -373,7 +373,7 @@ func (l *loader) settings() {
 	if e.Space != nil {
 		for i, c := range e.Place {
 			if c >= e.Space.Cells() {
-				l.errs.Add(l.placedAt[i], "%s is placed in cell %d; the space has %d cells", l.objectName(i), c+1, e.Space.Cells())
+				l.errs.Add(l.placedAt[i], "%s is placed in cell %d; the space has %d cells", l.env.ObjectName(i), c+1, e.Space.Cells())
 			}
 		}
 	}
@@ -384,18 +384,6 @@ func (l *loader) settings() {
 		}
 		l.errs.Add(second, "Good and Evil are placed in the same cell, %d (the other at %s); they never share one", p[Good]+1, first)
 	}
-}
-
-func (l *loader) objectName(i int) string {
-	switch i {
-	case Pi:
-		return "π"
-	case Good:
-		return "⊕"
-	case Evil:
-		return "⊖"
-	}
-	return l.env.Objects[i-3].Name
 }
 
 func intPow(b, e int) int {
@@ -440,7 +428,7 @@ func (l *loader) setting(s *lang.Setting) error {
 			return fmt.Errorf("%q is not a cell number (cells count from 1)", args[1])
 		}
 		for i := range e.Place {
-			if l.objectName(i) == args[0] {
+			if l.env.ObjectName(i) == args[0] {
 				e.Place[i] = cell - 1
 				l.placedAt[i] = s.At
 				return nil
