@@ -14,6 +14,31 @@ import (
 	"github.com/anynt/anynt/vm"
 )
 
+// loadedReach is a parsed and loaded environment of reachEnvs.
+type loadedReach struct {
+	f *lang.File
+	e *env.Env
+}
+
+// loadedReachEnvs are reachEnvs parsed and loaded, by name; rule files
+// are left out.
+func loadedReachEnvs(t *testing.T) map[string]loadedReach {
+	t.Helper()
+	out := map[string]loadedReach{}
+	for name, src := range reachEnvs(t) {
+		f, err := lang.Parse(name, []byte(src))
+		if err != nil || !env.IsEnvironment(f) {
+			continue
+		}
+		e, err := env.Load(f)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out[name] = loadedReach{f, e}
+	}
+	return out
+}
+
 // reachEnvs are the environments the soundness tests run: the corpus's,
 // the chaser trap, and small ones whose rules come alive only through
 // what other rules write or through the memory.
@@ -84,15 +109,8 @@ goodevil {
 // start and end included, is one the lint's observation language allows:
 // else a rule that can fire could be called dead.
 func TestObservationPairsHoldEveryObservation(t *testing.T) {
-	for name, src := range reachEnvs(t) {
-		f, err := lang.Parse(name, []byte(src))
-		if err != nil || !env.IsEnvironment(f) {
-			continue
-		}
-		e, err := env.Load(f)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+	for name, le := range loadedReachEnvs(t) {
+		e := le.e
 		names := e.BaseSymbols()
 		free := make([]int, 3+len(e.Objects))
 		for i := range free {
@@ -135,15 +153,8 @@ func TestObservationPairsHoldEveryObservation(t *testing.T) {
 // the warnings.
 func TestLintNeverWarnsOfARuleThatFires(t *testing.T) {
 	fired := 0
-	for name, src := range reachEnvs(t) {
-		f, err := lang.Parse(name, []byte(src))
-		if err != nil || !env.IsEnvironment(f) {
-			continue
-		}
-		e, err := env.Load(f)
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
+	for name, le := range loadedReachEnvs(t) {
+		f, e := le.f, le.e
 		dead := map[string]string{}
 		for _, w := range env.Lint(f, e) {
 			if strings.Contains(w.Msg, "can never match") {

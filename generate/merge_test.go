@@ -21,7 +21,7 @@ func shardPacks(t *testing.T, dir string, bits float64, n int, f generate.Filter
 	var paths []string
 	for k := 1; k <= n; k++ {
 		p := filepath.Join(dir, "shard-"+strconv.Itoa(k)+".pack")
-		packed(t, generate.StreamSettings{MaxBits: bits, Shard: k, Shards: n, Filters: f, Pack: p})
+		emitted(t, generate.StreamSettings{MaxBits: bits, Shard: k, Shards: n, Filters: f, Pack: p})
 		paths = append(paths, p)
 	}
 	return paths
@@ -34,7 +34,7 @@ func TestMergedShardsAreTheWholeRun(t *testing.T) {
 	s := generate.StreamSettings{MaxBits: 58, Shard: 1, Shards: 1, Filters: quickFilters}
 	whole := emitted(t, s)
 	s.Pack = filepath.Join(dir, "whole.pack")
-	packed(t, s)
+	emitted(t, s)
 	want, _ := os.ReadFile(s.Pack)
 	for _, n := range []int{2, 3, 5} {
 		sub := filepath.Join(dir, strconv.Itoa(n))
@@ -90,8 +90,8 @@ func TestMergeRefusesWhatIsNotTheWholeRun(t *testing.T) {
 	limitedDir := filepath.Join(dir, "limited")
 	os.Mkdir(limitedDir, 0o755)
 	limitedPath := filepath.Join(limitedDir, "shard-1.pack")
-	packed(t, generate.StreamSettings{MaxBits: 57, Limit: 2, Shard: 1, Shards: 2, Filters: limited, Pack: limitedPath})
-	packed(t, generate.StreamSettings{MaxBits: 57, Limit: 2, Shard: 2, Shards: 2, Filters: limited, Pack: filepath.Join(limitedDir, "shard-2.pack")})
+	emitted(t, generate.StreamSettings{MaxBits: 57, Limit: 2, Shard: 1, Shards: 2, Filters: limited, Pack: limitedPath})
+	emitted(t, generate.StreamSettings{MaxBits: 57, Limit: 2, Shard: 2, Shards: 2, Filters: limited, Pack: filepath.Join(limitedDir, "shard-2.pack")})
 	r, err := pack.Open(paths[1])
 	if err != nil {
 		t.Fatal(err)

@@ -13,23 +13,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// packed runs the stream into a pack and returns what it emitted.
-func packed(t *testing.T, s generate.StreamSettings) []generate.Emitted {
-	t.Helper()
-	var out []generate.Emitted
-	if _, err := generate.Stream(s, func(e generate.Emitted) { out = append(out, e) }, nil, nil); err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // A pack holds what the stream emits: each accepted environment's record,
 // with its source, read back by its index; the frames end at multiples of
 // pack.FrameSpan.
 func TestPackHoldsTheStream(t *testing.T) {
 	whole := emitted(t, generate.StreamSettings{MaxBits: 57, Shard: 1, Shards: 1, Filters: quickFilters})
 	path := filepath.Join(t.TempDir(), "all.pack")
-	got := packed(t, generate.StreamSettings{MaxBits: 57, Shard: 1, Shards: 1, Filters: quickFilters, Pack: path})
+	got := emitted(t, generate.StreamSettings{MaxBits: 57, Shard: 1, Shards: 1, Filters: quickFilters, Pack: path})
 	if len(got) != len(whole) || len(whole) < 100 {
 		t.Fatalf("the packed run emitted %d, the plain one %d", len(got), len(whole))
 	}
@@ -62,11 +52,11 @@ func TestPackHoldsTheStream(t *testing.T) {
 // end where the unsharded run's do, or at the shard's end.
 func TestShardPacksCutWhereTheWholeDoes(t *testing.T) {
 	dir := t.TempDir()
-	packed(t, generate.StreamSettings{MaxBits: 57, Shard: 1, Shards: 1, Filters: quickFilters, Pack: filepath.Join(dir, "all.pack")})
+	emitted(t, generate.StreamSettings{MaxBits: 57, Shard: 1, Shards: 1, Filters: quickFilters, Pack: filepath.Join(dir, "all.pack")})
 	var records int
 	for k := 1; k <= 3; k++ {
 		path := filepath.Join(dir, "shard"+strconv.Itoa(k)+".pack")
-		packed(t, generate.StreamSettings{MaxBits: 57, Shard: k, Shards: 3, Filters: quickFilters, Pack: path})
+		emitted(t, generate.StreamSettings{MaxBits: 57, Shard: k, Shards: 3, Filters: quickFilters, Pack: path})
 		r, err := pack.Open(path)
 		if err != nil {
 			t.Fatal(err)
@@ -95,7 +85,7 @@ func TestShardPacksCutWhereTheWholeDoes(t *testing.T) {
 func TestAnInterruptedPackResumes(t *testing.T) {
 	dir := t.TempDir()
 	s := generate.StreamSettings{MaxBits: 58, Shard: 1, Shards: 1, Filters: quickFilters, Pack: filepath.Join(dir, "all.pack")}
-	whole := packed(t, s)
+	whole := emitted(t, s)
 	want, _ := os.ReadFile(s.Pack)
 	for _, cut := range []int{len(want) / 3, len(want) - 5} {
 		s.Pack = filepath.Join(dir, "cut"+strconv.Itoa(cut)+".pack")

@@ -33,7 +33,11 @@ func ReadSource(name string) ([]byte, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
 	}
-	return recordSource(line)
+	e, err := environmentOf(line)
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+	}
+	return []byte(e.Source), nil
 }
 
 // packRef splits PACK#INDEX when PACK is a file and no file has the whole
@@ -56,12 +60,14 @@ func packRef(name string) (path string, index int, ok bool) {
 	return name[:i], index, true
 }
 
-func recordSource(line []byte) ([]byte, error) {
+// environmentOf reads an enumeration pack's record: an accepted
+// environment with its source.
+func environmentOf(line []byte) (Emitted, error) {
 	var e Emitted
 	if err := json.Unmarshal(line, &e); err != nil || e.Source == "" {
-		return nil, errors.New("the record holds no environment")
+		return e, errors.New("the record holds no environment")
 	}
-	return []byte(e.Source), nil
+	return e, nil
 }
 
 // PackSources returns the environments of the pack at path, in order,
@@ -88,9 +94,9 @@ func PackSources(path string) (names []string, texts [][]byte, ok bool, err erro
 			return nil, nil, true, err
 		}
 		for _, line := range lines {
-			var e Emitted
-			if err := json.Unmarshal(line, &e); err != nil || e.Source == "" {
-				return nil, nil, true, fmt.Errorf("%s: a record holds no environment", path)
+			e, err := environmentOf(line)
+			if err != nil {
+				return nil, nil, true, fmt.Errorf("%s: %w", path, err)
 			}
 			names = append(names, fmt.Sprintf("%s#%d", path, e.Index))
 			texts = append(texts, []byte(e.Source))

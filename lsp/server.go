@@ -154,12 +154,16 @@ func (s *server) doc(uri protocol.DocumentUri) *text {
 }
 
 func (s *server) didOpen(ctx *glsp.Context, p *protocol.DidOpenTextDocumentParams) error {
-	t := newText(p.TextDocument.Text)
-	s.mu.Lock()
-	s.docs[p.TextDocument.URI] = t
-	s.mu.Unlock()
-	s.publish(ctx, p.TextDocument.URI, t, &p.TextDocument.Version)
+	s.update(ctx, p.TextDocument.URI, newText(p.TextDocument.Text), p.TextDocument.Version)
 	return nil
+}
+
+// update keeps a document's new text and publishes its diagnostics.
+func (s *server) update(ctx *glsp.Context, uri protocol.DocumentUri, t *text, version protocol.Integer) {
+	s.mu.Lock()
+	s.docs[uri] = t
+	s.mu.Unlock()
+	s.publish(ctx, uri, t, &version)
 }
 
 // didChange applies the changes in order: the whole text, as the server
@@ -182,10 +186,7 @@ func (s *server) didChange(ctx *glsp.Context, p *protocol.DidChangeTextDocumentP
 			t = newText(t.s[:from] + c.Text + t.s[to:])
 		}
 	}
-	s.mu.Lock()
-	s.docs[p.TextDocument.URI] = t
-	s.mu.Unlock()
-	s.publish(ctx, p.TextDocument.URI, t, &p.TextDocument.Version)
+	s.update(ctx, p.TextDocument.URI, t, p.TextDocument.Version)
 	return nil
 }
 
