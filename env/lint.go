@@ -39,10 +39,10 @@ func Lint(f *lang.File, e *Env) lang.ErrorList {
 	var warns lang.ErrorList
 	blocks := behaviourBlocks(f)
 	for _, b := range blocks.objects {
-		lintWrites(&warns, f, e, b, "object "+b.Name, "always stays")
+		lintWrites(&warns, f, e, b, "object "+b.Name, "it always stays")
 	}
 	if blocks.goodEvil != nil {
-		lintWrites(&warns, f, e, blocks.goodEvil, "Good/Evil", "never move")
+		lintWrites(&warns, f, e, blocks.goodEvil, "Good/Evil", "Good and Evil never move")
 	}
 	lintReach(&warns, f, e, blocks)
 	lintRuns(&warns, e, blocks)
@@ -78,7 +78,9 @@ func behaviourBlocks(f *lang.File) lintBlocks {
 // run with that symbol where an action was likely meant; the environment
 // keeps only the actions of an output. When no rule at all writes an
 // action, the warning goes to those rules if there are any, else to the
-// markers written instead of actions, else to the block.
+// markers written instead of actions, else to the block, saying what
+// follows (consequence, a clause with its subject: Good/Evil is two
+// objects, so it takes "Good and Evil never move").
 func lintWrites(warns *lang.ErrorList, f *lang.File, e *Env, b *lang.Block, who, consequence string) {
 	written := map[string][]lang.Pos{}
 	var ends []*lang.Rule
@@ -133,7 +135,7 @@ func lintWrites(warns *lang.ErrorList, f *lang.File, e *Env, b *lang.Block, who,
 		}
 	}
 	if !found {
-		warns.Add(b.At, "%s writes no action (%s): its output never holds one, so it %s", who, strings.Join(e.Actions, ", "), consequence)
+		warns.Add(b.At, "%s writes no action (%s): its output never holds one, so %s", who, strings.Join(e.Actions, ", "), consequence)
 	}
 }
 

@@ -40,6 +40,8 @@ func TestLintWarns(t *testing.T) {
 			"t.anynt:4:6: Good/Evil writes R, the observation marker of action r, and never an action: did you mean r?"},
 		{"an object writes no action", lintHead + "object ω1 {\n\tπ -> ⊙\n}\ngoodevil {\n\t->. r\n}\n",
 			"t.anynt:3:1: object ω1 writes no action (s, l, r): its output never holds one, so it always stays"},
+		{"Good/Evil writes no action", lintHead + "object ω1 {\n\t->. l\n}\ngoodevil {\n\tπ -> ⊙\n}\n",
+			"t.anynt:6:1: Good/Evil writes no action (s, l, r): its output never holds one, so Good and Evil never move"},
 		{"an object ends writing a symbol of its own", lintHead + "object ω1 {\n\t->. x\n}\ngoodevil {\n\t->. r\n}\n",
 			"t.anynt:4:2: object ω1 ends a run writing x and no action: the environment keeps only the actions (s, l, r) of an output"},
 		{"beside an action elsewhere", lintHead + "object ω1 {\n\tπ ->. q\n\t->. s\n}\ngoodevil {\n\t->. r\n}\n",
