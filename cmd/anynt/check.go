@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/anynt/anynt/compiler"
 	"github.com/anynt/anynt/env"
@@ -148,7 +149,7 @@ func runCheck(io *stdio, args []string, fl checkFlags) error {
 		if err != nil {
 			return usage(err)
 		}
-		fmt.Fprintf(io.out, "%s: %s (random %+.4f [%+.4f, %+.4f], %s %+.4f)\n", name, v, v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1], v.Best.Agent, v.Best.Mean)
+		fmt.Fprintf(io.out, "%s: %s (%s)\n", name, v, verdictScores(v, fl.filters.References))
 		if !v.Accepted {
 			rejected++
 		}
@@ -163,4 +164,16 @@ func runCheck(io *stdio, args []string, fl checkFlags) error {
 		return fileErrors(fmt.Errorf("%d warning(s), and --strict", warned))
 	}
 	return nil
+}
+
+// verdictScores is the parenthesis of check --filters' line: random's
+// mean and interval, and the best reference agent's mean, by name. A file
+// that failed balance was rejected before any reference agent played, so
+// the line names them as not run rather than print an empty score.
+func verdictScores(v generate.Verdict, references []string) string {
+	random := fmt.Sprintf("random %+.4f [%+.4f, %+.4f]", v.Random.Mean, v.Random.CI95[0], v.Random.CI95[1])
+	if len(v.References) == 0 {
+		return fmt.Sprintf("%s; %s not run: balance failed first", random, strings.Join(references, ", "))
+	}
+	return fmt.Sprintf("%s, %s %+.4f", random, v.Best.Agent, v.Best.Mean)
 }

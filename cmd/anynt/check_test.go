@@ -42,3 +42,27 @@ func TestCheckAndExpandAgreeOnTheExpansionLimit(t *testing.T) {
 		}
 	}
 }
+
+// check --filters' line names the agents behind its figures: a file
+// rejected as unbalanced names the reference agents that did not play,
+// one rejected as insensitive the best reference agent and its mean.
+func TestCheckFiltersLineNamesTheAgents(t *testing.T) {
+	// Three cells; the random agent spends 0.4 of its time in cell 3, where
+	// Good stands, so its mean is about +0.1 (generate's lopsided).
+	lopsided := writeFile(t, "lopsided.anynt", "actions s a b\nspace table {\n  1 2 3\n  2 1 1\n  3 3 1\n}\n"+
+		"goodevil pattern s\nset garbage off\nset cycle off\nset rewards lambda-one\nplace π 1\nplace ⊕ 3\nplace ⊖ 2\n")
+	blocker := corpusDir + "thesis/omega1-blocker.anynt"
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{lopsided}, lopsided + ": rejected: unbalanced (random +0.0744 [+0.0397, +0.1091]; oracle, follower not run: balance failed first)\n"},
+		{[]string{"--references", "stay", blocker}, blocker + ": rejected: insensitive (random -0.0001 [-0.0050, +0.0048], stay +0.0000)\n"},
+	}
+	for _, tc := range tests {
+		out, errw, code := anynt(t, "", append([]string{"check", "--filters"}, tc.args...)...)
+		if code != exitFile || out != tc.want || errw != "anynt: 1 file(s) failed the filters\n" {
+			t.Errorf("check --filters %v: status %d, stdout %q, stderr %q; want status %d and %q", tc.args, code, out, errw, exitFile, tc.want)
+		}
+	}
+}
