@@ -88,3 +88,42 @@ func TestCheckStopsAfterMaxErrors(t *testing.T) {
 		t.Errorf("the last error is %q, want %q…", last, want)
 	}
 }
+
+// The 256-symbol limit is reported where the 257th distinct symbol first
+// appears: in a rule, in the alphabet, or, when the input brings it, at the
+// file's start with the symbol named.
+func TestSymbolLimitStandsWhereItIsCrossed(t *testing.T) {
+	var rules, alphabet strings.Builder
+	for i := 1; i < 300; i++ {
+		fmt.Fprintf(&rules, "b a%d -> b\n", i) // b, then a1, a2, …: a256 is the 257th
+	}
+	alphabet.WriteString("alphabet")
+	for i := 1; i < 260; i++ {
+		fmt.Fprintf(&alphabet, " a%d", i)
+	}
+	alphabet.WriteString("\na1 -> a2\n")
+	var input []string
+	for i := 1; i < 20; i++ {
+		input = append(input, fmt.Sprintf("c%d", i))
+	}
+	tests := []struct {
+		name, src string
+		extra     []string
+		want      string
+	}{
+		{"in a rule", rules.String(), nil, "t.anynt:256:3: a256 is the 257th distinct symbol of the algorithm and its input (300 in all); at most 256 are allowed"},
+		{"in the alphabet", alphabet.String(), nil, fmt.Sprintf("t.anynt:1:%d: a257 is the 257th distinct symbol", strings.Index(alphabet.String(), " a257 ")+2)},
+		{"in the input", strings.Join(strings.Split(rules.String(), "\n")[:249], "\n") + "\n", input,
+			"t.anynt:1:1: the algorithm and its input use 269 distinct symbols; the 257th, c7, is not written in this file"},
+	}
+	for _, tc := range tests {
+		f, err := lang.Parse("t.anynt", []byte(tc.src))
+		if err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		err = compiler.Check(f, compiler.Options{Extra: tc.extra})
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q…", tc.name, err, tc.want)
+		}
+	}
+}

@@ -412,9 +412,14 @@ func references(elems []lang.Elem) []string {
 }
 
 // buildSymbols makes the symbol table: the alphabet first, in its order,
-// then every other symbol the rules or the extra symbols mention.
+// then every other symbol the rules or the extra symbols mention. Past 256
+// symbols the error stands where the 257th first appears in the file, so
+// that a long file says which line crossed the limit; a symbol the file
+// does not hold (one of the input's, or of the environment's) is named at
+// the file's start.
 func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 	seen := map[string]bool{}
+	at := map[string]lang.Pos{} // where the file first shows each symbol
 	add := func(names ...string) {
 		for _, name := range names {
 			if !seen[name] {
@@ -424,6 +429,11 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 		}
 	}
 	ruleSymbols := u.ruleSymbols()
+	var ruleNames []string
+	for _, s := range ruleSymbols {
+		ruleNames = append(ruleNames, s.Name)
+		at[s.Name] = s.At
+	}
 	switch {
 	case u.opts.Alphabet != nil:
 		add(u.opts.Alphabet...)
@@ -431,19 +441,21 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 		for _, s := range f.Alphabet().Symbols {
 			if seen[s.Name] {
 				errs.Add(s.At, "symbol %s is listed twice in the alphabet", s.Name)
+			} else {
+				at[s.Name] = s.At
 			}
 			add(s.Name)
 		}
 	default:
 		add(u.opts.Prefix...)
-		add(ruleSymbols...)
+		add(ruleNames...)
 		add(u.opts.Extra...)
 	}
 	u.alphabet = len(u.symbols)
-	add(ruleSymbols...)
+	add(ruleNames...)
 	add(u.opts.Extra...)
 	if len(u.symbols) > 256 {
-		errs.Add(lang.Pos{File: f.Name, Line: 1, Col: 1}, "the algorithm and its input use %d distinct symbols; at most 256 are allowed", len(u.symbols))
+		u.tooManySymbols(f, at, errs)
 		return
 	}
 	for i, s := range u.symbols {
@@ -451,11 +463,22 @@ func (u *unit) buildSymbols(f *lang.File, errs *lang.ErrorList) {
 	}
 }
 
+// tooManySymbols reports a symbol table past 256 at the 257th symbol.
+func (u *unit) tooManySymbols(f *lang.File, at map[string]lang.Pos, errs *lang.ErrorList) {
+	first := u.symbols[256]
+	pos, inFile := at[first]
+	if !inFile {
+		errs.Add(lang.Pos{File: f.Name, Line: 1, Col: 1}, "the algorithm and its input use %d distinct symbols; the 257th, %s, is not written in this file (it comes from the input or the environment); at most 256 are allowed", len(u.symbols), first)
+		return
+	}
+	errs.Add(pos, "%s is the 257th distinct symbol of the algorithm and its input (%d in all); at most 256 are allowed", first, len(u.symbols))
+}
+
 // ruleSymbols lists the symbols of the rules in order of first
-// appearance. Each is listed once, so that the list is as long as the
-// symbol table, not as the file.
-func (u *unit) ruleSymbols() []string {
-	var out []string
+// appearance, each at its first occurrence. Each is listed once, so that
+// the list is as long as the symbol table, not as the file.
+func (u *unit) ruleSymbols() []*lang.Symbol {
+	var out []*lang.Symbol
 	seen := map[string]bool{}
 	for i := range u.rules {
 		r := &u.rules[i]
@@ -467,20 +490,20 @@ func (u *unit) ruleSymbols() []string {
 
 // collectSymbols appends the symbols of elems not seen yet, in order of
 // appearance.
-func collectSymbols(elems []lang.Elem, seen map[string]bool, out *[]string) {
-	add := func(name string) {
-		if !seen[name] {
-			seen[name] = true
-			*out = append(*out, name)
+func collectSymbols(elems []lang.Elem, seen map[string]bool, out *[]*lang.Symbol) {
+	add := func(s *lang.Symbol) {
+		if !seen[s.Name] {
+			seen[s.Name] = true
+			*out = append(*out, s)
 		}
 	}
 	for _, e := range elems {
 		switch e := e.(type) {
 		case *lang.Symbol:
-			add(e.Name)
+			add(e)
 		case *lang.Wildcard:
 			for _, s := range e.Except {
-				add(s.Name)
+				add(s)
 			}
 		case *lang.Group:
 			for _, a := range e.Alts {
