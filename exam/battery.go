@@ -56,6 +56,10 @@ const (
 // ErrEmptyPool is the error of a battery drawn from no environment.
 var ErrEmptyPool = errors.New("the battery has no environment to draw from")
 
+// ErrRuleFile is the cause of LoadPool's error at a rule file named as an
+// environment.
+var ErrRuleFile = errors.New("a rule file (no environment statements such as actions), not an environment")
+
 // ReadPool reads the environments of paths: a file is read whatever its
 // name, an enumeration's pack gives every environment it holds, in order,
 // each named PACK#INDEX (and PACK#INDEX names one), a folder gives every
@@ -137,8 +141,10 @@ func ReadPool(paths []string) ([]PoolEnv, error) {
 // LoadPool parses and loads every source as an environment. If any fails,
 // the battery cannot start: the error is a lang.ErrorList of every error of
 // every file, positioned and sorted. A rule file (one without environment
-// statements, env.IsEnvironment) is one of those errors, unless it was found
-// in a folder, when it is passed over; a pool left empty is ErrEmptyPool.
+// statements, env.IsEnvironment) is one of those errors, with ErrRuleFile
+// as its cause (a command line that names the wrong kind of file, which a
+// caller may tell from a file with errors), unless it was found in a
+// folder, when it is passed over; a pool left empty is ErrEmptyPool.
 func LoadPool(srcs []Source) ([]PoolEnv, error) {
 	if len(srcs) > MaxPool {
 		return nil, fmt.Errorf("%d environments; a battery draws from at most %d", len(srcs), MaxPool)
@@ -184,8 +190,7 @@ func loadPoolSource(s Source) loadedSource {
 			return loadedSource{}
 		}
 		var errs lang.ErrorList
-		errs.Add(lang.Pos{File: s.Name, Line: 1, Col: 1},
-			"a rule file (no environment statements such as actions), not an environment: a battery takes environments")
+		errs.Add(lang.Pos{File: s.Name, Line: 1, Col: 1}, "%w: a battery takes environments", ErrRuleFile)
 		return loadedSource{errs: errs}
 	}
 	var e *env.Env

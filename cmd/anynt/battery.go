@@ -148,11 +148,16 @@ func poolOf(args []string, fl batteryFlags) ([]exam.PoolEnv, error) {
 }
 
 // poolError gives ReadPool's error its exit status: the files' own errors
-// exit 1, a file that cannot be read 4, the rest (a folder without
-// environments, too many files) 2.
+// exit 1, a file that cannot be read 4, the rest (a rule file named where
+// an environment is needed, as run and dot say; a folder without
+// environments, too many files) 2. Every file's errors are printed either
+// way.
 func poolError(err error) error {
 	var list lang.ErrorList
 	if errors.As(err, &list) {
+		if errors.Is(err, exam.ErrRuleFile) {
+			return usage(list)
+		}
 		return fileErrors(list)
 	}
 	var path *fs.PathError

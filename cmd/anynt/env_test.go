@@ -79,13 +79,22 @@ func TestCheckWarnings(t *testing.T) {
 }
 
 // Commands that need an environment say what a rule file is and how to
-// run it.
+// run it, and exit 2 (a usage error, docs/output.md): a battery or the
+// adaptive test named a rule file too, beside an environment, the files'
+// errors positioned.
 func TestRuleFileGivenForAnEnvironment(t *testing.T) {
+	file := corpusDir + "thesis/omega1.anynt"
 	for _, cmd := range [][]string{{"run"}, {"dot"}, {"check", "--filters"}} {
-		file := corpusDir + "thesis/omega1.anynt"
 		_, errw, code := anynt(t, "", append(cmd, file)...)
 		if code != exitUsage || !strings.Contains(errw, "is a rule file") {
 			t.Errorf("%s: status %d, %q", cmd, code, errw)
+		}
+	}
+	env := corpusDir + "thesis/omega1-blocker.anynt"
+	for _, cmd := range [][]string{{"test", "--protocol", "battery"}, {"test", "--adaptive"}} {
+		_, errw, code := anynt(t, "", append(cmd, env, file)...)
+		if want := file + ":1:1: a rule file (no environment statements such as actions), not an environment"; code != exitUsage || !strings.HasPrefix(errw, want) {
+			t.Errorf("%s: status %d, %q; want %d and %q", cmd, code, errw, exitUsage, want)
 		}
 	}
 	_, errw, code := anynt(t, "", "run", corpusDir+"thesis/omega1.anynt")
