@@ -75,7 +75,8 @@ func TestProgramsRunTheOrderedExpansion(t *testing.T) {
 	}
 }
 
-// The issue's example: (a|b) ->. x stands for a ->. x, then b ->. x, so
+// Alternatives in written order (docs/language.md, "the ordered
+// expansion"): (a|b) ->. x stands for a ->. x, then b ->. x, so
 // on a c d b c d the rule for a fires, at the only a, although a b lies
 // further right.
 func TestAlternativesAreTriedInWrittenOrder(t *testing.T) {

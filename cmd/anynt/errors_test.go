@@ -8,7 +8,7 @@ import (
 )
 
 // One mistake can give an error a character, and each error quotes its
-// line (issue 20: a line of 16,000 stray braces wrote 385 MB of errors).
+// line: unbounded, a line of 16,000 stray braces wrote 385 MB of errors.
 // At most maxFileErrors errors of each file are printed, then how many
 // more there are; a long line is quoted as a window of maxLineShown
 // characters around the column, the caret still under it.

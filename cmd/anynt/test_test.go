@@ -13,9 +13,9 @@ import (
 	"github.com/anynt/anynt/agentproto"
 )
 
-// The command prints the header, a row for each exercise, the summary
-// with the figures of Insa-Cabrera et al. (2011) beside Q-learning's, and
-// Table 2.
+// The Λ_one protocol with Q-learning prints the header, a row for each
+// exercise, the summary with the figures of Insa-Cabrera et al. (2011)
+// beside Q-learning's, and Table 2.
 func TestTestLambdaOneQLearning(t *testing.T) {
 	out, errw, code := anynt(t, "", "test", "--protocol", "lambda-one", "--agent", "qlearning", "--tests", "3", "--seed", "5")
 	if code != exitOK {

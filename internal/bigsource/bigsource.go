@@ -7,8 +7,8 @@ import (
 
 // forms are the corpus's rule shapes, one or a few lines of a rule file
 // each; $1 to $4 stand for symbols and $5 for a block name. Plain rules of a
-// few symbols come most often, as in the large files of the issue (about ten
-// bytes a rule).
+// few symbols come most often, as in large hand-written rule files (about
+// ten bytes a rule).
 var forms = []string{
 	"$1$2 -> $3$1",
 	"$1 ->. $2",

@@ -14,8 +14,8 @@ The observation is anynt's `MultiDiscrete` array of indices into the
 exercise's alphabet; SB3's policies one-hot encode it.
 
 Needs the package's `render_mode="rgb_array"` (which `make_vec_env` passes)
-and an encoding fixed by `make`, not by `reset(seed)` (so that the copies
-and the evaluation's seeds share one alphabet): issue 21, items 2 and 3.
+and an encoding fixed by `make`, not by `reset(seed)`, so that the copies
+and the evaluation's seeds share one alphabet.
 
 The arguments are read before torch is imported, so `--help` and a bad
 argument answer at once, with or without stable-baselines3 installed.
