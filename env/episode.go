@@ -115,8 +115,9 @@ func NewPlainEpisode(e *Env, agent Agent, seed uint64) *Episode {
 // The second words of the PCG streams an episode draws from, the first
 // being its seed: the environment's (placement, swaps, coins), the
 // agent's, and the garbage phase's random agent's. They are part of what a
-// seed means: changing one changes every recorded trajectory, and package
-// generate's lean episodes draw from the same streams.
+// seed means: changing one changes every recorded trajectory, and the lean
+// episodes (LeanPlayer, which the generator's filters play) draw from the
+// same streams.
 const (
 	EnvironmentStream = 0x5eed_e11e
 	AgentStream       = 0xa6e7
