@@ -8,12 +8,16 @@
 //
 // Each command is in the file named after it: markov.go, expand.go,
 // fmt.go, disasm.go, check.go, space.go, run.go, dot.go, complexity.go,
-// enumerate.go, evolve.go, test.go, serveenv.go (serve-env), serve.go,
-// results.go, new.go (with the skeleton it writes, skeleton.anynt) and
-// try.go. A file holds the command's cobra definition, its flags and
-// the function that runs it; a command too large for one file continues
-// in files that carry its name: run_outside.go (run with an agent
-// outside anynt), test_help.go, serve_study.go, results_export.go.
+// enumerate.go, evolve.go, test.go, merge.go, serveenv.go (serve-env),
+// serve.go, results.go, new.go (with the skeleton it writes,
+// skeleton.anynt), try.go and lsp.go. A file holds the command's cobra
+// definition, its flags and the function that runs it; a command too
+// large for one file continues in files that carry its name:
+// run_outside.go (run with an agent outside anynt), enumerate_estimate.go
+// (--estimate), test_help.go, test_shard.go (--shard and --out: one part
+// of a test, for merge), serve_study.go, results_export.go, try_place.go
+// (the placement --at and --seed make) and try_print.go (the outcome as
+// it is printed).
 // anynt test's parts are in files named after what they are: the
 // protocols and the flags that draw the items (protocols.go), a battery
 // (battery.go), the adaptive test and its output (adaptive.go,
@@ -27,8 +31,8 @@
 // and guard.go (agents outside anynt and the signals that end them),
 // output.go and progress.go (standard output, JSON, the progress line).
 //
-// The commands are built by newRootCmd (cobra) and run in process by run,
-// which the tests call directly. Only the subcommand named is built, with
+// main.go holds main alone. The commands are built by newRootCmd (cobra)
+// and run in process by run (root.go), which the tests call directly. Only the subcommand named is built, with
 // its flags: building all of them was a tenth of a millisecond of each run.
 //
 // # Flags
