@@ -4,6 +4,7 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -40,6 +41,43 @@ func TestDocNamesEveryFile(t *testing.T) {
 	for name := range named {
 		if !slices.Contains(files, name) {
 			t.Errorf("doc.go names %s, which is not a file of the package", name)
+		}
+	}
+}
+
+// The README's architecture drawing shows every package of the
+// repository's top level (a folder with a doc.go) in the pipeline's row or
+// as a folder of its own (name/), and names every package of internal/:
+// a newcomer sees the pipeline, and where each package sits in it, there.
+func TestReadmeArchitectureNamesEveryPackage(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(readme), "## Architecture\n\n```\n")
+	drawing, _, found := strings.Cut(section, "```")
+	if !found {
+		t.Fatal("README.md has no drawing under ## Architecture")
+	}
+	pipeline, _, _ := strings.Cut(drawing, "\n")
+	inPipeline := strings.Fields(pipeline)
+	shown := func(dir string) bool {
+		return slices.Contains(inPipeline, dir) || regexp.MustCompile(`(^|\n|◄── )`+regexp.QuoteMeta(dir)+`/`).MatchString(drawing)
+	}
+	for _, pattern := range []string{"../../*/doc.go", "../../internal/*/doc.go"} {
+		docs, err := filepath.Glob(pattern)
+		if err != nil || len(docs) == 0 {
+			t.Fatalf("%s: %d files, %v", pattern, len(docs), err)
+		}
+		for _, doc := range docs {
+			dir := filepath.Base(filepath.Dir(doc))
+			if strings.Contains(pattern, "internal") {
+				if !regexp.MustCompile(`\b` + dir + `\b`).MatchString(drawing) {
+					t.Errorf("the README's architecture drawing does not name internal/%s", dir)
+				}
+			} else if !shown(dir) {
+				t.Errorf("the README's architecture drawing does not show %s/", dir)
+			}
 		}
 	}
 }
