@@ -57,14 +57,19 @@ func TestBatteryFromFiles(t *testing.T) {
 }
 
 // If any file fails, the battery does not start: the error holds every
-// error of every file, printed positioned with its line, and exits 1.
+// error of every file, printed positioned with its line, and exits 1; a
+// rule file among them makes it 2, the usage error run and dot give for it,
+// the other files' errors printed still.
 func TestBatteryReportsEveryFileError(t *testing.T) {
 	syntax := writeFile(t, "syntax.anynt", "actions s l r\ngoodevil pattern (\n")
 	rules := writeFile(t, "rules.anynt", "a -> b\n")
 	good := corpusDir + "paper/example5.anynt"
-	_, err := batteryItems([]string{good, syntax, rules}, batteryFlagsOf(t), 1)
-	if exitCode(err) != exitFile {
+	if _, err := batteryItems([]string{good, syntax}, batteryFlagsOf(t), 1); exitCode(err) != exitFile {
 		t.Fatalf("status %d (%v); want exit %d", exitCode(err), err, exitFile)
+	}
+	_, err := batteryItems([]string{good, syntax, rules}, batteryFlagsOf(t), 1)
+	if exitCode(err) != exitUsage {
+		t.Fatalf("status %d (%v); want exit %d", exitCode(err), err, exitUsage)
 	}
 	var b bytes.Buffer
 	printError(&b, err)
