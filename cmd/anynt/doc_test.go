@@ -3,6 +3,7 @@ package main
 import (
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,5 +80,47 @@ func TestReadmeArchitectureNamesEveryPackage(t *testing.T) {
 				t.Errorf("the README's architecture drawing does not show %s/", dir)
 			}
 		}
+	}
+}
+
+// No code, comment, test or document of the repository says why it is
+// so by the number of a tracker's issue, or cites a paper by its number in
+// a reading list of seeds: it says what the behaviour is, and papers by
+// authors, year and title (docs/references.md). The patterns are spelled
+// so that this file does not match them.
+func TestNoTextNamesAnIssue(t *testing.T) {
+	stale := regexp.MustCompile(`\bissue #?[0-9]|\bthe[ ]issue\b|\bissue[']s\b|\bseed[ ]0[0-9]`)
+	text := map[string]bool{".go": true, ".md": true, ".py": true, ".anynt": true, ".js": true, ".mjs": true,
+		".toml": true, ".yaml": true, ".sbatch": true, ".html": true, ".sh": true}
+	skip := map[string]bool{"node_modules": true, "__pycache__": true, "build": true, "dist": true, "bin": true, "_bin": true}
+	checked := 0
+	err := filepath.WalkDir("../..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != "../.." && (strings.HasPrefix(name, ".") || skip[name]) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !text[filepath.Ext(name)] && filepath.Base(filepath.Dir(path)) != "scripts" {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		checked++
+		for i, line := range strings.Split(strings.ToLower(string(data)), "\n") {
+			if m := stale.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q: say what the behaviour is", strings.TrimPrefix(path, "../../"), i+1, m)
+			}
+		}
+		return nil
+	})
+	if err != nil || checked < 100 {
+		t.Fatalf("%d files checked: %v", checked, err)
 	}
 }
