@@ -55,7 +55,7 @@ def test_the_reset_info_names_the_episode_episode_index(binary: str) -> None:
 @pytest.mark.parametrize("make", [cleanrl_sync, make_vec_wrappers, native], ids=["SyncVectorEnv", "make_vec", "native"])
 def test_cleanrl_logging_reads_every_episode(binary: str, make: Callable[[int], Any]) -> None:
     """CleanRL's loop (ppo.py for Gymnasium 1.x): `if "episode" in infos`,
-    then infos["episode_index"]["r"][infos["_episode"]], over three episodes of
+    then infos["episode"]["r"][infos["_episode"]], over three episodes of
     each copy and their autoresets; each return is the sum of the copy's
     rewards over its episode."""
     n = 3
@@ -76,8 +76,8 @@ def test_cleanrl_logging_reads_every_episode(binary: str, make: Callable[[int], 
             restarting = ended
             if "episode" in infos:
                 for i in np.flatnonzero(infos["_episode"]):
-                    got.append((int(i), float(infos["episode_index"]["r"][i]), int(infos["episode_index"]["l"][i])))
-                assert infos["episode_index"]["r"][infos["_episode"]].shape == (int(infos["_episode"].sum()),)
+                    got.append((int(i), float(infos["episode"]["r"][i]), int(infos["episode"]["l"][i])))
+                assert infos["episode"]["r"][infos["_episode"]].shape == (int(infos["_episode"].sum()),)
         assert len(want) == 3 * n
         assert [(i, pytest.approx(r), length) for i, r, length in want] == got
     finally:

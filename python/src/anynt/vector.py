@@ -359,8 +359,12 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         )
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Ends the serve-env process."""
-        self._server.close()
+        """Ends the serve-env process (if the constructor got as far as
+        starting one: Gymnasium 1.1 closes in __del__ an object
+        whose constructor raised)."""
+        server = self.__dict__.get("_server")
+        if server is not None:
+            server.close()
 
     def _rows(self, data: str, count: int) -> NDArray[np.int64]:
         """count observations of base64 data, padded to obs_length."""
