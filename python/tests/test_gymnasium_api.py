@@ -10,6 +10,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import pytest
+from gymnasium.vector import AutoresetMode
 from gymnasium.wrappers import TimeLimit
 
 import anynt
@@ -28,13 +29,19 @@ def test_make_vec_takes_single_environment_wrappers(binary: str) -> None:
         anynt.make_vec("anynt/Example6-v0", num_envs=2, wrappers=[gym.wrappers.RecordEpisodeStatistics])
 
 
+@pytest.mark.parametrize("autoreset", [AutoresetMode.NEXT_STEP, AutoresetMode.SAME_STEP])
 @pytest.mark.parametrize("mode", ["rgb_array", "ansi"])
-def test_the_native_vector_renders_and_answers_as_sync_vector_env(binary: str, mode: str) -> None:
+def test_the_native_vector_renders_and_answers_as_sync_vector_env(
+    binary: str, mode: str, autoreset: AutoresetMode
+) -> None:
     """The same seeds and actions, across autoresets: the native vector's
     render, call and get_attr equal SyncVectorEnv's of anynt.Env copies."""
     n, steps = 3, 4
-    native = anynt.make_vec("anynt/Fig3Torus-v0", num_envs=n, steps=steps, render_mode=mode)
-    sync = gym.make_vec("anynt/Fig3Torus-v0", num_envs=n, vectorization_mode="sync", steps=steps, render_mode=mode)
+    native = anynt.make_vec("anynt/Fig3Torus-v0", num_envs=n, steps=steps, render_mode=mode, autoreset_mode=autoreset)
+    sync = gym.make_vec(
+        "anynt/Fig3Torus-v0", num_envs=n, vectorization_mode="sync", vector_kwargs={"autoreset_mode": autoreset},
+        steps=steps, render_mode=mode,
+    )
     try:
         assert native.render_mode == sync.render_mode == mode
         for name in ("name", "action_names", "steps", "cells", "exercise_seed", "obs_length", "pad"):
