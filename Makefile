@@ -3,13 +3,16 @@
 #            its browser tests, package e2e, drive Debian's /usr/bin/chromium:
 #            apt-get install chromium; without it they skip, and with
 #            ANYNT_E2E=1, as .ci/run sets, they fail)
-#   python   a virtual environment .venv/ with the pinned versions of
-#            python/pyproject.toml from the package registry, the package
-#            python/ installed in it, mypy --strict on it, anynt built into
-#            bin/ (ANYNT_BIN), pytest
+#   python   a virtual environment .venv/ with the locked versions of
+#            python/requirements-lock.txt from the package registry, the
+#            package python/ installed in it, mypy --strict on it, anynt
+#            built into bin/ (ANYNT_BIN), pytest
 #   wheel    the platform wheel that carries anynt (make wheel), installed
 #            alone in a fresh virtual environment .venv-wheel/ without go,
 #            anynt or ANYNT_BIN, where every registered id passes check_env
+#   make test-python-bounds (not part of test; CI runs it): python/tests at
+#            the lowest and the newest versions python/pyproject.toml's
+#            ranges allow (scripts/python-bounds)
 #   make test-examples (not part of test): python/examples/ for real in
 #            .venv-examples/ with stable-baselines3 and torch (about 5 GB)
 # Needs go, python3 with its venv module (Debian: python3-venv) and the
@@ -19,6 +22,8 @@ PYTHON ?= python3
 VENV   := .venv
 EXAMPLES_VENV := .venv-examples
 BIN    := bin/anynt
+# The repository's exact versions, as pip constraints; pyproject.toml has ranges.
+LOCK   := python/requirements-lock.txt
 
 # The platform wheel (make wheel): anynt built static for WHEEL_GOOS/
 # WHEEL_GOARCH (default: this machine's; any pair of python/setup.py's
@@ -31,7 +36,7 @@ WHEEL_VENV   := .venv-wheel
 DIST         := dist
 RELEASE       = $(shell sed -n 's/^const Release = "\(.*\)"/\1/p' internal/version/version.go)
 
-.PHONY: test test-go test-python test-wheel wheel test-examples test-editors venv clean
+.PHONY: test test-go test-python test-python-bounds test-wheel wheel test-examples test-editors venv clean
 
 test: test-go test-python test-wheel
 
@@ -46,11 +51,14 @@ $(VENV)/bin/python:
 	$(VENV)/bin/python -m pip install -q --upgrade pip
 
 venv: $(VENV)/bin/python
-	$(VENV)/bin/python -m pip install -q './python[test]'
+	$(VENV)/bin/python -m pip install -q -c $(LOCK) './python[test]'
 
 test-python: $(BIN) venv
 	$(VENV)/bin/python -m mypy --strict python/src/anynt python/examples python/bench
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(VENV)/bin/python -m pytest -q tests
+
+test-python-bounds:
+	PYTHON=$(PYTHON) scripts/python-bounds
 
 # CGO_ENABLED=0: a static program, which runs on any Linux of the wheel's
 # tags whatever its C library; -trimpath: no paths of this machine in it;
@@ -74,7 +82,7 @@ wheel: $(VENV)/bin/python
 test-wheel: wheel
 	rm -rf $(WHEEL_VENV)
 	$(PYTHON) -m venv $(WHEEL_VENV)
-	$(WHEEL_VENV)/bin/python -m pip install -q "$$(ls -t $(DIST)/anynt-*.whl | head -n 1)"
+	$(WHEEL_VENV)/bin/python -m pip install -q -c $(LOCK) "$$(ls -t $(DIST)/anynt-*.whl | head -n 1)"
 	env -u ANYNT_BIN PATH=$(CURDIR)/$(WHEEL_VENV)/bin $(WHEEL_VENV)/bin/python python/tests/wheel_check.py --version "$(RELEASE)"
 
 # Not part of test (nor of CI): the examples of python/examples/ in a venv of
@@ -86,7 +94,7 @@ $(EXAMPLES_VENV)/bin/python:
 	$(EXAMPLES_VENV)/bin/python -m pip install -q --upgrade pip
 
 test-examples: $(BIN) $(EXAMPLES_VENV)/bin/python
-	$(EXAMPLES_VENV)/bin/python -m pip install -q './python[test,examples]'
+	$(EXAMPLES_VENV)/bin/python -m pip install -q -c $(LOCK) './python[test,examples]'
 	$(EXAMPLES_VENV)/bin/python -m mypy --strict python/examples
 	cd python && ANYNT_BIN=$(CURDIR)/$(BIN) ../$(EXAMPLES_VENV)/bin/python -m pytest -q -m 'slow or not slow' tests/test_examples.py
 
@@ -99,6 +107,6 @@ test-editors:
 
 clean:
 	rm -rf editors/test/node_modules
-	rm -rf $(VENV) $(WHEEL_VENV) $(EXAMPLES_VENV) bin $(DIST) .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
+	rm -rf $(VENV) $(WHEEL_VENV) $(EXAMPLES_VENV) .venv-lowest .venv-highest bin $(DIST) .mypy_cache python/build python/src/anynt.egg-info python/.pytest_cache
 
 FORCE:

@@ -87,7 +87,7 @@ def test_same_seed_same_trajectory_as_the_cli(binary: str, name: str, seed: int,
     try:
         obs, info = env.reset(seed=seed)
         assert info["seed"] == (seed if own_exercise else 1)
-        assert info["episode_seed"] == seed and info["episode"] == 0
+        assert info["episode_seed"] == seed and info["episode_index"] == 0
         for i, (seen, action, reward) in enumerate(trace, start=1):
             assert obs == seen, f"interaction {i}"
             obs, r, terminated, truncated, info = env.step(env.action_names.index(action))
@@ -119,21 +119,21 @@ def test_reset_seeds_and_episodes(binary: str) -> None:
     env = anynt.AnyntEnv(anynt.corpus_file("Omega1Blocker"), steps=5)
     try:
         first, info = env.reset()
-        assert (info["seed"], info["episode"]) == (1, 0)  # the file's default seed, episode 0
+        assert (info["seed"], info["episode_index"]) == (1, 0)  # the file's default seed, episode 0
         _, info = env.reset()
-        assert info["episode"] == 1  # the next episode, Gymnasium's convention
+        assert info["episode_index"] == 1  # the next episode, Gymnasium's convention
         again, info = env.reset(seed=1)
-        assert (info["seed"], info["episode"]) == (1, 0)
+        assert (info["seed"], info["episode_index"]) == (1, 0)
         np.testing.assert_array_equal(first, again)
         _, info = env.reset(options={"episode": 9})
-        assert info["episode"] == 9
+        assert info["episode_index"] == 9
         a, info_a = env.reset(seed=7)
         b, info_b = env.reset(seed=7)
         np.testing.assert_array_equal(a, b)
         assert info_a == info_b
-        assert (info_a["seed"], info_a["episode_seed"], info_a["episode"]) == (1, 7, 0)  # the exercise stays
+        assert (info_a["seed"], info_a["episode_seed"], info_a["episode_index"]) == (1, 7, 0)  # the exercise stays
         _, info = env.reset()
-        assert (info["seed"], info["episode_seed"], info["episode"]) == (1, 7, 1)  # the stream's next
+        assert (info["seed"], info["episode_seed"], info["episode_index"]) == (1, 7, 1)  # the stream's next
     finally:
         env.close()
 

@@ -49,7 +49,7 @@ def test_a_copy_resumes_the_episode_in_its_own_process(binary: str, duplicate: A
         for _ in range(2):
             a, b = twin.reset(), env.reset()
             np.testing.assert_array_equal(a[0], b[0])
-            assert a[1] == b[1] and a[1]["episode"] in (2, 3)
+            assert a[1] == b[1] and a[1]["episode_index"] in (2, 3)
     finally:
         env.close()
         if twin is not None:
@@ -64,7 +64,7 @@ def test_a_copy_before_any_reset_starts_at_episode_0(binary: str) -> None:
             twin.unwrapped.step(0)
         a, b = twin.reset(), env.reset()
         np.testing.assert_array_equal(a[0], b[0])
-        assert a[1] == b[1] and a[1]["episode"] == 0
+        assert a[1] == b[1] and a[1]["episode_index"] == 0
         assert twin.spec == env.spec
     finally:
         env.close()

@@ -121,13 +121,13 @@ def test_the_stream_of_a_seed(binary: str) -> None:
     try:
         _, info = env.reset(seed=4)
         obs1, info1 = env.reset()
-        assert (info1["episode_seed"], info1["episode"]) == (4, 1)
+        assert (info1["episode_seed"], info1["episode_index"]) == (4, 1)
         obs1b, info1b = env.reset(seed=4, options={"episode": 1})
         assert (obs1b, info1b) == (obs1, info1)
         _, info2 = env.reset()
-        assert (info2["episode_seed"], info2["episode"]) == (4, 2)
+        assert (info2["episode_seed"], info2["episode_index"]) == (4, 2)
         _, info = env.reset(options={"episode": 0})
-        assert (info["episode_seed"], info["episode"]) == (4, 0)  # the current stream's
+        assert (info["episode_seed"], info["episode_index"]) == (4, 0)  # the current stream's
     finally:
         env.close()
 

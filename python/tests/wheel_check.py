@@ -111,14 +111,16 @@ def main() -> None:
         finally:
             for env in copies:
                 env.close()
-        # The native vector environment: one serve-env for all copies.
-        vec = gym.make_vec(env_id, num_envs=4)
-        try:
-            vec.reset(seed=1)
-            for _ in range(10):
-                vec.step(vec.action_space.sample())
-        finally:
-            vec.close()
+        # The native vector environment (one serve-env for all copies), and
+        # Gymnasium's SyncVectorEnv with a wrapper on each copy.
+        for vec in (anynt.make_vec(env_id, num_envs=4),
+                    gym.make_vec(env_id, num_envs=2, wrappers=[gym.wrappers.RecordEpisodeStatistics])):
+            try:
+                vec.reset(seed=1)
+                for _ in range(10):
+                    vec.step(vec.action_space.sample())
+            finally:
+                vec.close()
         print(f"wheel_check: {env_id}: check_env passed, stepped; make_vec_env's defaults; make_vec")
 
     run = subprocess.run(["anynt", "--version"], capture_output=True, text=True)

@@ -7,6 +7,7 @@ Importing the package registers the ids of `ENV_IDS` with Gymnasium:
     env = gym.make("anynt/Omega1Blocker-v0")
     env = gym.make("anynt/LambdaOne-v0", seed=1, exercise=3)
     envs = anynt.make_vec("anynt/Omega1Blocker-v0", num_envs=16)  # one serve-env steps all 16
+    envs = gym.make_vec("anynt/Omega1Blocker-v0", 4, wrappers=[...])  # SyncVectorEnv of 4
 
 The environments are served by the anynt program (`anynt serve-env`), found
 from the environment variable ANYNT_BIN, else as `anynt` on PATH.
@@ -90,20 +91,22 @@ ENV_IDS: list[str] = [f"anynt/{name}-v0" for name in CORPUS] + ["anynt/LambdaOne
 
 
 def _register() -> None:
+    # No vector_entry_point: gym.make_vec would then choose it by default
+    # and refuse wrappers= (Gymnasium decides before it looks at them);
+    # without one it makes a SyncVectorEnv, which takes them. anynt.make_vec
+    # gives the native vector.
     for name in CORPUS:
         env_id = f"anynt/{name}-v0"
         if env_id not in registry:
             register(
                 id=env_id,
                 entry_point="anynt:_corpus_env",
-                vector_entry_point="anynt.vector:_corpus_vec",
                 kwargs={"name": name},
             )
     if "anynt/LambdaOne-v0" not in registry:
         register(
             id="anynt/LambdaOne-v0",
             entry_point="anynt:lambda_one",
-            vector_entry_point="anynt.vector:lambda_one_vec",
         )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
 import importlib.util
 import os
@@ -13,6 +14,7 @@ from typing import Any, Literal, SupportsInt
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
+from gymnasium.envs.registration import EnvSpec
 from gymnasium.error import DependencyNotInstalled, ResetNeeded
 from numpy.typing import NDArray
 
@@ -27,6 +29,9 @@ CELL_END = ":"
 # The render modes of the class; an instance lists "human" only where it
 # can work (human_rendering_missing).
 RENDER_MODES = ["ansi", "rgb_array", "human"]
+
+# Seeds are anynt's: unsigned 64-bit integers (docs/protocol.md).
+MAX_SEED = 2**64 - 1
 
 
 class AnyntEnv(gym.Env[Any, Any]):
@@ -104,6 +109,7 @@ class AnyntEnv(gym.Env[Any, Any]):
                     'render_mode="rgb_array" needs neither'
                 )
         make = make_request(file, lambda_one, steps, exercise_seed)
+        self._spec: EnvSpec | None = None
         self.obs_type: ObsType = obs_type
         self.render_mode = render_mode
         self.reseed_encoding = reseed_encoding
@@ -189,10 +195,12 @@ class AnyntEnv(gym.Env[Any, Any]):
         of the current stream (of s with a seed). With reseed_encoding=True,
         reset(seed=s) makes s the exercise's seed: a new alphabet too.
         """
+        if seed is not None:
+            seed = _seed(seed, "seed")
         super().reset(seed=seed)
         request: dict[str, Any] = {"type": "reset", "env": self._id}
         if seed is not None:
-            request["seed" if self.reseed_encoding else "episode_seed"] = _int(seed, "seed")
+            request["seed" if self.reseed_encoding else "episode_seed"] = seed
         episode = (options or {}).get("episode")
         if episode is not None:
             request["episode"] = _int(episode, "episode")
@@ -213,7 +221,10 @@ class AnyntEnv(gym.Env[Any, Any]):
         # the first value (int64 for an int, which would overflow).
         info["seed"] = np.uint64(answer["seed"])
         info["episode_seed"] = np.uint64(answer["episode_seed"])
-        info["episode"] = answer["episode"]
+        # "episode_index", not "episode": RecordEpisodeStatistics writes its
+        # statistics under "episode", and a vector environment merging both
+        # into one key breaks at the first autoreset.
+        info["episode_index"] = answer["episode"]
         info["alphabet"] = list(self.alphabet)
         if self.render_mode == "human":
             self.render()
@@ -238,6 +249,23 @@ class AnyntEnv(gym.Env[Any, Any]):
         if self.render_mode == "human":
             self.render()
         return result
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        """The registration this environment was made from (gym.make sets it),
+        with max_episode_steps = its steps where the registration has none."""
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: EnvSpec | None) -> None:
+        # The registry cannot hold max_episode_steps: an episode's steps
+        # depend on make's steps= and, for Λ_one, on the exercise. Nor would
+        # it be right to: gym.make would add a TimeLimit of that length,
+        # which a larger steps= would then cut short. The instance knows.
+        if spec is not None and spec.max_episode_steps is None:
+            spec = copy.copy(spec)
+            spec.max_episode_steps = self.steps
+        self._spec = spec
 
     def render(self) -> Any:
         """"ansi": the observation's text; "rgb_array": the frame (an H×W×3
@@ -397,11 +425,11 @@ def make_request(
     else:
         assert lambda_one is not None
         seed, exercise = lambda_one
-        make["lambda_one"] = {"seed": _int(seed, "seed"), "exercise": _int(exercise, "exercise")}
+        make["lambda_one"] = {"seed": _seed(seed, "seed"), "exercise": _int(exercise, "exercise")}
     if steps is not None:
         make["steps"] = _int(steps, "steps")
     if exercise_seed is not None:
-        make["seed"] = _int(exercise_seed, "exercise_seed")
+        make["seed"] = _seed(exercise_seed, "exercise_seed")
     return make
 
 
@@ -410,6 +438,15 @@ def _int(value: Any, what: str) -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
         raise TypeError(f"{what} must be an integer, not {value!r}")
     return int(value)
+
+
+def _seed(value: Any, what: str) -> int:
+    """A seed: an integer from 0 to 2^64 − 1, anynt's seeds (ValueError
+    here, not a refusal of serve-env's)."""
+    s = _int(value, what)
+    if not 0 <= s <= MAX_SEED:
+        raise ValueError(f"{what} must be from 0 to 2**64 - 1 ({MAX_SEED}), not {s}")
+    return s
 
 
 def _action(action: Any, n: SupportsInt) -> int:

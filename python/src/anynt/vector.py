@@ -16,20 +16,23 @@ arrays only (no text), as a vector environment's are.
 from __future__ import annotations
 
 import base64
+import copy
 import os
 import weakref
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.envs.registration import EnvSpec
 from gymnasium.vector.utils import batch_space
 from numpy.typing import NDArray
 
+from ._render import Renderer
 from ._server import DEFAULT_TIMEOUT, AnyntError, Server
-from .env import _int, make_request
+from .env import MAX_SEED, _int, _seed, make_request
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -39,6 +42,17 @@ _MODES = {
 
 # serve-env's bound on the copies of one vector (docs/protocol.md).
 MAX_NUM_ENVS = 4096
+
+# The render modes of the vector: a tuple of each copy's text or frame.
+VECTOR_RENDER_MODES = ["ansi", "rgb_array"]
+
+# The attributes every copy has, as an anynt.Env of the copy would, and
+# shares with the others (one identity for all copies): what get_attr and
+# call answer, one value a copy.
+COPY_ATTRIBUTES = (
+    "name", "action_names", "n_symbols", "cells", "steps", "exercise_seed",
+    "alphabet", "obs_length", "pad", "render_mode", "observation_space", "action_space",
+)
 
 
 class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any]]):
@@ -67,8 +81,9 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
             batched; envs.alphabet spells an observation).
         autoreset_mode: an AutoresetMode, its value ("NextStep") or the
             protocol's name of it ("next_step", "same_step", "disabled").
-        render_mode: None only: a vector of anynt environments does not render
-            (gym.make_vec(id, vectorization_mode="sync", render_mode=…) does).
+        render_mode: None, "ansi" or "rgb_array": render() returns a tuple of
+            each copy's text or frame, as SyncVectorEnv's render does ("human"
+            is for single environments).
         binary: the anynt program; default $ANYNT_BIN, else the package's
             own (a platform wheel's), else `anynt` on PATH.
         timeout: seconds to wait for each answer of serve-env (default 60),
@@ -76,7 +91,7 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
             anynt.AnyntTimeout raised.
     """
 
-    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": []}
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.NEXT_STEP, "render_modes": VECTOR_RENDER_MODES}
 
     def __init__(
         self,
@@ -111,16 +126,16 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
                 f'obs_type must be "array" for anynt\'s vector environment, not {obs_type!r}: '
                 "its observations are arrays (envs.alphabet spells them)"
             )
-        if render_mode is not None:
+        if render_mode is not None and render_mode not in VECTOR_RENDER_MODES:
             raise ValueError(
-                f"render_mode must be None for anynt's vector environment, not {render_mode!r}: "
-                'render single environments (gym.make_vec(id, vectorization_mode="sync", '
-                "render_mode=…))"
+                f"render_mode must be None, \"ansi\" or \"rgb_array\" for anynt's vector environment, "
+                f'not {render_mode!r} ("human" shows single environments)'
             )
         self.num_envs = n
         self.autoreset_mode = mode
         self.metadata = {**type(self).metadata, "autoreset_mode": mode}
-        self.render_mode = None
+        self.render_mode = render_mode
+        self._spec: EnvSpec | None = None
         self._server = Server(binary, timeout)
         # Ends serve-env when the object is collected without close().
         self._finalizer = weakref.finalize(self, self._server.close)
@@ -156,6 +171,15 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         self.observation_space = batch_space(self.single_observation_space, n)
         self.action_space = batch_space(self.single_action_space, n)
         self._started = False
+        # What render draws of each copy: its observation, its steps done
+        # in the episode and its last reward (NaN: none yet), kept only
+        # with a render_mode; _restart marks the copies whose next step
+        # starts their next episode (NEXT_STEP's autoreset).
+        self._obs = np.full((n, self.obs_length), self.pad, dtype=np.int64)
+        self._copy_steps = np.zeros(n, dtype=np.int64)
+        self._copy_rewards = np.full(n, np.nan)
+        self._restart = np.zeros(n, dtype=np.bool_)
+        self._renderer: Renderer | None = None
 
     def reset(
         self,
@@ -175,12 +199,17 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         """
         request: dict[str, Any] = {"type": "reset", "env": self._id}
         if isinstance(seed, Sequence) and not isinstance(seed, (str, bytes)):
-            seeds = [_int(s, "seed") for s in seed]
+            seeds = [_seed(s, "seed") for s in seed]
             if len(seeds) != self.num_envs:
                 raise ValueError(f"{len(seeds)} seeds for {self.num_envs} copies: give one a copy")
             request["episode_seeds"] = seeds
         elif seed is not None:
-            s = _int(seed, "seed")
+            s = _seed(seed, "seed")
+            if s + self.num_envs - 1 > MAX_SEED:  # copy i's stream s+i would wrap round to 0
+                raise ValueError(
+                    f"seed must be at most 2**64 - {self.num_envs} ({MAX_SEED - self.num_envs + 1}) "
+                    f"for {self.num_envs} copies (copy i plays stream seed+i), not {s}"
+                )
             super().reset(seed=s)
             request["episode_seed"] = s
         mask: NDArray[np.bool_] | None = None
@@ -204,7 +233,11 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
             "episode_index": np.where(reset, np.array(answer["episodes"], dtype=np.int64), 0),
             "_episode_index": reset.copy(),
         }
-        return self._observations(answer["observations"]), infos
+        obs = self._observations(answer["observations"])
+        if self.render_mode is not None:
+            self._obs[reset] = obs[reset]
+            self._copy_steps[reset], self._copy_rewards[reset], self._restart[reset] = 0, np.nan, False
+        return obs, infos
 
     def step(
         self, actions: NDArray[np.int64] | Sequence[int]
@@ -244,7 +277,80 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
             rows = self._rows(final, len(ended))
             for k, i in enumerate(ended):
                 infos = self._add_info(infos, {"final_obs": rows[k], "final_info": {}}, int(i))
+        if self.render_mode is not None:
+            self._track(obs, rewards, truncated)
         return obs, rewards, np.zeros(self.num_envs, dtype=np.bool_), truncated, infos
+
+    def _track(self, obs: NDArray[np.int64], rewards: NDArray[np.float64], truncated: NDArray[np.bool_]) -> None:
+        """Keeps what render draws after a step: a copy that started its
+        next episode at this step (autoreset) is at its step 0, rewardless."""
+        if self.autoreset_mode == AutoresetMode.NEXT_STEP:
+            restarted, self._restart = self._restart, truncated.copy()
+        elif self.autoreset_mode == AutoresetMode.SAME_STEP:
+            restarted = truncated
+        else:
+            restarted = np.zeros(self.num_envs, dtype=np.bool_)
+        self._obs = obs
+        self._copy_steps += 1
+        self._copy_rewards[:] = rewards
+        self._copy_steps[restarted], self._copy_rewards[restarted] = 0, np.nan
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Each copy's render, as SyncVectorEnv's: "ansi", a tuple of the
+        copies' observation texts; "rgb_array", of their frames (H×W×3
+        uint8, as anynt.Env draws them); no render_mode, None."""
+        if self.render_mode is None:
+            return None
+        if not self._started:
+            raise gym.error.ResetNeeded("render before reset: call reset() first")
+        rows = [row[: self.length].tolist() for row in self._obs]
+        if self.render_mode == "ansi":
+            return tuple("".join(self.alphabet[i] for i in row) for row in rows)
+        if self._renderer is None:
+            self._renderer = Renderer(self.cells, self.steps, self.action_names)
+        self._renderer.exercise(self.alphabet, self.exercise_seed)
+        return tuple(
+            self._renderer.frame(row, int(step), None if np.isnan(r) else float(r))
+            for row, step, r in zip(rows, self._copy_steps, self._copy_rewards)
+        )
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """An attribute of each copy (SyncVectorEnv's get_attr): the copies
+        share one identity, so each has the vector's value (a single
+        environment's space for observation_space and action_space)."""
+        if name not in COPY_ATTRIBUTES:
+            raise AttributeError(
+                f"the copies of an AnyntVectorEnv have no attribute {name!r}; "
+                f"they have {', '.join(COPY_ATTRIBUTES)}"
+            )
+        value = {"observation_space": self.single_observation_space, "action_space": self.single_action_space}.get(
+            name, getattr(self, name)
+        )
+        return tuple(copy.copy(value) for _ in range(self.num_envs))
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """A method of each copy, or an attribute (SyncVectorEnv's call): the
+        copies' methods are render (every copy's, see render) and the
+        attributes of get_attr."""
+        if name == "render":
+            if args or kwargs:
+                raise TypeError("render takes no arguments")
+            frames = self.render()
+            return frames if frames is not None else (None,) * self.num_envs
+        return self.get_attr(name)
+
+    @property
+    def spec(self) -> EnvSpec | None:
+        """The registration this vector was made from (anynt.make_vec sets
+        it), with max_episode_steps = its steps (as anynt.Env's spec)."""
+        return self._spec
+
+    @spec.setter
+    def spec(self, spec: EnvSpec | None) -> None:
+        if spec is not None and spec.max_episode_steps is None:
+            spec = copy.copy(spec)
+            spec.max_episode_steps = self.steps
+        self._spec = spec
 
     def __getstate__(self) -> Any:
         raise TypeError(
@@ -253,8 +359,12 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
         )
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Ends the serve-env process."""
-        self._server.close()
+        """Ends the serve-env process (if the constructor got as far as
+        starting one: Gymnasium 1.1 closes in __del__ an object
+        whose constructor raised)."""
+        server = self.__dict__.get("_server")
+        if server is not None:
+            server.close()
 
     def _rows(self, data: str, count: int) -> NDArray[np.int64]:
         """count observations of base64 data, padded to obs_length."""
@@ -272,23 +382,45 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
 
 
 def make_vec(env_id: str, num_envs: int = 1, **kwargs: Any) -> AnyntVectorEnv:
-    """anynt's vector environment of a registered id ("anynt/Omega1Blocker-v0",
-    "anynt/LambdaOne-v0" with seed= and exercise=): what
-    gymnasium.make_vec(env_id, num_envs, vectorization_mode="vector_entry_point")
-    gives, without Gymnasium's wrapping."""
-    env = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
-    assert isinstance(env, AnyntVectorEnv)
-    return env
+    """anynt's native vector environment of a registered id
+    ("anynt/Omega1Blocker-v0", "anynt/LambdaOne-v0" with seed= and
+    exercise=), with the id's kwargs and these; its spec is the id's.
+
+    gym.make_vec(env_id, num_envs) gives Gymnasium's SyncVectorEnv instead
+    (one anynt.Env a copy), which takes single-environment wrappers:
+    Gymnasium picks a registered vector entry point before it looks at
+    wrappers= and then refuses them, so anynt's ids register none."""
+    for key in ("wrappers", "vectorization_mode", "vector_kwargs"):
+        if key in kwargs:
+            raise TypeError(
+                f"anynt.make_vec takes no {key}=: it steps every copy in one serve-env; "
+                f"gym.make_vec(id, num_envs, {key}=…) makes a SyncVectorEnv of single environments, "
+                "and gymnasium.wrappers.vector's wrappers wrap this one"
+            )
+    spec = gym.spec(env_id)
+    creator = _VECTOR_ENTRY_POINTS.get(str(spec.entry_point))
+    if creator is None:
+        raise ValueError(f"{env_id!r} is not an id of anynt's (anynt.ENV_IDS)")
+    merged = {**spec.kwargs, **kwargs}
+    envs = creator(num_envs=num_envs, **merged)
+    made = copy.deepcopy(spec)
+    made.kwargs = {**merged, "num_envs": num_envs}
+    envs.spec = made
+    return envs
 
 
 def _corpus_vec(name: str, num_envs: int = 1, **kwargs: Any) -> AnyntVectorEnv:
-    """The vector entry point of a corpus id (anynt.CORPUS)."""
+    """The vector of a corpus id (anynt.CORPUS)."""
     from . import corpus_file
 
     return AnyntVectorEnv(corpus_file(name), num_envs=num_envs, **kwargs)
 
 
 def lambda_one_vec(seed: int = 1, exercise: int = 1, num_envs: int = 1, **kwargs: Any) -> AnyntVectorEnv:
-    """The vector entry point of anynt/LambdaOne-v0: num_envs copies of exercise
-    1–7 of the Λ_one test that `anynt test --seed seed` gives first."""
+    """The vector of anynt/LambdaOne-v0: num_envs copies of exercise 1–7 of
+    the Λ_one test that `anynt test --seed seed` gives first."""
     return AnyntVectorEnv(lambda_one=(seed, exercise), num_envs=num_envs, **kwargs)
+
+
+# The vector of each single environment's entry point of anynt's ids.
+_VECTOR_ENTRY_POINTS: dict[str, Callable[..., AnyntVectorEnv]] = {"anynt:_corpus_env": _corpus_vec, "anynt:lambda_one": lambda_one_vec}
