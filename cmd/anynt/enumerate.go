@@ -33,6 +33,9 @@ agent, by default the better of the oracle and the follower, lies above
 random's); accepted ones are printed, or written to --out as BITS-INDEX.anynt,
 or kept in one pack file with --pack (Zstandard frames with their index:
 docs/pack.md), each then named FILE#INDEX, which check, run and test read.
+With --pack the records are not printed (the pack holds them, and a cluster
+task's log would copy it): standard error gets a line at each tenth of the
+shard and the summary; --json prints them as well.
 --limit stops after N accepted environments. --shard K/N takes the K-th of N
 runs of consecutive candidates, of nearly equal length: the shards are
 disjoint, and their outputs one after another are the whole stream. A shard
@@ -168,11 +171,19 @@ func runEnumerate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 		clearProgress = func() { fmt.Fprint(io.err, "\r\033[K") }
 	}
 	var last generate.Progress // the tallies of the last candidate
+	// With a pack and no --json the pack holds the records, and a log
+	// gets a line at each tenth of the shard, not a copy of them.
+	quiet, tenths := s.Pack != "" && !asJSON, 0
 	progress := func(p generate.Progress) {
 		last = p
-		if terminal {
+		switch {
+		case terminal:
 			fmt.Fprintf(io.err, "\r\033[Kexamined %d (%.0f/s), accepted %d, rejected %s",
 				p.Run.Examined, rate(p.Run.Examined), p.Run.Accepted, reasons(p.Run.Rejected))
+		case quiet && p.Part > 0 && p.Total.Examined*10/p.Part > tenths:
+			tenths = p.Total.Examined * 10 / p.Part
+			fmt.Fprintf(io.err, "anynt: %d%% of shard %d/%d: examined %d of %d (%.0f/s), accepted %d\n",
+				tenths*10, s.Shard, s.Shards, p.Total.Examined, p.Part, rate(p.Run.Examined), p.Total.Accepted)
 		}
 	}
 	notice := func(msg string) {
@@ -183,7 +194,7 @@ func runEnumerate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 	print := emittedPrinter(io, s, asJSON)
 	total, err := generate.Stream(s, func(e generate.Emitted) {
 		clearProgress()
-		if writeErr == nil {
+		if writeErr == nil && !quiet {
 			writeErr = print(e)
 		}
 	}, progress, notice)
