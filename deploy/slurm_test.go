@@ -3,6 +3,7 @@ package deploy
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"maps"
 	"os"
 	"os/exec"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -90,20 +92,84 @@ func TestNeedSlurm(t *testing.T) {
 }
 
 // startCluster starts a single-node Slurm cluster in dir with
-// scripts/slurm-local, stopped when the test ends, and returns the
-// environment that points Slurm's commands at it.
+// scripts/slurm-local under a watchdog (startWatched), stopped when the
+// test ends, and returns the environment that points Slurm's commands at
+// it.
 func startCluster(t *testing.T, dir string) []string {
 	t.Helper()
-	t.Cleanup(func() {
-		if out, err := exec.Command("../scripts/slurm-local", "stop", dir).CombinedOutput(); err != nil {
-			t.Errorf("stopping the cluster: %v\n%s", err, out)
-		}
-	})
-	out, errOut, err := runErr(nil, "../scripts/slurm-local", "start", dir)
+	stop, err := startWatched(dir)
+	if stop != nil {
+		t.Cleanup(func() {
+			if err := stop(); err != nil {
+				t.Errorf("stopping the cluster: %v\n%s", err, clusterLogs(dir))
+			}
+		})
+	}
 	if err != nil {
-		t.Fatalf("starting the cluster: %v\n%s%s\n%s", err, out, errOut, clusterLogs(dir))
+		t.Fatalf("starting the cluster: %v\n%s", err, clusterLogs(dir))
 	}
 	return []string{"SLURM_CONF=" + filepath.Join(dir, "slurm.conf")}
+}
+
+// watchdog starts the cluster in $1 with scripts/slurm-local ($0), says
+// so, and stops it when its standard input ends: when the process holding
+// the pipe's other end closes it or ends, however it ends (a test killed
+// by SIGKILL or by go test's timeout runs no cleanup). It runs in a session
+// of its own, so that a signal to the test's process group does not end it
+// before the cluster, and after starting it writes to a log, so that it
+// does not hold the test's output open.
+const watchdog = `trap '' PIPE
+if ! "$0" start "$1"; then "$0" stop "$1"; exit 1; fi
+echo "cluster up"
+exec >>"$1/watchdog.log" 2>&1
+cat >/dev/null
+exec "$0" stop "$1"
+`
+
+// startWatched starts a cluster in dir under the watchdog, with its
+// standard input a pipe whose writing end only this process holds, and
+// returns once the cluster is up (or its start failed). stop closes that
+// end and waits for the watchdog to have stopped the cluster; it is nil
+// when the watchdog did not start.
+func startWatched(dir string) (stop func() error, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	lifeline, held, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	report, reportW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("bash", "-c", watchdog, "../scripts/slurm-local", dir)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = lifeline, reportW, reportW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	lifeline.Close()
+	reportW.Close()
+	if err != nil {
+		held.Close()
+		report.Close()
+		return nil, err
+	}
+	stop = func() error {
+		held.Close()
+		if err := cmd.Wait(); err != nil {
+			log, _ := os.ReadFile(filepath.Join(dir, "watchdog.log"))
+			return fmt.Errorf("the watchdog: %v\n%s", err, log)
+		}
+		return nil
+	}
+	// Until the watchdog says the cluster is up, or ends: no time limit
+	// here, since slurm-local bounds its own waits.
+	said, _ := io.ReadAll(report)
+	report.Close()
+	if !strings.Contains(string(said), "cluster up") {
+		return stop, fmt.Errorf("scripts/slurm-local start %s failed:\n%s", dir, said)
+	}
+	return stop, nil
 }
 
 // clusterLogs are the daemons' logs, for a failure's message.
