@@ -14,15 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newEnumerateCmd(io *stdio) *cobra.Command {
-	s := generate.StreamSettings{MaxBits: 60, Shard: 1, Shards: 1, Filters: generate.DefaultFilters}
-	var shard string
-	var estimate bool
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "enumerate [--max-bits B] [--limit N] [--out DIR | --pack FILE] [--shard K/N] [--estimate] [--json]",
-		Short: "Enumerate environments in order of description length",
-		Long: `enumerate streams environments in increasing description length, up to
+// enumerateLong is enumerate's --help.
+const enumerateLong = `enumerate streams environments in increasing description length, up to
 --max-bits: environments of 2 to 4 actions with an explicit space and Good and
 Evil following a cyclic pattern (docs/generation.md). Duplicates are skipped:
 spaces equal up to renumbering cells and actions, patterns that repeat a
@@ -56,7 +49,17 @@ synced before its environments are printed, a torn end is cut off (said on
 standard error) and done again, and the pack a resumed run ends with is the
 uninterrupted run's, bit for bit. anynt merge joins the packs of the N
 shards into the unsharded run's. A summary of this run's work, with its rate, and of
-the rejections by reason ends the run on standard error.`,
+the rejections by reason ends the run on standard error.`
+
+func newEnumerateCmd(io *stdio) *cobra.Command {
+	s := generate.StreamSettings{MaxBits: 60, Shard: 1, Shards: 1, Filters: generate.DefaultFilters}
+	var shard string
+	var estimate bool
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "enumerate [--max-bits B] [--limit N] [--out DIR | --pack FILE] [--shard K/N] [--estimate] [--json]",
+		Short: "Enumerate environments in order of description length",
+		Long:  enumerateLong,
 		Example: `  anynt enumerate --limit 5
   anynt enumerate --max-bits 55 --out envs --shard 1/2 --json
   anynt enumerate --max-bits 75 --estimate --shard 1/1000`,
