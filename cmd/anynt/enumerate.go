@@ -37,8 +37,9 @@ starts at its own part without walking the candidates before it.
 --estimate enumerates nothing: it prints how many candidates the bound holds,
 bit by bit (counted, not made), and the CPU time the filters will take on
 them at the rate it measures on a sample of 1,000 candidates spread over the
-stream (about a tenth of a second), with each shard's part when --shard K/N
-is given: what sizing an array job needs (docs/cluster.md).
+stream (about a tenth of a second), with its 95% interval from the spread of
+the sample's runs, and each shard's part when --shard K/N is given: what
+sizing an array job needs (docs/cluster.md).
 
 With --out, every file is written atomically, the folder is locked against a
 second run, and an interrupted run started again with the same settings
