@@ -291,7 +291,7 @@ func TestWaitJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(doc), "--for=condition=complete") || !strings.Contains(string(doc), "deploy/k8s/wait-job anynt-enumerate") {
+	if regexp.MustCompile(`(?m)^kubectl wait`).Match(doc) || !strings.Contains(string(doc), "\ndeploy/k8s/wait-job anynt-enumerate") {
 		t.Error("docs/cluster.md does not wait for the Job with deploy/k8s/wait-job")
 	}
 }
