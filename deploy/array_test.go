@@ -10,8 +10,12 @@ import (
 	"testing"
 )
 
-// arrayScript is the batch script of a Slurm array job of anynt.
-const arrayScript = "slurm/array.sbatch"
+// arrayScript is the batch script of a Slurm array job of anynt, and
+// mergeScript its merge step's.
+const (
+	arrayScript = "slurm/array.sbatch"
+	mergeScript = "slurm/merge.sbatch"
+)
 
 // slurmArray is the environment Slurm gives a task of --array=MIN-MAX
 // (step 1): its id, and the range's first, last and count.

@@ -36,6 +36,9 @@ type buildError struct {
 func (e *buildError) Error() string { return "building anynt: " + e.err.Error() + "\n" + e.out }
 
 func TestMain(m *testing.M) {
+	if dir := os.Getenv(holdClusterIn); dir != "" {
+		os.Exit(holdCluster(dir))
+	}
 	code := m.Run()
 	if bin, err := anyntBinary(); err == nil && bin != "" {
 		os.RemoveAll(filepath.Dir(bin))

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -237,5 +238,60 @@ func TestDockerfile(t *testing.T) {
 	copyLine := "COPY --from=" + stages[0][2] + " " + build[1] + " /usr/local/bin/anynt"
 	if !strings.Contains(d, copyLine+"\n") {
 		t.Errorf("the run stage does not put the binary on PATH: no line %q", copyLine)
+	}
+}
+
+// fakeKubectl is a kubectl for TestWaitJob: each "get job/NAME -o
+// jsonpath=...conditions..." prints the next of the Job's states in
+// $STATES (separated by ";", conditions by ","), the last one again once
+// they run out; failedIndexes prints "2,5".
+const fakeKubectl = `#!/bin/sh
+case "$*" in
+  *failedIndexes*) echo "2,5"; exit 0 ;;
+esac
+n=$(cat "$COUNT" 2>/dev/null || echo 0)
+echo $((n + 1)) >"$COUNT"
+echo "$STATES" | tr ';' '\n' | awk -v n="$n" '{ s[NR - 1] = $0 } END { print s[n < NR ? n : NR - 1] }' | tr ',' '\n'
+`
+
+// TestWaitJob runs deploy/k8s/wait-job against a kubectl that reports a
+// Job's conditions: it ends at Complete (0) and at Failed (1, naming the
+// failed indexes), whichever comes, and at its timeout (2) when neither
+// does; waiting for Complete alone, as kubectl wait does, would sit out
+// the whole timeout on a Job whose index failed for good.
+func TestWaitJob(t *testing.T) {
+	dir := t.TempDir()
+	kubectl := filepath.Join(dir, "kubectl")
+	if err := os.WriteFile(kubectl, []byte(fakeKubectl), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []struct {
+		states, timeout string
+		code            int
+		says            string
+	}{
+		{";SuccessCriteriaMet,Complete", "86400", 0, "Complete"},
+		{";FailureTarget;FailureTarget,Failed", "86400", 1, "failed indexes: 2,5"},
+		{"Suspended", "0", 2, "neither Complete nor Failed"},
+	} {
+		env := []string{"KUBECTL=" + kubectl, "WAIT_EVERY=0", "STATES=" + c.states, "COUNT=" + filepath.Join(dir, strconv.Itoa(i))}
+		out, errOut, err := runErr(env, "k8s/wait-job", "anynt-enumerate", c.timeout)
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if code != c.code || !strings.Contains(out+errOut, c.says) {
+			t.Errorf("states %q: exit %d, %q; want %d saying %q", c.states, code, out+errOut, c.code, c.says)
+		}
+	}
+	doc, err := os.ReadFile("../docs/cluster.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if regexp.MustCompile(`(?m)^kubectl wait`).Match(doc) || !strings.Contains(string(doc), "\ndeploy/k8s/wait-job anynt-enumerate") {
+		t.Error("docs/cluster.md does not wait for the Job with deploy/k8s/wait-job")
 	}
 }

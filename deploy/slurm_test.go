@@ -3,13 +3,14 @@ package deploy
 import (
 	"encoding/json"
 	"fmt"
-	"maps"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -90,20 +91,84 @@ func TestNeedSlurm(t *testing.T) {
 }
 
 // startCluster starts a single-node Slurm cluster in dir with
-// scripts/slurm-local, stopped when the test ends, and returns the
-// environment that points Slurm's commands at it.
+// scripts/slurm-local under a watchdog (startWatched), stopped when the
+// test ends, and returns the environment that points Slurm's commands at
+// it.
 func startCluster(t *testing.T, dir string) []string {
 	t.Helper()
-	t.Cleanup(func() {
-		if out, err := exec.Command("../scripts/slurm-local", "stop", dir).CombinedOutput(); err != nil {
-			t.Errorf("stopping the cluster: %v\n%s", err, out)
-		}
-	})
-	out, errOut, err := runErr(nil, "../scripts/slurm-local", "start", dir)
+	stop, err := startWatched(dir)
+	if stop != nil {
+		t.Cleanup(func() {
+			if err := stop(); err != nil {
+				t.Errorf("stopping the cluster: %v\n%s", err, clusterLogs(dir))
+			}
+		})
+	}
 	if err != nil {
-		t.Fatalf("starting the cluster: %v\n%s%s\n%s", err, out, errOut, clusterLogs(dir))
+		t.Fatalf("starting the cluster: %v\n%s", err, clusterLogs(dir))
 	}
 	return []string{"SLURM_CONF=" + filepath.Join(dir, "slurm.conf")}
+}
+
+// watchdog starts the cluster in $1 with scripts/slurm-local ($0), says
+// so, and stops it when its standard input ends: when the process holding
+// the pipe's other end closes it or ends, however it ends (a test killed
+// by SIGKILL or by go test's timeout runs no cleanup). It runs in a session
+// of its own, so that a signal to the test's process group does not end it
+// before the cluster, and after starting it writes to a log, so that it
+// does not hold the test's output open.
+const watchdog = `trap '' PIPE
+if ! "$0" start "$1"; then "$0" stop "$1"; exit 1; fi
+echo "cluster up"
+exec >>"$1/watchdog.log" 2>&1
+cat >/dev/null
+exec "$0" stop "$1"
+`
+
+// startWatched starts a cluster in dir under the watchdog, with its
+// standard input a pipe whose writing end only this process holds, and
+// returns once the cluster is up (or its start failed). stop closes that
+// end and waits for the watchdog to have stopped the cluster; it is nil
+// when the watchdog did not start.
+func startWatched(dir string) (stop func() error, err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	lifeline, held, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	report, reportW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command("bash", "-c", watchdog, "../scripts/slurm-local", dir)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = lifeline, reportW, reportW
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	lifeline.Close()
+	reportW.Close()
+	if err != nil {
+		held.Close()
+		report.Close()
+		return nil, err
+	}
+	stop = func() error {
+		held.Close()
+		if err := cmd.Wait(); err != nil {
+			log, _ := os.ReadFile(filepath.Join(dir, "watchdog.log"))
+			return fmt.Errorf("the watchdog: %v\n%s", err, log)
+		}
+		return nil
+	}
+	// Until the watchdog says the cluster is up, or ends: no time limit
+	// here, since slurm-local bounds its own waits.
+	said, _ := io.ReadAll(report)
+	report.Close()
+	if !strings.Contains(string(said), "cluster up") {
+		return stop, fmt.Errorf("scripts/slurm-local start %s failed:\n%s", dir, said)
+	}
+	return stop, nil
 }
 
 // clusterLogs are the daemons' logs, for a failure's message.
@@ -117,24 +182,25 @@ func clusterLogs(dir string) string {
 	return b.String()
 }
 
-// gate is the ANYNT the test gives the array job: the first run of task
-// GATE_TASK has its standard output go through a pipe read for GATE_LINES
-// lines and then never again. anynt enumerate --pack prints a frame's lines
-// once the frame is on the disk, so when the gate stops reading the pack
-// holds a frame or more; anynt then blocks once the pipe is full (64 KiB on
-// Linux), with the rest of its shard unwritten as long as that rest prints
-// more than the pipe holds. The task stays running, blocked, until the test
-// requeues it: killed mid-run at a point fixed by construction, not by
-// timing. Its second run is anynt itself.
+// gate is the ANYNT the test gives the array job: the first run of each
+// task in GATE_TASKS has its standard output go through a pipe read for
+// GATE_LINES lines and then never again. anynt enumerate --pack --json
+// prints a frame's lines once the frame is on the disk, so when the gate
+// stops reading the pack holds a frame or more; anynt then blocks once the
+// pipe is full (64 KiB on Linux), with the rest of its shard unwritten as
+// long as that rest prints more than the pipe holds. The task stays
+// running, blocked, until the test requeues it: killed mid-run at a point
+// fixed by construction, not by timing. Its second run is anynt itself.
 const gate = `#!/usr/bin/env bash
-if [ "$SLURM_ARRAY_TASK_ID" = "$GATE_TASK" ] && mkdir "$GATE_DIR/first" 2>/dev/null; then
+id=$SLURM_ARRAY_TASK_ID
+if [[ " $GATE_TASKS " == *" $id "* ]] && mkdir "$GATE_DIR/first-$id" 2>/dev/null; then
   "$ANYNT_REAL" "$@" | {
     i=0
     while [ "$i" -lt "$GATE_LINES" ] && IFS= read -r line; do
       printf '%s\n' "$line"
       i=$((i + 1))
     done
-    touch "$GATE_DIR/stopped"
+    touch "$GATE_DIR/stopped-$id"
     exec sleep 3600
   }
   exit 1
@@ -142,11 +208,11 @@ fi
 exec "$ANYNT_REAL" "$@"
 `
 
-// taskStates reads each array task's JobState, ExitCode and Restarts from
-// scontrol (Slurm keeps them for MinJobAge, 300 s, after a task ends).
-func taskStates(t *testing.T, env []string, job string) map[int]map[string]string {
+// jobs reads scontrol's fields of a job, or of each task of an array job
+// (Slurm keeps them for MinJobAge, 300 s, after a job ends).
+func jobs(t *testing.T, env []string, job string) []map[string]string {
 	t.Helper()
-	states := map[int]map[string]string{}
+	var all []map[string]string
 	for line := range strings.Lines(run(t, env, "scontrol", "-o", "show", "job", job)) {
 		fields := map[string]string{}
 		for _, f := range strings.Fields(line) {
@@ -154,6 +220,16 @@ func taskStates(t *testing.T, env []string, job string) map[int]map[string]strin
 				fields[k] = v
 			}
 		}
+		all = append(all, fields)
+	}
+	return all
+}
+
+// taskStates reads each array task's JobState, ExitCode and Restarts.
+func taskStates(t *testing.T, env []string, job string) map[int]map[string]string {
+	t.Helper()
+	states := map[int]map[string]string{}
+	for _, fields := range jobs(t, env, job) {
 		id, err := strconv.Atoi(fields["ArrayTaskId"])
 		if err != nil {
 			continue // the array's pending remainder, "1-3" and the like
@@ -163,14 +239,75 @@ func taskStates(t *testing.T, env []string, job string) map[int]map[string]strin
 	return states
 }
 
+// submit submits script with sbatch's flags and the script's arguments,
+// and returns the job's id.
+func submit(t *testing.T, env []string, flags []string, script string, args ...string) string {
+	t.Helper()
+	submitted := run(t, env, "sbatch", append(append(append([]string{"--parsable"}, flags...), script), args...)...)
+	job, _, _ := strings.Cut(strings.TrimSpace(submitted), ";")
+	return job
+}
+
+// The merge steps of the Slurm test's two array jobs, chained with
+// afterany when the arrays are submitted: the enumeration's in one step
+// into all.pack, and in a tree (an array of two groups of two shards,
+// then the groups) into tree.pack; the battery's report as --json.
+type mergeJobs struct {
+	all, groups, tree, report string
+}
+
+func submitMerges(t *testing.T, env []string, work, logs, job, testJob string) mergeJobs {
+	t.Helper()
+	out := filepath.Join(work, "envs")
+	after := func(j string) string { return "--dependency=afterany:" + j }
+	m := mergeJobs{
+		all: submit(t, env, []string{after(job), "--output=" + filepath.Join(logs, "merge-all.out")},
+			mergeScript, out, "--pack", filepath.Join(work, "all.pack")),
+		groups: submit(t, env, []string{after(job), "--array=1-2", "--output=" + filepath.Join(logs, "merge-group-%a.out")},
+			mergeScript, "--group", "2", out),
+		report: submit(t, env, []string{after(testJob), "--output=" + filepath.Join(logs, "report.json"), "--error=" + filepath.Join(logs, "report.err")},
+			mergeScript, filepath.Join(work, "results"), "--json"),
+	}
+	m.tree = submit(t, env, []string{after(m.groups), "--output=" + filepath.Join(logs, "merge-tree.out")},
+		mergeScript, "--groups", out, "--pack", filepath.Join(work, "tree.pack"))
+	return m
+}
+
+// checkCompleted checks that each job of want has its number of tasks,
+// every one completed with exit status 0, and that the tasks restarted of
+// the array job requeued ran twice and the others once.
+func checkCompleted(t *testing.T, env []string, want map[string]int, requeued string, restarted ...int) {
+	t.Helper()
+	for job, n := range want {
+		all := jobs(t, env, job)
+		if len(all) != n {
+			t.Errorf("job %s has %d tasks; want %d", job, len(all), n)
+		}
+		for _, s := range all {
+			if s["JobState"] != "COMPLETED" || s["ExitCode"] != "0:0" {
+				log, _ := os.ReadFile(s["StdOut"])
+				t.Errorf("job %s (task %s): JobState %s, Reason %s, ExitCode %s; want COMPLETED, 0:0; its log:\n%s", job, s["ArrayTaskId"], s["JobState"], s["Reason"], s["ExitCode"], log)
+			}
+			id, err := strconv.Atoi(s["ArrayTaskId"])
+			twice := err == nil && job == requeued && slices.Contains(restarted, id)
+			if w := map[bool]string{true: "1", false: "0"}[twice]; s["Restarts"] != w {
+				t.Errorf("job %s task %s restarted %s times; want %s", job, s["ArrayTaskId"], s["Restarts"], w)
+			}
+		}
+	}
+}
+
 // TestSlurmArrayJobs submits an enumeration as an array job of four tasks
 // numbered from 0, and a battery as one of four tasks numbered from 1, on a
-// single-node cluster, kills one enumeration task mid-run and requeues it,
-// and checks that every task completed, the requeued one resumed to the
-// pack an uninterrupted run of its shard writes, anynt merge gives the
-// unsharded runs bit for bit (the pack, the --json lines, the test's
-// report), and every --json line a task printed is the unsharded run's,
-// none twice.
+// single-node cluster, with their merge steps chained with afterany (the
+// enumeration's merged in one step and in a tree of two levels). It
+// requeues one enumeration task mid-run (scontrol requeuehold), sends
+// another the signal its time limit sends (SIGUSR1 to the batch shell,
+// which requeues itself), and checks that every task and merge completed,
+// the requeued tasks resumed (one to the pack an uninterrupted run of its
+// shard writes), every merge gives the unsharded run bit for bit (the
+// pack, in one step and in a tree, the --json lines, the test's report),
+// and every --json line a task printed is the unsharded run's, none twice.
 func TestSlurmArrayJobs(t *testing.T) {
 	switch skip, err := needSlurm(os.Getenv(askSlurm), os.Getuid(), exec.LookPath); {
 	case err != nil:
@@ -185,8 +322,8 @@ func TestSlurmArrayJobs(t *testing.T) {
 	// 8,753 candidates, about 2,190 a shard: a pack's frame ends every
 	// 1,024 candidate positions, and a frame's lines (about 900 bytes
 	// each) are printed once it is on the disk, far more than the gate's
-	// pipe holds: task 2 blocks with a frame or two of its pack written
-	// and the rest not.
+	// pipe holds: tasks 1 and 2 block with a frame or two of their packs
+	// written and the rest not.
 	flags := []string{"--max-bits", "61"}
 	total, _, err := generate.Count(61)
 	if err != nil {
@@ -194,7 +331,8 @@ func TestSlurmArrayJobs(t *testing.T) {
 	}
 	battery := []string{"--protocol", "battery", "--generate", "52", "--agent", "random,oracle"}
 	refLines := map[int]string{}
-	for _, l := range jsonLines(t, run(t, nil, bin, append([]string{"enumerate", "--json", "--pack", filepath.Join(work, "ref.pack")}, flags...)...)) {
+	ref := filepath.Join(work, "ref.pack")
+	for _, l := range jsonLines(t, run(t, nil, bin, append([]string{"enumerate", "--json", "--pack", ref}, flags...)...)) {
 		refLines[l.index] = l.line
 	}
 	gateDir := filepath.Join(work, "gate")
@@ -205,30 +343,33 @@ func TestSlurmArrayJobs(t *testing.T) {
 	if err := os.WriteFile(wrapper, []byte(gate), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	const killed = 2 // the task, so shard 3
+	// Task 2 (shard 3) is requeued by scontrol; task 1 (shard 2) is sent
+	// its time limit's signal.
+	const killed, signalled = 2, 1
 	logs, out, results := filepath.Join(work, "logs"), filepath.Join(work, "envs"), filepath.Join(work, "results")
 	if err := os.Mkdir(logs, 0o755); err != nil { // Slurm makes no folder for --output
 		t.Fatal(err)
 	}
 	env := append(slices.Clone(cluster), "ANYNT="+wrapper, "ANYNT_REAL="+bin,
-		"GATE_DIR="+gateDir, "GATE_TASK="+strconv.Itoa(killed), "GATE_LINES=20")
-	submit := func(env []string, array, log string, args ...string) string {
-		t.Helper()
-		submitted := run(t, env, "sbatch", append([]string{"--parsable", "--array=" + array,
-			"--output=" + filepath.Join(logs, log), arrayScript}, args...)...)
-		job, _, _ := strings.Cut(strings.TrimSpace(submitted), ";")
-		return job
-	}
-	job := submit(env, "0-3", "envs-%a.out", append([]string{out, "enumerate", "--json"}, flags...)...)
-	testJob := submit(append(slices.Clone(cluster), "ANYNT="+bin), "1-4", "results-%a.out", append([]string{results, "test"}, battery...)...)
+		"GATE_DIR="+gateDir, fmt.Sprintf("GATE_TASKS=%d %d", killed, signalled), "GATE_LINES=20")
+	plain := append(slices.Clone(cluster), "ANYNT="+bin)
+	job := submit(t, env, []string{"--array=0-3", "--output=" + filepath.Join(logs, "envs-%a.out")},
+		arrayScript, append([]string{out, "enumerate", "--json"}, flags...)...)
+	testJob := submit(t, plain, []string{"--array=1-4", "--output=" + filepath.Join(logs, "results-%a.out")},
+		arrayScript, append([]string{results, "test"}, battery...)...)
+	merges := submitMerges(t, plain, work, logs, job, testJob)
 	task := job + "_" + strconv.Itoa(killed)
 	pack := filepath.Join(out, "shard-"+strconv.Itoa(killed+1)+".pack")
 
 	const limit = 5 * time.Minute
-	waitFor(t, "task 2 to block mid-run", limit, func() bool {
-		_, err := os.Stat(filepath.Join(gateDir, "stopped"))
-		return err == nil
-	})
+	for _, id := range []int{killed, signalled} {
+		waitFor(t, fmt.Sprintf("task %d to block mid-run", id), limit, func() bool {
+			_, err := os.Stat(filepath.Join(gateDir, "stopped-"+strconv.Itoa(id)))
+			return err == nil
+		})
+	}
+	// What Slurm does at --signal=B:USR1@300: SIGUSR1 to the batch shell.
+	run(t, cluster, "scancel", "--batch", "--signal=USR1", job+"_"+strconv.Itoa(signalled))
 	// requeuehold is requeue that keeps the task held until release, so
 	// that the test reads what its first run wrote before a second starts,
 	// whatever the load. PENDING once its processes are gone.
@@ -243,29 +384,14 @@ func TestSlurmArrayJobs(t *testing.T) {
 	// Slurm starts a requeued task once the credentials of its first run
 	// have expired (the cluster's cred_expire: 5 s here, 120 s by default).
 	run(t, cluster, "scontrol", "release", task)
-	waitFor(t, "the array jobs to end", limit, func() bool {
-		return strings.TrimSpace(run(t, cluster, "squeue", "-h", "-j", job+","+testJob)) == ""
+	all := strings.Join([]string{job, testJob, merges.all, merges.groups, merges.tree, merges.report}, ",")
+	waitFor(t, "the jobs to end", limit, func() bool {
+		return strings.TrimSpace(run(t, cluster, "squeue", "-h", "-j", all)) == ""
 	})
-
-	for _, j := range []struct {
-		id, log string
-		killed  int
-	}{{job, "envs-%d.out", killed}, {testJob, "results-%d.out", -1}} {
-		states := taskStates(t, cluster, j.id)
-		if len(states) != 4 {
-			t.Errorf("job %s has tasks %v; want 4", j.id, slices.Sorted(maps.Keys(states)))
-		}
-		for id, s := range states {
-			if s["JobState"] != "COMPLETED" || s["ExitCode"] != "0:0" {
-				log, _ := os.ReadFile(filepath.Join(logs, fmt.Sprintf(j.log, id)))
-				t.Errorf("job %s task %d: JobState %s, ExitCode %s; want COMPLETED, 0:0; its log:\n%s\nthe cluster's:\n%s", j.id, id, s["JobState"], s["ExitCode"], log, clusterLogs(filepath.Join(work, "cluster")))
-			}
-			if want := map[bool]string{true: "1", false: "0"}[id == j.killed]; s["Restarts"] != want {
-				t.Errorf("job %s task %d restarted %s times; want %s", j.id, id, s["Restarts"], want)
-			}
-		}
-	}
+	checkCompleted(t, cluster, map[string]int{job: 4, testJob: 4,
+		merges.all: 1, merges.groups: 2, merges.tree: 1, merges.report: 1}, job, killed, signalled)
 	if t.Failed() {
+		t.Log(clusterLogs(filepath.Join(work, "cluster")))
 		t.FailNow()
 	}
 
@@ -283,25 +409,40 @@ func TestSlurmArrayJobs(t *testing.T) {
 	if !sameFile(t, pack, alone) {
 		t.Errorf("task %d's pack, killed and resumed, differs from the shard's pack run uninterrupted", killed)
 	}
-	log, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("envs-%d.out", killed)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(log), "restart 1") || !strings.Contains(string(log), "in all (resumed)") {
-		t.Errorf("task %d's log does not show a second run that resumed the first:\n%s", killed, log)
+	for _, id := range []int{killed, signalled} {
+		log, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("envs-%d.out", id)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(log), "restart 1") || !strings.Contains(string(log), "in all (resumed)") ||
+			id == signalled && !strings.Contains(string(log), "SIGUSR1, the time limit is near: requeueing") {
+			t.Errorf("task %d's log does not show a second run that resumed the first:\n%s", id, log)
+		}
 	}
 
+	// The merge steps, chained with afterany, ran after the requeued
+	// tasks had finished: the whole run's pack, in one step and in a tree,
+	// and the test's report.
+	for _, p := range []string{"all.pack", "tree.pack"} {
+		if !sameFile(t, filepath.Join(work, p), ref) {
+			t.Errorf("the merge step's %s is not the unsharded run's pack", p)
+		}
+	}
 	checkMerged(t, shardFiles(out, 4, ".pack"), flags...)
 	want := run(t, nil, bin, append([]string{"test", "--json"}, battery...)...)
-	if got := run(t, nil, bin, append([]string{"merge", "--json"}, shardFiles(results, 4, "")...)...); got != want {
-		t.Errorf("the battery's shards merged differ from the unsharded test's report (%d and %d bytes)", len(got), len(want))
+	if got, _ := os.ReadFile(filepath.Join(logs, "report.json")); string(got) != want {
+		t.Errorf("the battery's merge step printed a report that is not the unsharded test's (%d and %d bytes)", len(got), len(want))
 	}
+	checkPrinted(t, logs, refLines, total, killed, signalled)
+}
 
-	// The --json lines the tasks printed: each the unsharded run's line
-	// for its index (the shard and the pack aside), none twice; every one
-	// for the tasks not killed. The killed task's lines still in the pipe
-	// when it was killed are lost: standard output is a log, the pack is
-	// the result.
+// checkPrinted checks the --json lines the enumeration's tasks printed:
+// each the unsharded run's line for its index (the shard and the pack
+// aside), none twice; every one for the tasks not killed. The killed
+// tasks' lines still in the pipe when they were killed are lost: standard
+// output is a log, the pack is the result.
+func checkPrinted(t *testing.T, logs string, refLines map[int]string, total int, killed ...int) {
+	t.Helper()
 	printed := map[int]bool{}
 	for id := range 4 {
 		b, err := os.ReadFile(filepath.Join(logs, fmt.Sprintf("envs-%d.out", id)))
@@ -318,7 +459,7 @@ func TestSlurmArrayJobs(t *testing.T) {
 				t.Errorf("task %d's line for environment %d differs from the unsharded run's:\n%s\n%s", id, l.index, l.line, refLines[l.index])
 			}
 		}
-		if id != killed {
+		if !slices.Contains(killed, id) {
 			from, to := generate.ShardRange(total, id+1, 4)
 			n := 0
 			for index := range refLines {

@@ -2,8 +2,11 @@ package generate
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"time"
+
+	"github.com/anynt/anynt/internal/stats"
 )
 
 // Plan is what an enumeration up to a bound holds and what it will cost,
@@ -19,6 +22,14 @@ type Plan struct {
 	Sampled    int           `json:"sampled"`
 	SampleRuns int           `json:"sample_runs"`
 	SampleCPU  time.Duration `json:"-"`
+	// runs are each run's candidates timed and CPU time, for the spread.
+	runs []sampleRun
+}
+
+// sampleRun is one run of the sample: candidates timed, and their CPU.
+type sampleRun struct {
+	n   int
+	cpu time.Duration
 }
 
 // BitPlan is the candidates of more than Bits−1 and at most Bits bits.
@@ -35,6 +46,31 @@ func (p Plan) CPUPerCandidate() time.Duration {
 		return 0
 	}
 	return p.SampleCPU / time.Duration(p.Sampled)
+}
+
+// CPUInterval is a 95% confidence interval of the CPU time a candidate,
+// from the spread of the sample's runs: the ratio estimate
+// CPUPerCandidate ± t(0.975, runs − 1) standard errors, the standard error
+// that of a ratio of sums over runs (Cochran 1977, "Sampling Techniques",
+// §6.4), the low end at least 0. It is the sampling error of the rate over
+// a stream whose candidates differ in cost; a load that differs between
+// the sample and the run moves the rate beyond it. With fewer than two
+// runs it is the rate alone.
+func (p Plan) CPUInterval() (lo, hi time.Duration) {
+	r := p.CPUPerCandidate()
+	k := len(p.runs)
+	if k < 2 {
+		return r, r
+	}
+	mean := float64(p.Sampled) / float64(k)
+	ss := 0.0
+	for _, run := range p.runs {
+		d := float64(run.cpu) - float64(r)*float64(run.n)
+		ss += d * d
+	}
+	se := math.Sqrt(ss/float64(k-1)/float64(k)) / mean
+	half := time.Duration(stats.TQuantile(k-1, 0.975) * se)
+	return max(r-half, 0), r + half
 }
 
 // PlanEnumeration counts the enumeration up to maxBits and times the
@@ -79,8 +115,10 @@ func PlanEnumeration(maxBits float64, f FilterSettings, runs, runLength int, clo
 			}
 			return true
 		})
-		p.SampleCPU += clock() - start
+		took := clock() - start
+		p.SampleCPU += took
 		p.SampleRuns++
+		p.runs = append(p.runs, sampleRun{n: to - from - 1, cpu: took})
 	}
 	return p, nil
 }

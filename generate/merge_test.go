@@ -64,6 +64,99 @@ func TestMergedShardsAreTheWholeRun(t *testing.T) {
 	}
 }
 
+// mergePart merges paths with MergePart into the new pack out.
+func mergePart(t *testing.T, out string, paths ...string) {
+	t.Helper()
+	m, err := generate.MergePart(paths, version.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	if err := m.WritePack(out); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Shards merge in a tree: a pack merged from consecutive shards is itself a
+// shard of the whole, and the root of any tree of merges is the unsharded
+// run's pack, bit for bit. Seven shards of 58 bits, several frames each
+// and frames of the whole that straddle a shard's end, merged as 1–3 and
+// 4–7, then 1–3 with 4–5 (a pack of merged packs) and 6–7; a run of
+// consecutive shards that starts at shard 1 but ends before the last is no
+// whole run. A merged part holding one shard is that shard's pack.
+func TestShardsMergeInATree(t *testing.T) {
+	dir := t.TempDir()
+	whole := filepath.Join(dir, "whole.pack")
+	emitted(t, generate.StreamSettings{MaxBits: 58, Shard: 1, Shards: 1, Filters: quickFilters, Pack: whole})
+	want, _ := os.ReadFile(whole)
+	s := shardPacks(t, dir, 58, 7, quickFilters)
+	p := func(name string) string { return filepath.Join(dir, name) }
+	mergePart(t, p("1-3.pack"), s[2], s[0], s[1])
+	mergePart(t, p("4-7.pack"), s[3], s[4], s[5], s[6])
+	mergePart(t, p("4-5.pack"), s[3], s[4])
+	mergePart(t, p("6-7.pack"), s[5], s[6])
+	mergePart(t, p("1-5.pack"), p("1-3.pack"), p("4-5.pack"))
+	mergePart(t, p("3.pack"), s[2])
+	for _, tree := range [][]string{
+		{p("1-3.pack"), p("4-7.pack")},
+		{p("6-7.pack"), p("1-5.pack")},
+		{p("1-3.pack"), s[3], s[4], p("6-7.pack")},
+		{s[0], s[1], p("3.pack"), p("4-7.pack")},
+	} {
+		root := filepath.Join(t.TempDir(), "root.pack")
+		m, err := generate.Merge(tree, version.String())
+		if err != nil {
+			t.Fatalf("%v: %v", tree, err)
+		}
+		if err := m.WritePack(root); err != nil {
+			t.Fatal(err)
+		}
+		m.Close()
+		if b, _ := os.ReadFile(root); !bytes.Equal(b, want) {
+			t.Errorf("%v merged: %d bytes, not the unsharded run's pack (%d bytes)", tree, len(b), len(want))
+		}
+	}
+	if a, b := readAll(t, s[2]), readAll(t, p("3.pack")); !bytes.Equal(a, b) {
+		t.Errorf("shard 3 merged alone differs from shard 3's pack")
+	}
+	r, err := pack.Open(p("1-5.pack"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if h := r.Header; h.Part() != "shards 1–5 of 7" || h.Shard != 1 || h.LastShard != 5 {
+		t.Errorf("the pack of shards 1 to 5 says it holds %s (shard %d, last %d)", h.Part(), h.Shard, h.LastShard)
+	}
+	for _, c := range []struct {
+		name  string
+		paths []string
+		part  bool
+		want  string
+	}{
+		{"a gap", []string{p("1-3.pack"), s[4]}, true, "shards 4 of 7 are missing between shards 1 and 5"},
+		{"a part overlapping a shard", []string{p("1-3.pack"), s[2], p("4-7.pack")}, false, "shard 3 of 7 is given twice"},
+		{"parts overlapping", []string{p("1-5.pack"), p("4-7.pack")}, false, "shard 4 of 7 is given twice"},
+		{"a part is not the whole", []string{p("1-5.pack")}, false, "shards 6, 7 of 7 are missing"},
+	} {
+		merge := generate.Merge
+		if c.part {
+			merge = generate.MergePart
+		}
+		if _, err := merge(c.paths, version.String()); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want %q", c.name, err, c.want)
+		}
+	}
+}
+
+func readAll(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
 // Merge refuses, naming them, shards missing, given twice, of another
 // version or settings, unfinished, or torn.
 func TestMergeRefusesWhatIsNotTheWholeRun(t *testing.T) {

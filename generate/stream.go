@@ -49,10 +49,13 @@ type Tally struct {
 	Rejected map[string]int `json:"rejected"`
 }
 
-// Progress is what a run has done: Total over every run into the folder,
-// Run in this one (what a rate is measured on).
+// Progress is what a run has done: Total over every run into the folder
+// or pack, Run in this one (what a rate is measured on), and Part the
+// candidates of the run's part of the stream (its shard's; 0 for an
+// unsharded run without a pack, whose candidates are not counted first).
 type Progress struct {
 	Total, Run Tally
+	Part       int
 }
 
 // state is what a folder keeps to resume an interrupted run: the settings
@@ -206,7 +209,7 @@ func Stream(s StreamSettings, emit func(Emitted), progress func(Progress), notic
 			return false
 		}
 		if progress != nil {
-			progress(Progress{Total: st.Tally, Run: run})
+			progress(Progress{Total: st.Tally, Run: run, Part: max(to-from, 0)})
 		}
 		return true
 	})

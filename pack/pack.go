@@ -27,7 +27,8 @@ const maxSkippable = 1 << 20
 // Header says what a pack holds: the tool and version that wrote it, what
 // kind of stream (e.g. "enumerate"), the settings that decide its records
 // (compared whole when resuming and merging), and the part of the stream
-// it is: positions [From, To) of Total, shard Shard of Shards.
+// it is: positions [From, To) of Total, shard Shard of Shards, or, for a
+// pack merged from consecutive shards, shards Shard to LastShard of Shards.
 type Header struct {
 	Format   string          `json:"format"`
 	Version  string          `json:"version"`
@@ -38,6 +39,28 @@ type Header struct {
 	To       int             `json:"to"`
 	Shard    int             `json:"shard"`
 	Shards   int             `json:"shards"`
+	// LastShard is the last of the consecutive shards a merged pack holds,
+	// from Shard; 0 when it holds shard Shard alone, as every pack an
+	// enumeration writes does (so that their headers are unchanged).
+	LastShard int `json:"last_shard,omitempty"`
+}
+
+// Last is the last shard the pack holds: LastShard, or Shard when it holds
+// one.
+func (h Header) Last() int {
+	if h.LastShard == 0 {
+		return h.Shard
+	}
+	return h.LastShard
+}
+
+// Part names the shards a pack holds, for messages: "shard 3/8" or
+// "shards 3–5 of 8".
+func (h Header) Part() string {
+	if h.Last() == h.Shard {
+		return fmt.Sprintf("shard %d/%d", h.Shard, h.Shards)
+	}
+	return fmt.Sprintf("shards %d–%d of %d", h.Shard, h.Last(), h.Shards)
 }
 
 // Entry is one frame's index entry.

@@ -14,15 +14,8 @@ import (
 	"github.com/spf13/cobra"
 )
 
-func newEnumerateCmd(io *stdio) *cobra.Command {
-	s := generate.StreamSettings{MaxBits: 60, Shard: 1, Shards: 1, Filters: generate.DefaultFilters}
-	var shard string
-	var estimate bool
-	var asJSON bool
-	cmd := &cobra.Command{
-		Use:   "enumerate [--max-bits B] [--limit N] [--out DIR | --pack FILE] [--shard K/N] [--estimate] [--json]",
-		Short: "Enumerate environments in order of description length",
-		Long: `enumerate streams environments in increasing description length, up to
+// enumerateLong is enumerate's --help.
+const enumerateLong = `enumerate streams environments in increasing description length, up to
 --max-bits: environments of 2 to 4 actions with an explicit space and Good and
 Evil following a cyclic pattern (docs/generation.md). Duplicates are skipped:
 spaces equal up to renumbering cells and actions, patterns that repeat a
@@ -33,6 +26,9 @@ agent, by default the better of the oracle and the follower, lies above
 random's); accepted ones are printed, or written to --out as BITS-INDEX.anynt,
 or kept in one pack file with --pack (Zstandard frames with their index:
 docs/pack.md), each then named FILE#INDEX, which check, run and test read.
+With --pack the records are not printed (the pack holds them, and a cluster
+task's log would copy it): standard error gets a line at each tenth of the
+shard and the summary; --json prints them as well.
 --limit stops after N accepted environments. --shard K/N takes the K-th of N
 runs of consecutive candidates, of nearly equal length: the shards are
 disjoint, and their outputs one after another are the whole stream. A shard
@@ -41,8 +37,9 @@ starts at its own part without walking the candidates before it.
 --estimate enumerates nothing: it prints how many candidates the bound holds,
 bit by bit (counted, not made), and the CPU time the filters will take on
 them at the rate it measures on a sample of 1,000 candidates spread over the
-stream (about a tenth of a second), with each shard's part when --shard K/N
-is given: what sizing an array job needs (docs/cluster.md).
+stream (about a tenth of a second), with its 95% interval from the spread of
+the sample's runs, and each shard's part when --shard K/N is given: what
+sizing an array job needs (docs/cluster.md).
 
 With --out, every file is written atomically, the folder is locked against a
 second run, and an interrupted run started again with the same settings
@@ -53,7 +50,17 @@ synced before its environments are printed, a torn end is cut off (said on
 standard error) and done again, and the pack a resumed run ends with is the
 uninterrupted run's, bit for bit. anynt merge joins the packs of the N
 shards into the unsharded run's. A summary of this run's work, with its rate, and of
-the rejections by reason ends the run on standard error.`,
+the rejections by reason ends the run on standard error.`
+
+func newEnumerateCmd(io *stdio) *cobra.Command {
+	s := generate.StreamSettings{MaxBits: 60, Shard: 1, Shards: 1, Filters: generate.DefaultFilters}
+	var shard string
+	var estimate bool
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "enumerate [--max-bits B] [--limit N] [--out DIR | --pack FILE] [--shard K/N] [--estimate] [--json]",
+		Short: "Enumerate environments in order of description length",
+		Long:  enumerateLong,
 		Example: `  anynt enumerate --limit 5
   anynt enumerate --max-bits 55 --out envs --shard 1/2 --json
   anynt enumerate --max-bits 75 --estimate --shard 1/1000`,
@@ -168,11 +175,19 @@ func runEnumerate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 		clearProgress = func() { fmt.Fprint(io.err, "\r\033[K") }
 	}
 	var last generate.Progress // the tallies of the last candidate
+	// With a pack and no --json the pack holds the records, and a log
+	// gets a line at each tenth of the shard, not a copy of them.
+	quiet, tenths := s.Pack != "" && !asJSON, 0
 	progress := func(p generate.Progress) {
 		last = p
-		if terminal {
+		switch {
+		case terminal:
 			fmt.Fprintf(io.err, "\r\033[Kexamined %d (%.0f/s), accepted %d, rejected %s",
 				p.Run.Examined, rate(p.Run.Examined), p.Run.Accepted, reasons(p.Run.Rejected))
+		case quiet && p.Part > 0 && p.Total.Examined*10/p.Part > tenths:
+			tenths = p.Total.Examined * 10 / p.Part
+			fmt.Fprintf(io.err, "anynt: %d%% of shard %d/%d: examined %d of %d (%.0f/s), accepted %d\n",
+				tenths*10, s.Shard, s.Shards, p.Total.Examined, p.Part, rate(p.Run.Examined), p.Total.Accepted)
 		}
 	}
 	notice := func(msg string) {
@@ -183,7 +198,7 @@ func runEnumerate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 	print := emittedPrinter(io, s, asJSON)
 	total, err := generate.Stream(s, func(e generate.Emitted) {
 		clearProgress()
-		if writeErr == nil {
+		if writeErr == nil && !quiet {
 			writeErr = print(e)
 		}
 	}, progress, notice)

@@ -25,12 +25,17 @@ const (
 type estimateLine struct {
 	Version string `json:"version"`
 	generate.Plan
-	SecondsACandidate float64                 `json:"seconds_a_candidate"`
-	Seconds           float64                 `json:"seconds"`
-	CPUMeasured       bool                    `json:"cpu_measured"`
-	Shards            int                     `json:"shards"`
-	SecondsAShard     float64                 `json:"seconds_a_shard"`
-	Settings          generate.StreamSettings `json:"settings"`
+	SecondsACandidate float64 `json:"seconds_a_candidate"`
+	Seconds           float64 `json:"seconds"`
+	CPUMeasured       bool    `json:"cpu_measured"`
+	Shards            int     `json:"shards"`
+	SecondsAShard     float64 `json:"seconds_a_shard"`
+	// The 95% intervals of the three, from the spread of the sample's
+	// runs (generate.Plan.CPUInterval).
+	SecondsACandidateCI [2]float64              `json:"seconds_a_candidate_ci95"`
+	SecondsCI           [2]float64              `json:"seconds_ci95"`
+	SecondsAShardCI     [2]float64              `json:"seconds_a_shard_ci95"`
+	Settings            generate.StreamSettings `json:"settings"`
 }
 
 // runEstimate prints how many candidates the bound holds, bit by bit, and
@@ -43,11 +48,14 @@ func runEstimate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 		return limitReached(err)
 	}
 	per := p.CPUPerCandidate()
+	lo, hi := p.CPUInterval()
 	shardSize := (p.Total + s.Shards - 1) / s.Shards
+	times := func(n int) [2]float64 { return [2]float64{float64(n) * lo.Seconds(), float64(n) * hi.Seconds()} }
 	if asJSON {
 		err := json.NewEncoder(io.out).Encode(estimateLine{Version: version.String(), Plan: p,
 			SecondsACandidate: per.Seconds(), Seconds: float64(p.Total) * per.Seconds(), CPUMeasured: measured,
-			Shards: s.Shards, SecondsAShard: float64(shardSize) * per.Seconds(), Settings: s})
+			Shards: s.Shards, SecondsAShard: float64(shardSize) * per.Seconds(), Settings: s,
+			SecondsACandidateCI: times(1), SecondsCI: times(p.Total), SecondsAShardCI: times(shardSize)})
 		if err != nil {
 			return ioFailure(err)
 		}
@@ -65,12 +73,13 @@ func runEstimate(io *stdio, s generate.StreamSettings, asJSON bool) error {
 		fmt.Fprintf(w, "%d\t%s\t%s\t%s\t\n", b.Bits, grouped(b.Candidates), grouped(b.UpTo), span(per, b.UpTo))
 	}
 	w.Flush()
-	fmt.Fprintf(io.out, "rate: %v of %s a candidate, measured on %s candidates in %d runs spread over the stream\n",
-		per.Round(100*time.Nanosecond), kind, grouped(p.Sampled), p.SampleRuns)
-	fmt.Fprintf(io.out, "in all: %s candidates, %s of %s\n", grouped(p.Total), span(per, p.Total), kind)
+	round := func(d time.Duration) time.Duration { return d.Round(100 * time.Nanosecond) }
+	fmt.Fprintf(io.out, "rate: %v of %s a candidate (95%% interval %v to %v from the spread of its runs; a change of load moves it further), measured on %s candidates in %d runs spread over the stream\n",
+		round(per), kind, round(lo), round(hi), grouped(p.Sampled), p.SampleRuns)
+	fmt.Fprintf(io.out, "in all: %s candidates, %s of %s (%s to %s)\n", grouped(p.Total), span(per, p.Total), kind, span(lo, p.Total), span(hi, p.Total))
 	if s.Shards > 1 {
-		fmt.Fprintf(io.out, "each of %d shards: at most %s candidates, %s of %s\n",
-			s.Shards, grouped(shardSize), span(per, shardSize), kind)
+		fmt.Fprintf(io.out, "each of %d shards: at most %s candidates, %s of %s (%s to %s)\n",
+			s.Shards, grouped(shardSize), span(per, shardSize), kind, span(lo, shardSize), span(hi, shardSize))
 	}
 	return nil
 }

@@ -17,12 +17,14 @@ func TestEnumerateEstimateCountsTheStream(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errw)
 	}
 	var e struct {
-		Version    string  `json:"version"`
-		Candidates int     `json:"candidates"`
-		Sampled    int     `json:"sampled"`
-		PerSecond  float64 `json:"seconds_a_candidate"`
-		Seconds    float64 `json:"seconds"`
-		Shard      float64 `json:"seconds_a_shard"`
+		Version    string     `json:"version"`
+		Candidates int        `json:"candidates"`
+		Sampled    int        `json:"sampled"`
+		PerSecond  float64    `json:"seconds_a_candidate"`
+		Seconds    float64    `json:"seconds"`
+		Shard      float64    `json:"seconds_a_shard"`
+		RateCI     [2]float64 `json:"seconds_a_candidate_ci95"`
+		AllCI      [2]float64 `json:"seconds_ci95"`
 		PerBit     []struct {
 			Bits, Candidates int
 			UpTo             int `json:"up_to"`
@@ -53,8 +55,13 @@ func TestEnumerateEstimateCountsTheStream(t *testing.T) {
 		e.Shard != e.PerSecond*float64((e.Candidates+6)/7) {
 		t.Errorf("sampled %d at %v s a candidate: %v s in all, %v s a shard", e.Sampled, e.PerSecond, e.Seconds, e.Shard)
 	}
+	// The rate comes with its spread: an interval around it, not one
+	// figure.
+	if lo, hi := e.RateCI[0], e.RateCI[1]; !(lo < e.PerSecond && e.PerSecond < hi) || e.AllCI[1] != hi*float64(e.Candidates) {
+		t.Errorf("the rate %v s has the interval [%v, %v], in all %v", e.PerSecond, lo, hi, e.AllCI)
+	}
 	text, _, _ := anynt(t, "", "enumerate", "--max-bits", "57", "--estimate")
-	for _, want := range []string{"# anynt ", "up to 57 bits", "bits  candidates", "rate: ", "in all: " + grouped(e.Candidates) + " candidates"} {
+	for _, want := range []string{"# anynt ", "up to 57 bits", "bits  candidates", "rate: ", "95% interval", "in all: " + grouped(e.Candidates) + " candidates"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the text lacks %q:\n%s", want, text)
 		}

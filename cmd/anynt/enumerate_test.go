@@ -210,3 +210,27 @@ func TestEnumerateJSON(t *testing.T) {
 		t.Errorf("no summary on standard error: %q", errw)
 	}
 }
+
+// With --pack the log is progress and a summary, not a copy of the pack:
+// nothing on standard output, and on standard error a line at each tenth
+// of the shard, the last at 100%, then the summary, however many
+// environments are accepted.
+func TestEnumeratePackLogsNoRecords(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.pack")
+	out, errw, code := anynt(t, "", "enumerate", "--max-bits", "58", "--episodes", "16", "--steps", "20", "--shard", "2/3", "--pack", p)
+	if code != exitOK || out != "" {
+		t.Fatalf("exit %d; standard output %d bytes, want none:\n%.300s\n%s", code, len(out), out, errw)
+	}
+	lines := strings.Split(strings.TrimSpace(errw), "\n")
+	var tenths []string
+	for _, l := range lines[:len(lines)-1] {
+		pct, _, ok := strings.Cut(strings.TrimPrefix(l, "anynt: "), "% of shard 2/3: examined ")
+		if !ok {
+			t.Fatalf("a line that is not progress: %q", l)
+		}
+		tenths = append(tenths, pct)
+	}
+	if len(tenths) != 10 || tenths[9] != "100" || !strings.HasPrefix(lines[len(lines)-1], "this run: examined 411 ") {
+		t.Errorf("standard error:\n%s\nwant a line at each tenth, the last at 100%%, then the summary", errw)
+	}
+}

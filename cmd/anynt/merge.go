@@ -18,12 +18,13 @@ type mergeFlags struct {
 	json, csv bool
 	html      string
 	pack      string
+	partial   bool
 }
 
 func newMergeCmd(io *stdio) *cobra.Command {
 	var fl mergeFlags
 	cmd := &cobra.Command{
-		Use:   "merge [--json | --csv] [--html FILE] [--pack FILE] PACK...|DIR...",
+		Use:   "merge [--json | --csv] [--html FILE] [--pack FILE [--partial]] PACK...|DIR...",
 		Short: "Join the shards of an enumeration or of a test into the whole run",
 		Long: `merge joins what the N shards of one run kept into the result of the
 unsharded run, bit for bit. The shards may be given in any order.
@@ -31,8 +32,14 @@ unsharded run, bit for bit. The shards may be given in any order.
 An enumeration's shards are packs (anynt enumerate --shard K/N --pack FILE):
 merge prints the accepted environments in order as anynt enumerate prints
 them (their sources, or --json lines with the unsharded run's settings), and
-with --pack FILE writes the unsharded run's pack, naming each environment
-FILE#INDEX.
+with --pack FILE writes the unsharded run's pack instead, printing a summary
+(--json prints the environments as well, each named FILE#INDEX).
+
+Shards merge in a tree: --partial --pack FILE merges consecutive shards K to
+L of N, not all of them, into a pack that stands for those shards in a later
+merge (of packs of shards or of other merged packs), whose result is the
+one-level merge's, bit for bit. Merge a large run's shards in groups, in
+parallel, then the groups (docs/cluster.md).
 
 A test's shards are parts kept in folders (anynt test ... --shard K/N --out
 DIR), given as the folders or as the part files: merge prints the whole
@@ -42,11 +49,12 @@ FILE writes its page.
 It refuses, naming them, shards that are not those of one run: a shard
 missing or given twice, one of another anynt version or of other settings,
 and one not finished, torn, or stopped by an agent's fault (give that shard
-again: it resumes). Then the exit status is 1; a file that cannot be read,
+again: it resumes); with --partial, a gap between the shards. Then the exit status is 1; a file that cannot be read,
 or an output that cannot be written, exits with 4.`,
 		Example: `  anynt enumerate --max-bits 60 --shard 1/2 --pack s1.pack
   anynt enumerate --max-bits 60 --shard 2/2 --pack s2.pack
   anynt merge --pack all.pack s1.pack s2.pack
+  anynt merge --partial --pack 1-32.pack shard-{1..32}.pack
   anynt test --protocol battery corpus/gallery --shard 1/2 --out parts
   anynt test --protocol battery corpus/gallery --shard 2/2 --out parts
   anynt merge --html report.html parts`,
@@ -60,6 +68,8 @@ or an output that cannot be written, exits with 4.`,
 				return usage(errors.New("give the packs of an enumeration or the parts of a test, not both"))
 			case fl.json && fl.csv:
 				return usage(errors.New("--json and --csv are two forms of the output; choose one"))
+			case fl.partial && (fl.pack == "" || fl.json):
+				return usage(errors.New("--partial writes a pack of some shards for a later merge: give --pack FILE, and no --json"))
 			case len(parts) > 0 && fl.pack != "":
 				return usage(errors.New("--pack writes an enumeration's pack; a test's parts give a report"))
 			case len(packs) > 0 && (fl.csv || fl.html != ""):
@@ -67,7 +77,7 @@ or an output that cannot be written, exits with 4.`,
 			case len(parts) > 0:
 				return runMergeTest(io, parts, fl)
 			}
-			return runMerge(io, packs, fl.pack, fl.json)
+			return runMerge(io, packs, fl)
 		},
 	}
 	f := cmd.Flags()
@@ -75,6 +85,7 @@ or an output that cannot be written, exits with 4.`,
 	f.BoolVar(&fl.csv, "csv", false, "print the test's report as CSV")
 	f.StringVar(&fl.html, "html", "", "write the test's report as an HTML page to this file")
 	f.StringVar(&fl.pack, "pack", "", "write the whole enumeration's pack to this new file")
+	f.BoolVar(&fl.partial, "partial", false, "with --pack: merge consecutive shards, not all, into a pack a later merge takes as those shards")
 	return cmd
 }
 
@@ -124,33 +135,47 @@ func runMergeTest(io *stdio, parts []string, fl mergeFlags) error {
 	return nil
 }
 
-// runMerge joins an enumeration's packs.
-func runMerge(io *stdio, paths []string, out string, asJSON bool) error {
-	m, err := generate.Merge(paths, version.String())
+// runMerge joins an enumeration's packs: it prints the environments,
+// or writes the pack and prints them only with --json.
+func runMerge(io *stdio, paths []string, fl mergeFlags) error {
+	merge := generate.Merge
+	if fl.partial {
+		merge = generate.MergePart
+	}
+	m, err := merge(paths, version.String())
 	if err != nil {
 		return mergeFailure(err)
 	}
 	defer m.Close()
+	out := fl.pack
 	if out != "" {
 		if err := m.WritePack(out); err != nil {
 			return ioFailure(fmt.Errorf("writing %s: %w", out, err))
 		}
 	}
-	print := emittedPrinter(io, m.Settings, asJSON)
-	err = m.Each(func(e generate.Emitted) error {
-		if out != "" {
-			e.File, e.Source = fmt.Sprintf("%s#%d", out, e.Index), ""
+	if out == "" || fl.json {
+		settings := m.Settings
+		settings.Pack = out // as enumerate --pack --json names it
+		print := emittedPrinter(io, settings, fl.json)
+		err = m.Each(func(e generate.Emitted) error {
+			if out != "" {
+				e.File, e.Source = fmt.Sprintf("%s#%d", out, e.Index), ""
+			}
+			return print(e)
+		})
+		if err != nil {
+			return ioFailure(err)
 		}
-		return print(e)
-	})
-	if err != nil {
-		return ioFailure(err)
 	}
 	t, err := m.Tally()
 	if err != nil {
 		return fileErrors(err)
 	}
-	fmt.Fprintf(io.err, "merged %d packs: examined %d, accepted %d, rejected %s\n", len(paths), t.Examined, t.Accepted, reasons(t.Rejected))
+	into := ""
+	if out != "" {
+		into = " into " + out + " (" + m.Part() + ")"
+	}
+	fmt.Fprintf(io.err, "merged %d packs%s: examined %d, accepted %d, rejected %s\n", len(paths), into, t.Examined, t.Accepted, reasons(t.Rejected))
 	return nil
 }
 
