@@ -107,7 +107,9 @@ type Settings struct {
 	Pace Pace
 	// Tau is the test time of an item, in seconds: the item stops at Tau or
 	// after its Steps, whichever comes first. 0 gives each item the time an
-	// agent keeping the pace needs for its steps, Steps × Pace.Mean().
+	// agent keeping the pace needs for its steps, Steps × Pace.Mean(); an
+	// agent outside anynt is then given the steps, each episode read at
+	// its own end (Outcome.Tau).
 	Tau float64
 	// Lambda is the geometric discount of V|γ|τ, in (0, 1).
 	Lambda float64
