@@ -141,7 +141,8 @@ func TestEveryAgentIsReproducible(t *testing.T) {
 func TestLearnerSpecs(t *testing.T) {
 	for _, spec := range []string{"qlambda", "qlambda:alpha=1,lambda=0,epsilon=0,gamma=0,q0=-3", "sarsalambda:lambda=1",
 		"hlq:lambda=1,gamma=0.99", "freq:epsilon=1", "qlambda: alpha = 0.1",
-		"mc-aixi-ctw", "mc-aixi-ctw:depth=16,simulations=8,horizon=2,exploration=0,reward-levels=2"} {
+		"mc-aixi-ctw", "mc-aixi-ctw:depth=16,simulations=8,horizon=2,exploration=0,reward-levels=2",
+		"mc-aixi-ctw:simulations=10000,horizon=10,depth=99"} { // simulations × horizon × (depth + 1) = aixi.MaxWork
 		if _, err := agent.Lookup(spec, agent.DefaultSettings); err != nil {
 			t.Errorf("%s: %v", spec, err)
 		}
@@ -166,6 +167,7 @@ func TestLearnerSpecs(t *testing.T) {
 		{"mc-aixi-ctw:simulations=0", "simulations", "it must be an integer from 1 to 100000"},
 		{"mc-aixi-ctw:reward-levels=1", "reward-levels", "it must be an integer from 2 to 256"},
 		{"mc-aixi-ctw:exploration=-1", "exploration", "it must be in [0, 100]"},
+		{"mc-aixi-ctw:simulations=100000,horizon=100,depth=256", "", "agent mc-aixi-ctw: MC-AIXI-CTW's simulations × horizon × (depth + 1) is 100000 × 100 × 257 = 2570000000 node visits an action for each percept bit, an estimated 53 min of CPU an action"},
 	} {
 		_, err := agent.Lookup(c.spec, agent.DefaultSettings)
 		var se *agent.SpecError

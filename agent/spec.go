@@ -159,6 +159,11 @@ func learnerOf(name string, l learner, settings string, has bool) (Factory, erro
 		}
 		x[k] = f
 	}
+	if check := jointChecks[name]; check != nil {
+		if err := check(x); err != nil {
+			return nil, &SpecError{name, "", err.Error()}
+		}
+	}
 	return func() env.Agent { return l.make(x) }, nil
 }
 

@@ -108,10 +108,14 @@
 // is the round's, so it ends every item in flight; the items over keep
 // their outcomes.
 //
-// Played scores runs played outside Take, a person's in package study, as
-// Take scores an agent outside anynt given no test time: τ is the latest
-// run's last interaction, the times first put on Take's clock, so that a
-// person and an agent on the same item are scored by the same code.
+// An agent outside anynt given no test time is given the steps: each
+// episode is read at its own τ, its last action, as a built-in agent
+// keeping a constant pace is, so that the same policy scores the same
+// inside and outside; an episode a fault cut short is read at the latest
+// end of the item's other episodes (itemPlay.episodeTau). Played scores
+// runs played outside Take, a person's in package study, by the same rule,
+// the times first put on Take's clock, so that a person and an agent on
+// the same item are scored by the same code.
 //
 // Bounds gives each item its scale on the same episode seeds: the highest
 // payoff an agent keeping the pace could reach (agent.Scale: the clock's

@@ -107,7 +107,9 @@ type Settings struct {
 	Pace Pace
 	// Tau is the test time of an item, in seconds: the item stops at Tau or
 	// after its Steps, whichever comes first. 0 gives each item the time an
-	// agent keeping the pace needs for its steps, Steps × Pace.Mean().
+	// agent keeping the pace needs for its steps, Steps × Pace.Mean(); an
+	// agent outside anynt is then given the steps, each episode read at
+	// its own end (Outcome.Tau).
 	Tau float64
 	// Lambda is the geometric discount of V|γ|τ, in (0, 1).
 	Lambda float64
@@ -260,8 +262,13 @@ func (p Pace) draw(rng *random.Rand) float64 {
 
 // Outcome is what one examinee did on one item.
 type Outcome struct {
-	Item   int // index into the items
-	Agent  string
+	Item  int // index into the items
+	Agent string
+	// Tau is the item's test time τ: Settings.Tau, or the pace's time
+	// for its steps. An agent outside anynt given no test time, and a
+	// person (Played), are given the steps instead, and each episode is
+	// read at its own τ, when it ended (itemPlay.episodeTau); Tau is then
+	// the mean of the episodes' τ.
 	Tau    float64
 	Score  float64 // the mean over episodes of the chosen payoff at τ
 	CI95   [2]float64
@@ -278,7 +285,8 @@ type Outcome struct {
 	// the time after the last step against the agent.
 	AtEnd aggregate.Values
 	// Curve is every payoff at CurvePoints test times up to τ, means over
-	// episodes, each read at its own test time as Values is at τ.
+	// episodes, each read at its own test time as Values is at τ (an
+	// episode read at its own τ, at the same fraction of it).
 	Curve   []aggregate.Values
 	Stopped int // episodes in which the agent stopped before its steps
 	// Cut counts the episodes that τ ended before their steps: the next
@@ -510,12 +518,12 @@ type itemPlay struct {
 	tau float64
 	o   Outcome
 	t   tally
-	// An agent outside anynt given no test time is given the steps, as a
-	// person is (Played): τ is when its last episode ended, known only
-	// once it has played them all, so its runs are kept until then.
-	keep bool
-	kept []aggregate.Run
-	ends []float64
+	// ownTau: an agent outside anynt given no test time is given the
+	// steps, as a person is (Played), and each episode is read at its own
+	// τ, when it ended; latest is the latest such end so far, the τ of an
+	// episode ended by a fault.
+	ownTau bool
+	latest float64
 }
 
 // newItemPlay readies item i for x, with w's buffers.
@@ -523,8 +531,8 @@ func newItemPlay(items []Item, i int, x Examinee, s Settings, w *scratch) itemPl
 	it := items[i]
 	tau := itemTau(it, s)
 	return itemPlay{it: it, s: s, w: w, tau: tau, t: newTally(s, w.curve),
-		o:    Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)},
-		keep: x.Process != nil && s.Tau == 0}
+		o:      Outcome{Item: i, Agent: x.Name, Tau: tau, Scores: make([]float64, s.Episodes), Curve: make([]aggregate.Values, s.CurvePoints)},
+		ownTau: x.Process != nil && s.Tau == 0}
 }
 
 // seed is episode e's seed, the same for every examinee.
@@ -545,18 +553,12 @@ func (ip *itemPlay) record(e int, run aggregate.Run, end float64, how ending, ti
 	case cutByTau:
 		ip.o.Cut++
 	}
-	if ip.keep {
-		if how == faulted {
-			// Its end is the pace's time, which would become τ and
-			// read the other episodes after their real ends: it is
-			// read at their τ instead, its idle time counted, as an
-			// agent's that stopped acting.
-			end = -1
-		}
-		ip.kept, ip.ends = append(ip.kept, slices.Clone(run)), append(ip.ends, end)
-	} else {
-		ip.o.Scores[e] = ip.t.add(run, end, ip.tau)
+	tau := ip.tau
+	if ip.ownTau {
+		tau = ip.episodeTau(end, how)
+		end = tau
 	}
+	ip.o.Scores[e] = ip.t.add(run, end, tau)
 	ip.o.Times.Merge(times)
 	if fault != nil {
 		ip.o.Fault = fault
@@ -566,27 +568,34 @@ func (ip *itemPlay) record(e int, run aggregate.Run, end float64, how ending, ti
 	return e == ip.s.Episodes-1
 }
 
+// episodeTau is the τ of an episode of an agent given the steps: when it
+// ended, as a built-in agent keeping a constant pace does its last action
+// at its τ, so that each episode is scored over its own time and not over
+// the idle time of a slower one. An episode ended by a fault (the item's
+// last: a fault ends the item) has no end of its own; it is read at the
+// latest end of the item's other episodes, the time the agent took for
+// the steps, its idle time counted as an agent's that stopped acting, or
+// at the pace's time when it is the first.
+func (ip *itemPlay) episodeTau(end float64, how ending) float64 {
+	if how == faulted {
+		if ip.latest > 0 {
+			return ip.latest
+		}
+		return ip.tau
+	}
+	ip.latest = max(ip.latest, end)
+	return end
+}
+
 // finish scores the item's episodes and gives its outcome; the scratch's
 // buffers go back to their worker.
 func (ip *itemPlay) finish() Outcome {
 	defer func() { ip.w.curve = ip.t.curve }()
-	o := &ip.o
-	if ip.keep && len(ip.ends) > 0 {
-		o.Tau = slices.Max(ip.ends)
-		if o.Tau < 0 { // every episode faulted: read at the pace's time
-			o.Tau = ip.tau
-		}
-		for e := range ip.ends {
-			if ip.ends[e] < 0 {
-				ip.ends[e] = o.Tau
-			}
-		}
-		for e, r := range ip.kept {
-			o.Scores[e] = ip.t.add(r, ip.ends[e], o.Tau)
-		}
+	if ip.ownTau && len(ip.o.Scores) > 0 {
+		ip.o.Tau = ip.t.taus / float64(len(ip.o.Scores))
 	}
-	ip.t.finish(o)
-	return *o
+	ip.t.finish(&ip.o)
+	return ip.o
 }
 
 // tally sums an item's episodes into its outcome: the payoffs at τ, when
@@ -596,6 +605,7 @@ type tally struct {
 	atTau aggregate.Average
 	atEnd aggregate.Average
 	ends  float64 // the sum of the episodes' ends
+	taus  float64 // the sum of the episodes' τ
 	curve []aggregate.Average
 }
 
@@ -618,6 +628,7 @@ func (t *tally) add(run aggregate.Run, end, tau float64) float64 {
 	}
 	t.atEnd.Add(atEnd)
 	t.ends += end
+	t.taus += tau
 	for k := range t.curve {
 		t.curve[k].Add(values(run, curveTau(tau, k, t.s.CurvePoints), t.s.Lambda))
 	}
@@ -640,34 +651,29 @@ func (t *tally) finish(o *Outcome) {
 }
 
 // Played scores runs played outside Take, such as a person's (package
-// study), as Take scores an examinee: each run is one episode of item i,
-// its interactions at the times they were performed, in seconds from the
-// episode's start. τ is the latest of the runs' last interactions: a
-// person is given the steps, not a test time, so the time after their
-// last click is not held against them, and a single run (as package study
-// gives) is read at its end. Several runs are read at that τ, as Take
-// reads its episodes, and each at its own end in AtEnd. The times are
-// first put on Take's clock (whole microseconds, each at least one after
-// the one before), so that the curve's last point counts the last
-// interaction exactly. s must be valid (Settings.Validate); its Episodes
-// and Pace are not used.
+// study), as Take scores an agent outside anynt given no test time: each
+// run is one episode of item i, its interactions at the times they were
+// performed, in seconds from the episode's start, and each is read at its
+// own τ, its last interaction: a person is given the steps, not a test
+// time, so the time after their last click is not held against them, nor
+// a slower run's. The times are first put on Take's clock (whole
+// microseconds, each at least one after the one before), so that the
+// curve's last point counts the last interaction exactly. s must be valid
+// (Settings.Validate); its Episodes and Pace are not used.
 func Played(item int, agent string, runs []aggregate.Run, s Settings) Outcome {
 	o := Outcome{Item: item, Agent: agent, Scores: make([]float64, len(runs)), Curve: make([]aggregate.Values, s.CurvePoints)}
-	gridded := make([]aggregate.Run, len(runs))
-	ends := make([]float64, len(runs))
-	for e, run := range runs {
-		gridded[e] = make(aggregate.Run, len(run))
-		var t int64
-		for i, x := range run {
-			t = max(ticks(x.T), t+1)
-			gridded[e][i] = aggregate.Interaction{T: seconds(t), Reward: x.Reward}
-		}
-		ends[e] = seconds(t)
-		o.Tau = max(o.Tau, ends[e])
-	}
 	t := newTally(s, nil)
-	for e, run := range gridded {
-		o.Scores[e] = t.add(run, ends[e], o.Tau)
+	for e, run := range runs {
+		gridded := make(aggregate.Run, len(run))
+		var at int64
+		for i, x := range run {
+			at = max(ticks(x.T), at+1)
+			gridded[i] = aggregate.Interaction{T: seconds(at), Reward: x.Reward}
+		}
+		o.Scores[e] = t.add(gridded, seconds(at), seconds(at))
+	}
+	if len(runs) > 0 {
+		o.Tau = t.taus / float64(len(runs))
 	}
 	t.finish(&o)
 	return o

@@ -469,10 +469,10 @@ func TestPlayedScoresAsTake(t *testing.T) {
 }
 
 // Played puts the times on the clock's grid, each after the one before, so
-// that every interaction counts; τ is the latest run's end, and every run
-// is read there, the sooner one's idle time counted as Take counts it, and
-// at its own end in AtEnd.
-func TestPlayedReadsEveryRunAtTheLatestEnd(t *testing.T) {
+// that every interaction counts; each run is read at its own end, its τ,
+// the sooner one's time not stretched to the later one's, and the
+// outcome's τ is the mean of theirs.
+func TestPlayedReadsEveryRunAtItsOwnEnd(t *testing.T) {
 	runs := []aggregate.Run{
 		{{T: 1e-7, Reward: 1}, {T: 1e-7, Reward: 1}, {T: 0.5, Reward: -1}},
 		{{T: 1, Reward: 1}, {T: 2, Reward: 1}, {T: 4, Reward: 1}},
@@ -480,20 +480,21 @@ func TestPlayedReadsEveryRunAtTheLatestEnd(t *testing.T) {
 	s := exam.DefaultSettings
 	s.Score = exam.ScoreDiminishing
 	o := exam.Played(0, "person", runs, s)
-	if o.Tau != 4 {
-		t.Errorf("τ is %v; the latest run ends at 4", o.Tau)
+	if o.Tau != 2.25 || o.Values.Tau != 2.25 {
+		t.Errorf("τ is %v (its values' %v); the runs end at 0.5 and 4, on average at 2.25", o.Tau, o.Values.Tau)
 	}
-	// The first run at τ = 4: n* = ⌊3 · 0.5/4⌋ = 0.
-	if want := []float64{0, 1}; !cmp.Equal(o.Scores, want) {
-		t.Errorf("v̌‖τ of each run read at τ: %v, want %v", o.Scores, want)
+	// The first run at its τ = 0.5: n* = ⌊3 · 0.5/0.5⌋ = 3, read at 4 it
+	// would be ⌊3 · 0.5/4⌋ = 0.
+	if want := []float64{1.0 / 3, 1}; !cmp.Equal(o.Scores, want) {
+		t.Errorf("v̌‖τ of each run read at its end: %v, want %v", o.Scores, want)
 	}
-	if o.Values.Count != 3 || o.Values.PerCycle != (1.0/3+1)/2 || o.Values.Diminishing != 0.5 {
-		t.Errorf("payoffs at τ %+v: 3 interactions each, v‖τ the mean of 1/3 and 1, v̌‖τ of 0 and 1", o.Values)
+	if o.Values.Count != 3 || o.Values.PerCycle != (1.0/3+1)/2 || o.Values.Diminishing != (1.0/3+1)/2 || o.Values.PerSecond != (1/0.5+3.0/4)/2 {
+		t.Errorf("payoffs %+v: 3 interactions each, v‖τ and v̌‖τ the mean of 1/3 and 1, ω‖τ of 1/0.5 and 3/4", o.Values)
 	}
-	if o.AtEnd.Tau != 2.25 || o.AtEnd.Diminishing != (1.0/3+1)/2 {
-		t.Errorf("payoffs at the ends %+v: the ends' mean 2.25, v̌‖τ the mean of 1/3 and 1", o.AtEnd)
+	if o.AtEnd != o.Values {
+		t.Errorf("payoffs at the ends %+v; each run ends at its τ: %+v", o.AtEnd, o.Values)
 	}
 	if last := o.Curve[len(o.Curve)-1]; last != o.Values {
-		t.Errorf("the curve ends at %+v; at τ = 4, %+v", last, o.Values)
+		t.Errorf("the curve ends at %+v; at each run's τ, %+v", last, o.Values)
 	}
 }

@@ -50,7 +50,8 @@ func (e *SettingsError) Error() string {
 	return fmt.Sprintf("MC-AIXI-CTW's %s is %v; it must be %s", e.Name, e.Value, e.Range)
 }
 
-// Check validates the settings against their ranges.
+// Check validates the settings against their ranges, and their work an
+// action against MaxWork.
 func (s Settings) Check() error {
 	switch {
 	case s.Depth < 1 || s.Depth > MaxDepth:
@@ -64,7 +65,7 @@ func (s Settings) Check() error {
 	case s.RewardLevels < 2 || s.RewardLevels > MaxRewardLevels:
 		return &SettingsError{"reward levels", float64(s.RewardLevels), fmt.Sprintf("an integer from 2 to %d", MaxRewardLevels)}
 	}
-	return nil
+	return s.CheckWork()
 }
 
 // Agent is MC-AIXI-CTW. It learns from scratch in each episode (Start

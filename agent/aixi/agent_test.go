@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/anynt/anynt/env"
@@ -54,6 +55,36 @@ func TestSettingsCheck(t *testing.T) {
 		var se *SettingsError
 		if err := s.Check(); !errors.As(err, &se) || se.Name != c.name {
 			t.Errorf("%+v: error %v, want one about %s", s, err, c.name)
+		}
+	}
+}
+
+// An action's work is bounded as a product: each setting's own maximum
+// together, accepted before at an estimated 53 minutes of CPU an action,
+// is refused with its estimated cost, and so is one node visit past
+// MaxWork, while MaxWork itself and the paper's scale of settings pass.
+func TestWorkIsBounded(t *testing.T) {
+	for _, c := range []struct {
+		simulations, horizon, depth int
+		says                        string // "" for accepted
+	}{
+		{MaxSimulations, MaxHorizon, MaxDepth, "is 100000 × 100 × 257 = 2570000000 node visits an action for each percept bit, " +
+			"an estimated 53 min of CPU an action on fixture B's 62-bit percepts and 258 days for a 20-test Λ_one run (7000 actions, " +
+			"at about 20 ns a visit); it must be at most 10000000 (about 12 s an action there)"},
+		{10_000, 10, 100, "10000 × 10 × 101 = 10100000 node visits"},
+		{10_000, 10, 99, ""},
+		{1000, 12, 96, ""},
+		{100, 100, 256, ""},
+	} {
+		s := DefaultSettings
+		s.Simulations, s.Horizon, s.Depth = c.simulations, c.horizon, c.depth
+		err := s.Check()
+		var we *WorkError
+		switch {
+		case c.says == "" && err != nil:
+			t.Errorf("%d × %d × %d: refused: %v", c.simulations, c.horizon, c.depth+1, err)
+		case c.says != "" && (!errors.As(err, &we) || !strings.Contains(err.Error(), c.says)):
+			t.Errorf("%d × %d × %d: error %v; want a WorkError saying %q", c.simulations, c.horizon, c.depth+1, err, c.says)
 		}
 	}
 }

@@ -123,4 +123,14 @@
 // seeds 1 to 3 (random −0.004 to +0.005; Q-learning needs thousands too);
 // on testdata/two-cells.anynt it scores well above random within 60
 // interactions and a small budget (TestBeatsRandomOnTwoCells).
+//
+// # The bound on an action's work
+//
+// Each setting has its range, but an action's work is their product,
+// Simulations × Horizon × (Depth + 1) node visits for each bit of a
+// percept (Settings.Work), which at every setting's maximum is an hour of
+// CPU an action. Check refuses a product above MaxWork (about 12 s an
+// action on fixture B) with a WorkError that states the estimated cost,
+// so that a typo cannot start a test that never ends; the estimate is for
+// fixture B's percepts, since the settings do not know the environment's.
 package aixi

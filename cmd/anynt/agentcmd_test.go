@@ -271,3 +271,29 @@ func TestAgentCmdUsage(t *testing.T) {
 		}
 	}
 }
+
+// Given no --tau, an agent outside anynt is read at each episode's own
+// end, as a built-in agent keeping its pace is: with 6 episodes an item,
+// the Python Q-learning's default score v̌‖τ is its per-cycle payoff v‖τ
+// on every item, as the built-in one's is, and the item's τ is the mean
+// of its episodes' ends, well below the pace's 300 s.
+func TestAgentCmdEpisodesAreReadAtTheirOwnEnds(t *testing.T) {
+	cmd := python(t) + agents + "qlearning_agent.py"
+	out, errw, code := anynt(t, "", "test", "--protocol", "battery", "--steps", "300", "--episodes", "6", "--seed", "7",
+		"--bounds=false", "--csv", "--agent", "qlearning", "--agent-cmd", cmd,
+		"../../corpus/lambda-one", "../../corpus/gallery/beacon.anynt", "../../corpus/gallery/lever.anynt")
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if code != exitOK || err != nil || len(rows) != 7 {
+		t.Fatalf("status %d, %d rows, %v: %s", code, len(rows), err, errw)
+	}
+	col := func(name string) int { return slices.Index(rows[0], name) }
+	for _, row := range rows[1:] {
+		if row[col("score")] != row[col("per_cycle")] || row[col("score")] != row[col("diminishing")] {
+			t.Errorf("%s on %s: score %s, v‖τ %s, v̌‖τ %s; want them equal", row[col("agent")], row[col("name")],
+				row[col("score")], row[col("per_cycle")], row[col("diminishing")])
+		}
+		if outside := row[col("agent")] == "qlearning.py"; outside == (row[col("tau")] == "300") {
+			t.Errorf("%s on %s: τ %s", row[col("agent")], row[col("name")], row[col("tau")])
+		}
+	}
+}

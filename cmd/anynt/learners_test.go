@@ -77,3 +77,19 @@ func TestSplitSpecs(t *testing.T) {
 		}
 	}
 }
+
+// MC-AIXI-CTW's settings whose product is past the bound on an action's
+// work are a usage error, in test as in run, that states the estimated
+// cost, before anything runs.
+func TestAnActionsWorkIsBounded(t *testing.T) {
+	const spec = "mc-aixi-ctw:simulations=100000,horizon=100,depth=256"
+	for _, args := range [][]string{
+		{"test", "--agent", spec, "--tests", "1"},
+		{"run", corpusDir + "lambda-one/fixture-b.anynt", "--agent", spec},
+	} {
+		_, errw, code := anynt(t, "", args...)
+		if code != exitUsage || !strings.Contains(errw, "= 2570000000 node visits an action for each percept bit, an estimated 53 min of CPU an action") {
+			t.Errorf("%s: status %d, %q", args[0], code, errw)
+		}
+	}
+}
