@@ -398,9 +398,8 @@ func TestASecondServerIsRefused(t *testing.T) {
 	cmd.Stderr = &stderr
 	err := cmd.Run()
 	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 4 || !strings.Contains(stderr.String(), "another process holds the database") ||
-		!strings.Contains(stderr.String(), db+".lock") {
-		t.Fatalf("a second anynt serve on the database: %v, stderr %q; want exit 4 saying another process holds it (%s.lock)", err, stderr.String(), db)
+	if !errors.As(err, &ee) || ee.ExitCode() != 4 || !strings.Contains(stderr.String(), "another process holds the database") {
+		t.Fatalf("a second anynt serve on the database: %v, stderr %q; want exit 4 saying another process holds it", err, stderr.String())
 	}
 	t.Logf("refused with: %s", strings.TrimSpace(stderr.String()))
 	if rs := interactions(t, db); len(rs) != 1 {

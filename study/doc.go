@@ -50,11 +50,12 @@
 // a database deleted, moved or replaced while the study is open would go on
 // taking writes that vanish with it, so every write is then refused
 // (ErrFileGone) until the study is opened again. One process records in a
-// database at a time: OpenHeld takes a lock file beside it (FILE.lock,
-// internal/filelock) for the study's life, before it reads the database, and
-// a second OpenHeld, from any process, is refused with ErrHeld (two writers
-// would number sessions and moves alike, and one of them would see its moves
-// refused on the tables' keys). Readers take no lock. A holder's Close
+// database at a time: OpenHeld takes a lock on the database file itself,
+// its device and inode (internal/filelock.Hold), for the study's life,
+// before it reads the database, and a second OpenHeld, from any process and
+// through any name of the file (a hard link too), is refused with ErrHeld
+// (two writers would number sessions and moves alike, and two names of one
+// file have two write-ahead logs, one of which is lost). Readers take no lock. A holder's Close
 // checkpoints the write-ahead log into the file, so that a closed study is
 // one file.
 //

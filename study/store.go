@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -369,31 +368,29 @@ func (s *Study) Design() Design {
 	return d
 }
 
-// lockSuffix names the lock file of a held database, beside it: FILE.lock.
-const lockSuffix = ".lock"
-
 // OpenHeld opens the study at path as Open does, for a process that
-// records moves in it: it first takes the database for this study alone,
-// until Close, so that two servers never interleave their writes (their
-// sessions' numbers and moves would collide on the tables' keys, and two
-// that start at once on a new file would both create the study). A second
-// OpenHeld of the same file, from any process, is refused with ErrHeld
-// before it reads anything. The lock is a file beside the database,
-// FILE.lock, named after the file the path leads to (symbolic links
-// followed, as SQLite follows them to name its -wal and -shm files); see
-// internal/filelock. Readers (Open, then Records; anynt results) take no
-// lock and read while the holder writes.
+// records moves in it: it first takes the database file for this study
+// alone, until Close, so that two servers never interleave their writes
+// (their sessions' numbers and moves would collide on the tables' keys,
+// and two that start at once on a new file would both create the study).
+// A second OpenHeld of the same file, from any process and through any
+// path to it (a symbolic or a hard link), is refused with ErrHeld before
+// it reads anything. The lock is on the file itself, its device and
+// inode (internal/filelock.Hold), not on a name: no file beside it can be
+// removed to let a second holder in. Readers (Open, then Records; anynt
+// results) take no lock and read while the holder writes.
 func OpenHeld(path string, d *Design) (*Study, error) {
-	lock := path + lockSuffix
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		lock = real + lockSuffix
+	if d == nil { // Hold would create the file
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", path, ErrNoStudy)
+		}
 	}
-	release, err := filelock.Lock(lock)
+	release, err := filelock.Hold(path)
 	if errors.Is(err, filelock.ErrHeld) {
-		return nil, fmt.Errorf("%s: %w: it holds %s", path, ErrHeld, lock)
+		return nil, fmt.Errorf("%s: %w", path, ErrHeld)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot take the lock beside it (is its folder there, and writable?): %w", path, err)
+		return nil, fmt.Errorf("%s: cannot be written, so cannot be held to record moves (is its folder there, and the file and folder writable?): %w", path, err)
 	}
 	s, err := Open(path, d)
 	if err != nil {
