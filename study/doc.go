@@ -25,7 +25,9 @@
 // comment lines, which name the version, may differ, so that a newer
 // anynt continues a study). A file that is not a SQLite database, a
 // database of another program, or a study of a newer schema is refused
-// with an error that says so.
+// with an error that says so. A study of schema version 1, which kept no
+// server timer and cut no claim, gets version 2's columns when it is opened
+// where it can be written, and is read as it is from a read-only copy.
 //
 // # Durability and replay
 //
@@ -109,13 +111,20 @@
 // again (a reload, a second tab) does not restart the server's timer:
 // otherwise a page could ask for the view just before its move and make any
 // think look short. A page can say anything, so its time counts only when the
-// server's bounds it (0 < page ≤ server) and the step's view was served once;
-// otherwise the server's counts (a page drawn again restarted its clock,
-// which leaves out the time before). After an exercise the next one's view
+// server's bounds it from above and, less NetworkAllowance (the view's and
+// the click's ways over the network), from below, and the step's view was
+// served once; a longer time, none, or a view served again gives the
+// server's (a page drawn again restarted its clock, which leaves out the
+// time before), and a shorter one the server's less the allowance, the
+// record saying the claim was cut (Record.ClientCut). The server's timer of
+// the step under way is kept in the session's row (keepClock), so that a
+// session let go from memory and rebuilt has it back: an eviction cannot
+// make the server's time unknown and a page's claim trusted. After an exercise the next one's view
 // comes with the answer to its last move: the server's timer of the next step
 // runs through the pause screen, and the page's, which counts, starts when
 // the page draws the exercise. After a restart the server did not serve the
-// view and its time is unknown (0): it runs from the first view the new
+// view (a timer another process kept is not used: the time it was down is
+// no think) and its time is unknown (0): it runs from the first view the new
 // process serves, and a move sent with no view since counts the page's time,
 // up to an hour. A page's time that is not a number, negative, or over a day
 // (no step takes that long; 1e308 is no measure) is kept as 0 (unknown). The

@@ -77,6 +77,9 @@ type live struct {
 	// reload, a second tab): the page's clock restarted with the page it
 	// drew, and leaves out the time before, so the server's counts.
 	servedAgain bool
+	// clockUnkept says the timer above could not be written to the
+	// database (keepClock): memory keeps the session until it can be.
+	clockUnkept bool
 }
 
 // idle stands for the participant in an episode: the moves come through
@@ -103,7 +106,7 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 	s.write.Lock()
 	err = s.db.QueryRow(`INSERT INTO sessions (number, token_sha256, code, test, replies, started)
 		SELECT n, ?, ?, (n - 1) % ? + 1, ?, ? FROM (SELECT coalesce(max(number), 0) + 1 AS n FROM sessions)
-		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), time.Now().UnixNano()).Scan(&l.number, &l.test)
+		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), s.now().UnixNano()).Scan(&l.number, &l.test)
 	if err == nil {
 		err = s.stillThere()
 	}
@@ -125,11 +128,12 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 // hold puts l in memory, s.mu held. When memory holds maxLive sessions it
 // first lets go of the least recently used quarter of them that no
 // request is using: they are rebuilt from the database when they come
-// back (their server's timer of the move under way is then unknown, as
-// after a restart), so that a script starting sessions, or many
-// participants over a long study, cannot fill memory. Sessions in use are
-// never let go, so memory exceeds maxLive only while more than that many
-// requests are under way at once.
+// back, with the server's timer of the move under way that keepClock
+// wrote there, so that a script starting sessions, or many participants
+// over a long study, cannot fill memory nor erase a timer. Sessions in
+// use, or whose timer could not be written, are never let go, so memory
+// exceeds maxLive only while more than that many requests are under way
+// at once or the database refuses writes.
 func (s *Study) hold(l *live) {
 	l.used.Store(time.Now().UnixNano())
 	if len(s.live) >= s.maxLive {
@@ -148,6 +152,10 @@ func (s *Study) hold(l *live) {
 				break
 			}
 			if x.l.mu.TryLock() { // not in use
+				if x.l.clockUnkept {
+					x.l.mu.Unlock()
+					continue
+				}
 				x.l.evicted = true
 				delete(s.live, x.l.hash)
 				x.l.mu.Unlock()
@@ -258,7 +266,7 @@ func (s *Study) Move(token string, m Move) (View, error) {
 	if action < 0 {
 		return View{}, fmt.Errorf("%w: cell %d", ErrNotAccessible, m.Cell)
 	}
-	now := time.Now()
+	now := s.now()
 	r := Record{
 		Participant: l.number, Exercise: l.exercise + 1, Step: l.step + 1, Seq: l.seq,
 		Observation: l.obs, Cell: m.Cell, Action: action, ClientMillis: m.ClientMillis, At: now,
@@ -266,14 +274,15 @@ func (s *Study) Move(token string, m Move) (View, error) {
 	if !(r.ClientMillis >= 0 && r.ClientMillis <= maxKeptClientMillis) { // not a time: unknown
 		r.ClientMillis = 0
 	}
-	if !l.served.IsZero() {
+	known := !l.served.IsZero()
+	if known {
 		r.ServerMillis = float64(now.Sub(l.served).Microseconds()) / 1000
 	}
 	page := r.ClientMillis
 	if l.servedAgain {
 		page = 0
 	}
-	r.TookMillis = took(page, r.ServerMillis)
+	r.TookMillis, r.ClientCut = took(page, r.ServerMillis, known)
 	r.Reward, err = l.ep.Finish(action)
 	if err != nil { // cannot happen: an interaction is begun and action is in range
 		l.ready = false
@@ -298,32 +307,15 @@ func actionTo(dest []int, c int) int {
 	return -1
 }
 
-// took is the time a move took, in milliseconds, for the payoffs: the
-// page's measure when the server's bounds it (the page's clock runs from
-// showing the view to the click, without the network's delays, but a page
-// can say anything, and the server's clock, from sending the view to
-// receiving the click, bounds it); the server's otherwise (Move passes a
-// client of 0 when the step's view was served again); the page's,
-// up to an hour, when the server's is unknown (a restart came between the
-// view and the move). Never below a millisecond, so that the times of a
-// run increase.
-func took(client, server float64) float64 {
-	t := server
-	if client > 0 && (client <= server || server == 0 && client <= maxClientMillis) {
-		t = client
-	}
-	return max(t, 1)
-}
-
 // record commits r, into the file the study opened (stillThere).
 func (s *Study) record(r Record) error {
 	s.write.Lock()
 	defer s.write.Unlock()
 	_, err := s.db.Exec(`INSERT INTO interactions
-		(session, seq, exercise, step, observation, cell, action, reward, client_ms, server_ms, took_ms, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(session, seq, exercise, step, observation, cell, action, reward, client_ms, server_ms, took_ms, at, client_cut)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Participant, r.Seq, r.Exercise, r.Step, r.Observation, r.Cell, r.Action, r.Reward,
-		r.ClientMillis, r.ServerMillis, r.TookMillis, r.At.UnixNano())
+		r.ClientMillis, r.ServerMillis, r.TookMillis, r.At.UnixNano(), r.ClientCut)
 	if err != nil {
 		return err
 	}
@@ -402,12 +394,16 @@ func glyphs(it exam.Item, n int, before []string) []string {
 }
 
 // serve returns l's view and starts the server's timer of its next move,
-// unless the view of this step was served before.
+// unless the view of this step was served before; the timer is kept in
+// the database when it changes (keepClock).
 func (s *Study) serve(l *live) View {
-	if l.served.IsZero() {
-		l.served = time.Now()
-	} else {
+	switch {
+	case l.served.IsZero():
+		l.served = s.now()
+		s.keepClock(l)
+	case !l.servedAgain:
 		l.servedAgain = true
+		s.keepClock(l)
 	}
 	v := View{Participant: l.number, Test: l.test, Exercise: l.exercise + 1, Step: l.step, Seq: l.seq, Over: l.view == nil}
 	v.Exercises = make([]Exercise, len(l.items))
@@ -518,7 +514,10 @@ func (s *Study) rebuild(l *live) error {
 			return fmt.Errorf("%w: participant %d, exercise %d, step %d: %s", ErrReplay, l.number, r.Exercise, r.Step, err)
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return s.readClock(l)
 }
 
 // replay plays one recorded move, checking it against the episode.

@@ -462,7 +462,7 @@ func TestAFailedWriteRebuildsTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = sqlDB(t, path).Exec(`INSERT INTO interactions VALUES (1, 4, 1, 5, ?, ?, 0, ?, 0, 0, 1, 0)`, obs, you(v), reward)
+	_, err = sqlDB(t, path).Exec(`INSERT INTO interactions VALUES (1, 4, 1, 5, ?, ?, 0, ?, 0, 0, 1, 0, 0)`, obs, you(v), reward)
 	if err != nil {
 		t.Fatal(err)
 	}

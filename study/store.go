@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
@@ -27,12 +28,16 @@ import (
 const sqliteCantOpen = 14
 
 // schemaVersion is the version of the tables below; a database of a newer
-// one was written by a newer anynt and is refused rather than misread.
-const schemaVersion = 1
+// one was written by a newer anynt and is refused rather than misread. A
+// database of version 1 gets version 2's columns when it is opened
+// (migrate).
+const schemaVersion = 2
 
 // schema creates the tables. Sessions keep a hash of their token, not the
 // token, so that a copy of the database (an export, a backup) cannot be
-// used to play in someone's session.
+// used to play in someone's session. The served_ columns are the server's
+// timer of the step under way (see keepClock); client_cut says the page's
+// time was below the server's less NetworkAllowance, and was not counted.
 const schema = `
 CREATE TABLE study (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -58,7 +63,11 @@ CREATE TABLE sessions (
 	code TEXT NOT NULL,
 	test INTEGER NOT NULL,
 	replies TEXT NOT NULL,
-	started INTEGER NOT NULL
+	started INTEGER NOT NULL,
+	served_seq INTEGER NOT NULL DEFAULT -1,
+	served_at INTEGER NOT NULL DEFAULT 0,
+	served_by INTEGER NOT NULL DEFAULT 0,
+	served_again INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE interactions (
 	session INTEGER NOT NULL REFERENCES sessions(number),
@@ -73,6 +82,7 @@ CREATE TABLE interactions (
 	server_ms REAL NOT NULL,
 	took_ms REAL NOT NULL,
 	at INTEGER NOT NULL,
+	client_cut INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
 `
@@ -114,6 +124,17 @@ type Study struct {
 	file os.FileInfo
 	// release drops the lock OpenHeld took; nil when the study holds none.
 	release func()
+	// schema is the database's schema version: 1 only for a database of
+	// version 1 that could not be migrated (a read-only file), which is
+	// read as it is.
+	schema int
+	// clock is the connection that keeps the server's timers (keepClock),
+	// nil when the schema has no place for them; instance tells this
+	// Study's timers from another process's.
+	clock    *sql.Conn
+	instance int64
+	// now is the clock of the server's timers: time.Now, or a test's.
+	now func() time.Time
 }
 
 // Open opens the study in the database at path. A database without a study
@@ -137,12 +158,16 @@ func Open(path string, d *Design) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s := &Study{db: db, live: map[string]*live{}, maxLive: maxSessionsInMemory, path: path}
+	s := &Study{db: db, live: map[string]*live{}, maxLive: maxSessionsInMemory, path: path, now: time.Now}
 	if err := s.load(path, d); err != nil {
 		db.Close()
 		return nil, err
 	}
 	if s.file, err = os.Stat(path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := s.openClock(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -217,8 +242,11 @@ func (s *Study) load(path string, d *Design) error {
 	if err != nil {
 		return fmt.Errorf("%s: a SQLite database, but not a study's: %w", path, err)
 	}
-	if version != schemaVersion {
-		return fmt.Errorf("%s: the study's schema is version %d; this anynt reads version %d (a newer anynt wrote it)", path, version, schemaVersion)
+	if version > schemaVersion || version < 1 {
+		return fmt.Errorf("%s: the study's schema is version %d; this anynt reads versions 1 to %d (a newer anynt wrote it)", path, version, schemaVersion)
+	}
+	if s.schema, err = s.migrate(version); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	var sd storedDesign
 	if err := json.Unmarshal([]byte(design), &sd); err != nil {
@@ -408,8 +436,8 @@ func OpenHeld(path string, d *Design) (*Study, error) {
 // files as the last connection closes, unless a reader still has one
 // open), and releases the lock once the database is closed.
 func (s *Study) Close() error {
-	var err error
-	if s.release != nil {
+	err := s.closeClock()
+	if s.release != nil && err == nil {
 		_, err = s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 		if err != nil {
 			err = fmt.Errorf("%s: checkpointing the write-ahead log: %w", s.path, err)

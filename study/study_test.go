@@ -166,10 +166,10 @@ func TestOpenRefusesWhatIsNotAStudy(t *testing.T) {
 func TestOpenRefusesANewerSchema(t *testing.T) {
 	s, path := open(t, design(t, 1))
 	s.Close()
-	if _, err := sqlDB(t, path).Exec(`UPDATE study SET schema = 2`); err != nil {
+	if _, err := sqlDB(t, path).Exec(`UPDATE study SET schema = 3`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := study.Open(path, nil); err == nil || !strings.Contains(err.Error(), "version 2") {
+	if _, err := study.Open(path, nil); err == nil || !strings.Contains(err.Error(), "version 3") {
 		t.Errorf("a newer schema: %v, want an error naming it", err)
 	}
 }
