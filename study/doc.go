@@ -81,7 +81,8 @@
 // of the database cannot be used to play in a session. Participant n
 // takes test ((n−1) mod Tests)+1. The intro asks nothing by default: a
 // participant code only when the design asks for one (at most 64 bytes of
-// printable text), the replies to the configured questions only (exactly
+// visible text, kept in Unicode NFC; white space at either end and
+// invisible characters are refused, never dropped: checkCode), the replies to the configured questions only (exactly
 // one each, at most 1000 bytes), and consent only when there is consent
 // text (a session exists only once it is given, so it is not stored).
 // Nothing else is kept: no address, no user agent, no name; the times are

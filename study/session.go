@@ -21,6 +21,11 @@ import (
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/random"
+
+	// Unicode normalization of participant codes (NFC): the standard
+	// library has none, and x/text is the Go team's own, already needed
+	// by the module graph.
+	"golang.org/x/text/unicode/norm"
 )
 
 // Bounds of what a participant sends.
@@ -172,20 +177,19 @@ func checkAnswers(in Intro, a Answers) (string, error) {
 	fail := func(format string, args ...any) (string, error) {
 		return "", fmt.Errorf("%w: %s", ErrIntro, fmt.Sprintf(format, args...))
 	}
-	code := strings.TrimSpace(a.Code)
 	switch {
 	case in.Consent != "" && !a.Consent:
 		return fail("the participant did not give consent")
-	case !in.AskCode && code != "":
+	case !in.AskCode && a.Code != "":
 		return fail("no participant code is asked, so none is kept")
-	case in.AskCode && code == "":
+	case in.AskCode && strings.TrimSpace(a.Code) == "":
 		return fail("the participant code is missing")
-	case len(code) > MaxCode:
-		return fail("the participant code is %d bytes; at most %d", len(code), MaxCode)
-	case !printable(code):
-		return fail("the participant code holds a character that cannot be printed")
 	case len(a.Replies) != len(in.Questions):
 		return fail("%d replies to %d questions", len(a.Replies), len(in.Questions))
+	}
+	code, err := checkCode(a.Code)
+	if err != nil {
+		return fail("%s", err)
 	}
 	for i, r := range a.Replies {
 		if len(r) > MaxReply {
@@ -196,6 +200,58 @@ func checkAnswers(in Intro, a Answers) (string, error) {
 		}
 	}
 	return code, nil
+}
+
+// checkCode checks a participant code and returns it as kept: in Unicode
+// normalization form C, so that a code typed with a letter and a combining
+// accent and the same code typed with the accented letter are one code,
+// as they look. Nothing else is changed: white space at either end is
+// refused rather than dropped, and so, alike, is every character that
+// cannot be seen (invisible), so that two codes that look the same are
+// the same code in the export.
+func checkCode(code string) (string, error) {
+	if !utf8.ValidString(code) {
+		return "", errors.New("the participant code is not UTF-8 text, so it cannot be printed")
+	}
+	code = norm.NFC.String(code)
+	first, _ := utf8.DecodeRuneInString(code)
+	last, _ := utf8.DecodeLastRuneInString(code)
+	switch {
+	case code == "":
+		return "", nil
+	case unicode.IsSpace(first):
+		return "", fmt.Errorf("the participant code begins with white space (%U); type it without", first)
+	case unicode.IsSpace(last):
+		return "", fmt.Errorf("the participant code ends with white space (%U); type it without", last)
+	case len(code) > MaxCode:
+		return "", fmt.Errorf("the participant code is %d bytes; at most %d", len(code), MaxCode)
+	}
+	for i, r := range []rune(code) {
+		if invisible(r) {
+			return "", fmt.Errorf("the participant code's character %d, %U, cannot be printed or seen (a control, format or separator character); type the code without it", i+1, r)
+		}
+	}
+	return code, nil
+}
+
+// invisible says r cannot be seen in a code: control characters (the tab
+// and line breaks among them), format characters (the zero-width space
+// and joiners, the bidirectional marks, embeddings, overrides and
+// isolates, the soft hyphen, the byte order mark), line and paragraph
+// separators, every space but U+0020 (which is seen between two
+// characters, and is refused at either end), variation selectors, the
+// other code points Unicode says to ignore by default (the Hangul
+// fillers), private-use characters, and code points Unicode does not
+// assign.
+func invisible(r rune) bool {
+	if r == ' ' {
+		return false
+	}
+	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Co,
+		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
+		return true
+	}
+	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S)
 }
 
 // printable says s is UTF-8 text of printable characters (spaces are),

@@ -293,6 +293,8 @@ func TestIntro(t *testing.T) {
 		{"no consent", map[string]any{"consent": false, "code": "P1", "replies": []string{"30", "left"}}, 400},
 		{"no code", map[string]any{"consent": true, "code": "", "replies": []string{"30", "left"}}, 400},
 		{"long code", map[string]any{"consent": true, "code": strings.Repeat("x", 65), "replies": []string{"30", "left"}}, 400},
+		{"code with a zero-width space", map[string]any{"consent": true, "code": "P\u200b1", "replies": []string{"30", "left"}}, 400},
+		{"code after a tab", map[string]any{"consent": true, "code": "\tP1", "replies": []string{"30", "left"}}, 400},
 		{"one reply short", map[string]any{"consent": true, "code": "P1", "replies": []string{"30"}}, 400},
 		{"long reply", map[string]any{"consent": true, "code": "P1", "replies": []string{strings.Repeat("y", 1001), "left"}}, 400},
 		{"unknown field", map[string]any{"consent": true, "code": "P1", "replies": []string{"30", "left"}, "email": "a@b"}, 400},
