@@ -163,3 +163,36 @@ func TestAnEvictionKeepsTheServersTimer(t *testing.T) {
 		t.Errorf("a move across a restart: server_ms %v, took_ms %v, cut %t; want unknown, the page's 1500", r.ServerMillis, r.TookMillis, r.ClientCut)
 	}
 }
+
+// A session whose timer could not be written to the database is not let
+// go from memory, where its timer is, however many sessions start: the
+// claim of 1 ms after 2 s is still cut.
+func TestAnUnkeptTimerKeepsItsSession(t *testing.T) {
+	clock := &fakeClock{t: time.Unix(1_800_000_000, 0)}
+	s := clockedStudy(t, filepath.Join(t.TempDir(), "s.db"), clock, 8)
+	timers := s.clock
+	timers.Close() // every timer's write now fails
+	token, v, err := s.Start(Answers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.clock = nil // the others' timers are not written, and the study closes
+	for range 3 * s.maxLive {
+		if _, _, err := s.Start(Answers{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s.mu.Lock()
+	held := s.live[hashToken(token)] != nil
+	s.mu.Unlock()
+	if !held {
+		t.Fatal("the session whose timer could not be written was let go")
+	}
+	clock.pass(2 * time.Second)
+	if _, err = s.Move(token, Move{Seq: v.Seq, Cell: stay(v), ClientMillis: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if r := lastRecord(t, s); r.ServerMillis != 2000 || !r.ClientCut {
+		t.Errorf("a claim of 1 ms after 2 s, the timer unkept: server_ms %v, cut %t; want 2000, cut", r.ServerMillis, r.ClientCut)
+	}
+}
