@@ -21,7 +21,12 @@ import (
 // allowance counts in its place, the record saying the claim was cut
 // (Record.ClientCut). Half a second holds the round trips of a loaded
 // mobile network; a study whose records show many cuts was served over a
-// slower one.
+// slower one. The first step of each exercise after the first has no such
+// floor: its view came with the answer to the last move of the exercise
+// before, the server's clock runs through the pause screen between the
+// two, which is no think, and the page's clock starts when Continue draws
+// the exercise. There a page is trusted below the server's measure, on one
+// step an exercise.
 const NetworkAllowance = 500 * time.Millisecond
 
 // sqliteReadOnly is SQLite's primary result code SQLITE_READONLY.
@@ -154,14 +159,16 @@ func (s *Study) readClock(l *live) error {
 // whether the page's claim was cut. The page's clock runs from showing
 // the view to the click, without the network's delays, but a page can say
 // anything; the server's, from first serving the view to receiving the
-// click, bounds it from above, and, less NetworkAllowance, from below.
+// click, bounds it from above, and, less NetworkAllowance, from below
+// (floor; Move leaves the floor out on the first step of an exercise after
+// the first, whose server time holds the pause screen between the two).
 // When the server's is known (known), the page's time counts within those
 // bounds; a longer one, or none (Move passes a client of 0 when the step's
 // view was served again), gives the server's; a shorter one gives the
 // server's less the allowance, and is cut. When the server's is unknown (a
 // restart came between the view and the move), the page's counts up to an
 // hour. Never below a millisecond, so that the times of a run increase.
-func took(client, server float64, known bool) (ms float64, cut bool) {
+func took(client, server float64, known, floor bool) (ms float64, cut bool) {
 	allowance := float64(NetworkAllowance.Milliseconds())
 	switch {
 	case !known:
@@ -171,7 +178,7 @@ func took(client, server float64, known bool) (ms float64, cut bool) {
 		return 1, false
 	case client <= 0 || client > server:
 		return max(server, 1), false
-	case client < server-allowance:
+	case floor && client < server-allowance:
 		return max(server-allowance, 1), true
 	}
 	return max(client, 1), false

@@ -59,7 +59,9 @@ func lastRecord(t *testing.T, s *Study) Record {
 // NetworkAllowance and the server's: a page that claims 1 ms after 2 s
 // of thought is counted the server's 2 s less the allowance, and the
 // record says the claim was cut; an honest page's time, within the
-// allowance, counts as it is; a longer one gives the server's.
+// allowance, counts as it is; a longer one gives the server's. On the
+// first step of a later exercise, whose server time holds the pause
+// screen, the page's time counts below it.
 func TestAShortClaimIsCut(t *testing.T) {
 	clock := &fakeClock{t: time.Unix(1_800_000_000, 0)}
 	s := clockedStudy(t, filepath.Join(t.TempDir(), "s.db"), clock, maxSessionsInMemory)
@@ -89,6 +91,28 @@ func TestAShortClaimIsCut(t *testing.T) {
 		if r.ServerMillis != 2000 || r.ClientMillis != c.client || r.TookMillis != c.took || r.ClientCut != c.cut {
 			t.Errorf("a claim of %v ms after %v: server_ms %v, client_ms %v, took_ms %v, cut %t; want took %v, cut %t",
 				c.client, think, r.ServerMillis, r.ClientMillis, r.TookMillis, r.ClientCut, c.took, c.cut)
+		}
+	}
+
+	// The first step of the next exercise: the server's time holds the
+	// pause screen, the page's does not, and counts; the step after has
+	// the floor again.
+	for v.Exercise == 1 {
+		if v, err = s.Move(token, Move{Seq: v.Seq, Cell: stay(v), ClientMillis: 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for step, want := range []struct {
+		took float64
+		cut  bool
+	}{{1800, false}, {30_000 - allowance, true}} {
+		clock.pass(30 * time.Second)
+		if v, err = s.Move(token, Move{Seq: v.Seq, Cell: stay(v), ClientMillis: 1800}); err != nil {
+			t.Fatal(err)
+		}
+		if r := lastRecord(t, s); r.Exercise != 2 || r.Step != step+1 || r.TookMillis != want.took || r.ClientCut != want.cut {
+			t.Errorf("a claim of 1800 ms 30 s after the view: exercise %d step %d, took_ms %v, cut %t; want exercise 2 step %d, took %v, cut %t",
+				r.Exercise, r.Step, r.TookMillis, r.ClientCut, step+1, want.took, want.cut)
 		}
 	}
 }

@@ -123,7 +123,7 @@
 // make the server's time unknown and a page's claim trusted. After an exercise the next one's view
 // comes with the answer to its last move: the server's timer of the next step
 // runs through the pause screen, and the page's, which counts, starts when
-// the page draws the exercise. After a restart the server did not serve the
+// the page draws the exercise: that step has no floor (NetworkAllowance). After a restart the server did not serve the
 // view (a timer another process kept is not used: the time it was down is
 // no think) and its time is unknown (0): it runs from the first view the new
 // process serves, and a move sent with no view since counts the page's time,

@@ -338,7 +338,10 @@ func (s *Study) Move(token string, m Move) (View, error) {
 	if l.servedAgain {
 		page = 0
 	}
-	r.TookMillis, r.ClientCut = took(page, r.ServerMillis, known)
+	// The first step of a later exercise: the server's time holds the
+	// pause screen before it, which the page's rightly leaves out.
+	afterPause := l.step == 0 && l.exercise > 0
+	r.TookMillis, r.ClientCut = took(page, r.ServerMillis, known, !afterPause)
 	r.Reward, err = l.ep.Finish(action)
 	if err != nil { // cannot happen: an interaction is begun and action is in range
 		l.ready = false
