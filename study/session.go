@@ -228,7 +228,7 @@ func checkCode(code string) (string, error) {
 	}
 	for i, r := range []rune(code) {
 		if invisible(r) {
-			return "", fmt.Errorf("the participant code's character %d, %U, cannot be printed or seen (a control, format or separator character); type the code without it", i+1, r)
+			return "", fmt.Errorf("the participant code's character %d, %U, cannot be printed or seen; type the code without it", i+1, r)
 		}
 	}
 	return code, nil
