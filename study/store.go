@@ -242,8 +242,11 @@ func (s *Study) load(path string, d *Design) error {
 	if err != nil {
 		return fmt.Errorf("%s: a SQLite database, but not a study's: %w", path, err)
 	}
-	if version > schemaVersion || version < 1 {
+	if version > schemaVersion {
 		return fmt.Errorf("%s: the study's schema is version %d; this anynt reads versions 1 to %d (a newer anynt wrote it)", path, version, schemaVersion)
+	}
+	if version < 1 {
+		return fmt.Errorf("%s: the study's schema is version %d, which no anynt writes", path, version)
 	}
 	if s.schema, err = s.migrate(version); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
