@@ -86,7 +86,8 @@
 // one each, at most 1000 bytes), and consent only when there is consent
 // text (a session exists only once it is given, so it is not stored).
 // Nothing else is kept: no address, no user agent, no name; the times are
-// the session's start and each move's.
+// the session's start, each move's, and when the step under way was first
+// shown (the server's timer).
 //
 // # What the participant sees
 //
