@@ -375,10 +375,12 @@ func TestServeTitle(t *testing.T) {
 }
 
 // TestASecondServerIsRefused starts anynt serve twice on one database:
-// the second must refuse at start-up, exit 4 and say another process
-// holds the database (naming the lock file), instead of listening and
-// colliding with the first on every move; anynt results reads the
-// database meanwhile; once the first stops, the database serves again.
+// the second, through the same name or a hard link, must refuse at
+// start-up, exit 4 and say another process holds the database, instead of
+// listening and colliding with the first on every move (through a hard
+// link, losing its moves with a write-ahead log of its own); anynt results
+// reads the database meanwhile; once the first stops, the database serves
+// again.
 func TestASecondServerIsRefused(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "study.db")
 	first := startServer(t, "--db", db, "--tests", "1", "--seed", "5")
@@ -390,19 +392,27 @@ func TestASecondServerIsRefused(t *testing.T) {
 	}
 	c.move(t, &v, 0)
 
-	// A time limit: a second server that is not refused listens forever.
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, anyntBin, "serve", "--db", db, "--addr", "127.0.0.1:0")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 4 || !strings.Contains(stderr.String(), "another process holds the database") ||
-		!strings.Contains(stderr.String(), db+".lock") {
-		t.Fatalf("a second anynt serve on the database: %v, stderr %q; want exit 4 saying another process holds it (%s.lock)", err, stderr.String(), db)
+	// The same file through a hard link (another name, another write-ahead
+	// log) is the same database.
+	link := filepath.Join(filepath.Dir(db), "link.db")
+	if err := os.Link(db, link); err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("refused with: %s", strings.TrimSpace(stderr.String()))
+	for _, path := range []string{db, link} {
+		// A time limit: a second server that is not refused listens forever.
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		cmd := exec.CommandContext(ctx, anyntBin, "serve", "--db", path, "--addr", "127.0.0.1:0")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		cancel()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 4 || !strings.Contains(stderr.String(), "another process holds the database") {
+			t.Fatalf("a second anynt serve on the database as %s: %v, stderr %q; want exit 4 saying another process holds it", path, err, stderr.String())
+		}
+		t.Logf("refused with: %s", strings.TrimSpace(stderr.String()))
+	}
+	os.Remove(link)
 	if rs := interactions(t, db); len(rs) != 1 {
 		t.Fatalf("anynt results beside the server reads %d interactions; want 1", len(rs))
 	}

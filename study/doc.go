@@ -25,7 +25,9 @@
 // comment lines, which name the version, may differ, so that a newer
 // anynt continues a study). A file that is not a SQLite database, a
 // database of another program, or a study of a newer schema is refused
-// with an error that says so.
+// with an error that says so. A study of schema version 1, which kept no
+// server timer and cut no claim, gets version 2's columns when it is opened
+// where it can be written, and is read as it is from a read-only copy.
 //
 // # Durability and replay
 //
@@ -50,11 +52,12 @@
 // a database deleted, moved or replaced while the study is open would go on
 // taking writes that vanish with it, so every write is then refused
 // (ErrFileGone) until the study is opened again. One process records in a
-// database at a time: OpenHeld takes a lock file beside it (FILE.lock,
-// internal/filelock) for the study's life, before it reads the database, and
-// a second OpenHeld, from any process, is refused with ErrHeld (two writers
-// would number sessions and moves alike, and one of them would see its moves
-// refused on the tables' keys). Readers take no lock. A holder's Close
+// database at a time: OpenHeld takes a lock on the database file itself,
+// its device and inode (internal/filelock.Hold), for the study's life,
+// before it reads the database, and a second OpenHeld, from any process and
+// through any name of the file (a hard link too), is refused with ErrHeld
+// (two writers would number sessions and moves alike, and two names of one
+// file have two write-ahead logs, one of which is lost). Readers take no lock. A holder's Close
 // checkpoints the write-ahead log into the file, so that a closed study is
 // one file.
 //
@@ -78,11 +81,13 @@
 // of the database cannot be used to play in a session. Participant n
 // takes test ((n−1) mod Tests)+1. The intro asks nothing by default: a
 // participant code only when the design asks for one (at most 64 bytes of
-// printable text), the replies to the configured questions only (exactly
+// visible text, kept in Unicode NFC; white space at either end and
+// invisible characters are refused, never dropped: checkCode), the replies to the configured questions only (exactly
 // one each, at most 1000 bytes), and consent only when there is consent
 // text (a session exists only once it is given, so it is not stored).
 // Nothing else is kept: no address, no user agent, no name; the times are
-// the session's start and each move's.
+// the session's start, each move's, and when the step under way was first
+// shown (the server's timer).
 //
 // # What the participant sees
 //
@@ -108,13 +113,20 @@
 // again (a reload, a second tab) does not restart the server's timer:
 // otherwise a page could ask for the view just before its move and make any
 // think look short. A page can say anything, so its time counts only when the
-// server's bounds it (0 < page ≤ server) and the step's view was served once;
-// otherwise the server's counts (a page drawn again restarted its clock,
-// which leaves out the time before). After an exercise the next one's view
+// server's bounds it from above and, less NetworkAllowance (the view's and
+// the click's ways over the network), from below, and the step's view was
+// served once; a longer time, none, or a view served again gives the
+// server's (a page drawn again restarted its clock, which leaves out the
+// time before), and a shorter one the server's less the allowance, the
+// record saying the claim was cut (Record.ClientCut). The server's timer of
+// the step under way is kept in the session's row (keepClock), so that a
+// session let go from memory and rebuilt has it back: an eviction cannot
+// make the server's time unknown and a page's claim trusted. After an exercise the next one's view
 // comes with the answer to its last move: the server's timer of the next step
 // runs through the pause screen, and the page's, which counts, starts when
-// the page draws the exercise. After a restart the server did not serve the
-// view and its time is unknown (0): it runs from the first view the new
+// the page draws the exercise: that step has no floor (NetworkAllowance). After a restart the server did not serve the
+// view (a timer another process kept is not used: the time it was down is
+// no think) and its time is unknown (0): it runs from the first view the new
 // process serves, and a move sent with no view since counts the page's time,
 // up to an hour. A page's time that is not a number, negative, or over a day
 // (no step takes that long; 1e308 is no measure) is kept as 0 (unknown). The

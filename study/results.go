@@ -55,8 +55,12 @@ func (s *Study) steps(k int) int {
 // participant, in order, and stops at its first error, which it returns.
 // It reads a snapshot: moves recorded meanwhile are not given.
 func (s *Study) Records(each func(Record) error) error {
+	cut := "i.client_cut"
+	if s.schema < 2 { // a read-only study of version 1, which cut no claim
+		cut = "0"
+	}
 	rows, err := s.db.Query(`SELECT i.session, s.code, s.test, i.exercise, i.step, i.seq, i.observation, i.cell,
-		i.action, i.reward, i.client_ms, i.server_ms, i.took_ms, i.at
+		i.action, i.reward, i.client_ms, i.server_ms, i.took_ms, i.at, ` + cut + `
 		FROM interactions i JOIN sessions s ON s.number = i.session ORDER BY i.session, i.seq`)
 	if err != nil {
 		return fmt.Errorf("reading the interactions: %w", err)
@@ -66,7 +70,7 @@ func (s *Study) Records(each func(Record) error) error {
 		var r Record
 		var at int64
 		if err := rows.Scan(&r.Participant, &r.Code, &r.Test, &r.Exercise, &r.Step, &r.Seq, &r.Observation, &r.Cell,
-			&r.Action, &r.Reward, &r.ClientMillis, &r.ServerMillis, &r.TookMillis, &at); err != nil {
+			&r.Action, &r.Reward, &r.ClientMillis, &r.ServerMillis, &r.TookMillis, &at, &r.ClientCut); err != nil {
 			return fmt.Errorf("reading the interactions: %w", err)
 		}
 		r.At = time.Unix(0, at)

@@ -21,6 +21,11 @@ import (
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
 	"github.com/anynt/anynt/random"
+
+	// Unicode normalization of participant codes (NFC): the standard
+	// library has none, and x/text is the Go team's own, already needed
+	// by the module graph.
+	"golang.org/x/text/unicode/norm"
 )
 
 // Bounds of what a participant sends.
@@ -77,6 +82,9 @@ type live struct {
 	// reload, a second tab): the page's clock restarted with the page it
 	// drew, and leaves out the time before, so the server's counts.
 	servedAgain bool
+	// clockUnkept says the timer above could not be written to the
+	// database (keepClock): memory keeps the session until it can be.
+	clockUnkept bool
 }
 
 // idle stands for the participant in an episode: the moves come through
@@ -103,7 +111,7 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 	s.write.Lock()
 	err = s.db.QueryRow(`INSERT INTO sessions (number, token_sha256, code, test, replies, started)
 		SELECT n, ?, ?, (n - 1) % ? + 1, ?, ? FROM (SELECT coalesce(max(number), 0) + 1 AS n FROM sessions)
-		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), time.Now().UnixNano()).Scan(&l.number, &l.test)
+		RETURNING number, test`, l.hash, code, s.design.Tests, string(replies), s.now().UnixNano()).Scan(&l.number, &l.test)
 	if err == nil {
 		err = s.stillThere()
 	}
@@ -125,11 +133,12 @@ func (s *Study) Start(a Answers) (token string, v View, err error) {
 // hold puts l in memory, s.mu held. When memory holds maxLive sessions it
 // first lets go of the least recently used quarter of them that no
 // request is using: they are rebuilt from the database when they come
-// back (their server's timer of the move under way is then unknown, as
-// after a restart), so that a script starting sessions, or many
-// participants over a long study, cannot fill memory. Sessions in use are
-// never let go, so memory exceeds maxLive only while more than that many
-// requests are under way at once.
+// back, with the server's timer of the move under way that keepClock
+// wrote there, so that a script starting sessions, or many participants
+// over a long study, cannot fill memory nor erase a timer. Sessions in
+// use, or whose timer could not be written, are never let go, so memory
+// exceeds maxLive only while more than that many requests are under way
+// at once or the database refuses writes.
 func (s *Study) hold(l *live) {
 	l.used.Store(time.Now().UnixNano())
 	if len(s.live) >= s.maxLive {
@@ -148,6 +157,10 @@ func (s *Study) hold(l *live) {
 				break
 			}
 			if x.l.mu.TryLock() { // not in use
+				if x.l.clockUnkept {
+					x.l.mu.Unlock()
+					continue
+				}
 				x.l.evicted = true
 				delete(s.live, x.l.hash)
 				x.l.mu.Unlock()
@@ -164,20 +177,19 @@ func checkAnswers(in Intro, a Answers) (string, error) {
 	fail := func(format string, args ...any) (string, error) {
 		return "", fmt.Errorf("%w: %s", ErrIntro, fmt.Sprintf(format, args...))
 	}
-	code := strings.TrimSpace(a.Code)
 	switch {
 	case in.Consent != "" && !a.Consent:
 		return fail("the participant did not give consent")
-	case !in.AskCode && code != "":
+	case !in.AskCode && a.Code != "":
 		return fail("no participant code is asked, so none is kept")
-	case in.AskCode && code == "":
+	case in.AskCode && strings.TrimSpace(a.Code) == "":
 		return fail("the participant code is missing")
-	case len(code) > MaxCode:
-		return fail("the participant code is %d bytes; at most %d", len(code), MaxCode)
-	case !printable(code):
-		return fail("the participant code holds a character that cannot be printed")
 	case len(a.Replies) != len(in.Questions):
 		return fail("%d replies to %d questions", len(a.Replies), len(in.Questions))
+	}
+	code, err := checkCode(a.Code)
+	if err != nil {
+		return fail("%s", err)
 	}
 	for i, r := range a.Replies {
 		if len(r) > MaxReply {
@@ -188,6 +200,58 @@ func checkAnswers(in Intro, a Answers) (string, error) {
 		}
 	}
 	return code, nil
+}
+
+// checkCode checks a participant code and returns it as kept: in Unicode
+// normalization form C, so that a code typed with a letter and a combining
+// accent and the same code typed with the accented letter are one code,
+// as they look. Nothing else is changed: white space at either end is
+// refused rather than dropped, and so, alike, is every character that
+// cannot be seen (invisible), so that two codes that look the same are
+// the same code in the export.
+func checkCode(code string) (string, error) {
+	if !utf8.ValidString(code) {
+		return "", errors.New("the participant code is not UTF-8 text, so it cannot be printed")
+	}
+	code = norm.NFC.String(code)
+	first, _ := utf8.DecodeRuneInString(code)
+	last, _ := utf8.DecodeLastRuneInString(code)
+	switch {
+	case code == "":
+		return "", nil
+	case unicode.IsSpace(first):
+		return "", fmt.Errorf("the participant code begins with white space (%U); type it without", first)
+	case unicode.IsSpace(last):
+		return "", fmt.Errorf("the participant code ends with white space (%U); type it without", last)
+	case len(code) > MaxCode:
+		return "", fmt.Errorf("the participant code is %d bytes; at most %d", len(code), MaxCode)
+	}
+	for i, r := range []rune(code) {
+		if invisible(r) {
+			return "", fmt.Errorf("the participant code's character %d, %U, cannot be printed or seen; type the code without it", i+1, r)
+		}
+	}
+	return code, nil
+}
+
+// invisible says r cannot be seen in a code: control characters (the tab
+// and line breaks among them), format characters (the zero-width space
+// and joiners, the bidirectional marks, embeddings, overrides and
+// isolates, the soft hyphen, the byte order mark), line and paragraph
+// separators, every space but U+0020 (which is seen between two
+// characters, and is refused at either end), variation selectors, the
+// other code points Unicode says to ignore by default (the Hangul
+// fillers), private-use characters, and code points Unicode does not
+// assign.
+func invisible(r rune) bool {
+	if r == ' ' {
+		return false
+	}
+	if unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zs, unicode.Zl, unicode.Zp, unicode.Co,
+		unicode.Variation_Selector, unicode.Other_Default_Ignorable_Code_Point) {
+		return true
+	}
+	return !unicode.In(r, unicode.L, unicode.M, unicode.N, unicode.P, unicode.S)
 }
 
 // printable says s is UTF-8 text of printable characters (spaces are),
@@ -258,7 +322,7 @@ func (s *Study) Move(token string, m Move) (View, error) {
 	if action < 0 {
 		return View{}, fmt.Errorf("%w: cell %d", ErrNotAccessible, m.Cell)
 	}
-	now := time.Now()
+	now := s.now()
 	r := Record{
 		Participant: l.number, Exercise: l.exercise + 1, Step: l.step + 1, Seq: l.seq,
 		Observation: l.obs, Cell: m.Cell, Action: action, ClientMillis: m.ClientMillis, At: now,
@@ -266,14 +330,18 @@ func (s *Study) Move(token string, m Move) (View, error) {
 	if !(r.ClientMillis >= 0 && r.ClientMillis <= maxKeptClientMillis) { // not a time: unknown
 		r.ClientMillis = 0
 	}
-	if !l.served.IsZero() {
+	known := !l.served.IsZero()
+	if known {
 		r.ServerMillis = float64(now.Sub(l.served).Microseconds()) / 1000
 	}
 	page := r.ClientMillis
 	if l.servedAgain {
 		page = 0
 	}
-	r.TookMillis = took(page, r.ServerMillis)
+	// The first step of a later exercise: the server's time holds the
+	// pause screen before it, which the page's rightly leaves out.
+	afterPause := l.step == 0 && l.exercise > 0
+	r.TookMillis, r.ClientCut = took(page, r.ServerMillis, known, !afterPause)
 	r.Reward, err = l.ep.Finish(action)
 	if err != nil { // cannot happen: an interaction is begun and action is in range
 		l.ready = false
@@ -298,32 +366,15 @@ func actionTo(dest []int, c int) int {
 	return -1
 }
 
-// took is the time a move took, in milliseconds, for the payoffs: the
-// page's measure when the server's bounds it (the page's clock runs from
-// showing the view to the click, without the network's delays, but a page
-// can say anything, and the server's clock, from sending the view to
-// receiving the click, bounds it); the server's otherwise (Move passes a
-// client of 0 when the step's view was served again); the page's,
-// up to an hour, when the server's is unknown (a restart came between the
-// view and the move). Never below a millisecond, so that the times of a
-// run increase.
-func took(client, server float64) float64 {
-	t := server
-	if client > 0 && (client <= server || server == 0 && client <= maxClientMillis) {
-		t = client
-	}
-	return max(t, 1)
-}
-
 // record commits r, into the file the study opened (stillThere).
 func (s *Study) record(r Record) error {
 	s.write.Lock()
 	defer s.write.Unlock()
 	_, err := s.db.Exec(`INSERT INTO interactions
-		(session, seq, exercise, step, observation, cell, action, reward, client_ms, server_ms, took_ms, at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		(session, seq, exercise, step, observation, cell, action, reward, client_ms, server_ms, took_ms, at, client_cut)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		r.Participant, r.Seq, r.Exercise, r.Step, r.Observation, r.Cell, r.Action, r.Reward,
-		r.ClientMillis, r.ServerMillis, r.TookMillis, r.At.UnixNano())
+		r.ClientMillis, r.ServerMillis, r.TookMillis, r.At.UnixNano(), r.ClientCut)
 	if err != nil {
 		return err
 	}
@@ -402,12 +453,16 @@ func glyphs(it exam.Item, n int, before []string) []string {
 }
 
 // serve returns l's view and starts the server's timer of its next move,
-// unless the view of this step was served before.
+// unless the view of this step was served before; the timer is kept in
+// the database when it changes (keepClock).
 func (s *Study) serve(l *live) View {
-	if l.served.IsZero() {
-		l.served = time.Now()
-	} else {
+	switch {
+	case l.served.IsZero():
+		l.served = s.now()
+		s.keepClock(l)
+	case !l.servedAgain:
 		l.servedAgain = true
+		s.keepClock(l)
 	}
 	v := View{Participant: l.number, Test: l.test, Exercise: l.exercise + 1, Step: l.step, Seq: l.seq, Over: l.view == nil}
 	v.Exercises = make([]Exercise, len(l.items))
@@ -518,7 +573,10 @@ func (s *Study) rebuild(l *live) error {
 			return fmt.Errorf("%w: participant %d, exercise %d, step %d: %s", ErrReplay, l.number, r.Exercise, r.Step, err)
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return s.readClock(l)
 }
 
 // replay plays one recorded move, checking it against the episode.

@@ -289,6 +289,22 @@ func TestStartChecksTheIntro(t *testing.T) {
 		{func(a *study.Answers) { a.Code = "   " }, "code is missing"},
 		{func(a *study.Answers) { a.Code = strings.Repeat("x", study.MaxCode+1) }, "65 bytes"},
 		{func(a *study.Answers) { a.Code = "a\x00b" }, "cannot be printed"},
+		{func(a *study.Answers) { a.Code = "\tP-17" }, "begins with white space (U+0009)"},
+		{func(a *study.Answers) { a.Code = "P-17 " }, "ends with white space (U+0020)"},
+		{func(a *study.Answers) { a.Code = "P-17\u00a0" }, "ends with white space (U+00A0)"},
+		{func(a *study.Answers) { a.Code = "\u2028P-17" }, "begins with white space (U+2028)"},
+		{func(a *study.Answers) { a.Code = "P 17" }, ""},
+		{func(a *study.Answers) { a.Code = "P\u200b17" }, "character 2, U+200B, cannot be printed"}, // zero-width space
+		{func(a *study.Answers) { a.Code = "P\u202e17" }, "character 2, U+202E, cannot be printed"}, // right-to-left override
+		{func(a *study.Answers) { a.Code = "P\u200d17" }, "U+200D, cannot be printed"},              // zero-width joiner
+		{func(a *study.Answers) { a.Code = "\ufeffP17" }, "U+FEFF, cannot be printed"},              // byte order mark
+		{func(a *study.Answers) { a.Code = "P\u00ad17" }, "U+00AD, cannot be printed"},              // soft hyphen
+		{func(a *study.Answers) { a.Code = "P\u3164" }, "U+3164, cannot be printed"},                // Hangul filler
+		{func(a *study.Answers) { a.Code = "P\ufe0f17" }, "U+FE0F, cannot be printed"},              // variation selector
+		{func(a *study.Answers) { a.Code = "P\u200317" }, "U+2003, cannot be printed"},              // em space
+		{func(a *study.Answers) { a.Code = "P\ue00017" }, "U+E000, cannot be printed"},              // private use
+		{func(a *study.Answers) { a.Code = "P\U000e0001" }, "U+E0001, cannot be printed"},           // language tag
+		{func(a *study.Answers) { a.Code = "P\u0378" }, "U+0378, cannot be printed"},                // unassigned
 		{func(a *study.Answers) { a.Code = "a\nb" }, "cannot be printed"},
 		{func(a *study.Answers) { a.Code = "\xff" }, "cannot be printed"},
 		{func(a *study.Answers) { a.Replies = a.Replies[:1] }, "1 replies to 2 questions"},
@@ -310,6 +326,19 @@ func TestStartChecksTheIntro(t *testing.T) {
 		if !errors.Is(err, study.ErrIntro) || !strings.Contains(err.Error(), c.says) {
 			t.Errorf("answers %+v: %v; want ErrIntro saying %q", a, err, c.says)
 		}
+	}
+
+	// A code is kept in Unicode NFC: typed with a combining accent, it is
+	// the code typed with the accented letter.
+	if _, _, err := s.Start(study.Answers{Consent: true, Code: "Jose\u0301", Replies: ok.Replies}); err != nil {
+		t.Fatal(err)
+	}
+	ps, err := s.Participants()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ps[len(ps)-1].Code; got != "Jos\u00e9" {
+		t.Errorf("the code typed as e and a combining acute is kept as %+q; want %+q (NFC)", got, "Jos\u00e9")
 	}
 
 	// With nothing configured, nothing is asked and nothing is kept.
@@ -462,7 +491,7 @@ func TestAFailedWriteRebuildsTheSession(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = sqlDB(t, path).Exec(`INSERT INTO interactions VALUES (1, 4, 1, 5, ?, ?, 0, ?, 0, 0, 1, 0)`, obs, you(v), reward)
+	_, err = sqlDB(t, path).Exec(`INSERT INTO interactions VALUES (1, 4, 1, 5, ?, ?, 0, ?, 0, 0, 1, 0, 0)`, obs, you(v), reward)
 	if err != nil {
 		t.Fatal(err)
 	}

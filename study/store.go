@@ -8,10 +8,10 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/anynt/anynt/env"
 	"github.com/anynt/anynt/exam"
@@ -28,12 +28,16 @@ import (
 const sqliteCantOpen = 14
 
 // schemaVersion is the version of the tables below; a database of a newer
-// one was written by a newer anynt and is refused rather than misread.
-const schemaVersion = 1
+// one was written by a newer anynt and is refused rather than misread. A
+// database of version 1 gets version 2's columns when it is opened
+// (migrate).
+const schemaVersion = 2
 
 // schema creates the tables. Sessions keep a hash of their token, not the
 // token, so that a copy of the database (an export, a backup) cannot be
-// used to play in someone's session.
+// used to play in someone's session. The served_ columns are the server's
+// timer of the step under way (see keepClock); client_cut says the page's
+// time was below the server's less NetworkAllowance, and was not counted.
 const schema = `
 CREATE TABLE study (
 	id INTEGER PRIMARY KEY CHECK (id = 1),
@@ -59,7 +63,11 @@ CREATE TABLE sessions (
 	code TEXT NOT NULL,
 	test INTEGER NOT NULL,
 	replies TEXT NOT NULL,
-	started INTEGER NOT NULL
+	started INTEGER NOT NULL,
+	served_seq INTEGER NOT NULL DEFAULT -1,
+	served_at INTEGER NOT NULL DEFAULT 0,
+	served_by INTEGER NOT NULL DEFAULT 0,
+	served_again INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE interactions (
 	session INTEGER NOT NULL REFERENCES sessions(number),
@@ -74,6 +82,7 @@ CREATE TABLE interactions (
 	server_ms REAL NOT NULL,
 	took_ms REAL NOT NULL,
 	at INTEGER NOT NULL,
+	client_cut INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (session, seq)
 ) WITHOUT ROWID;
 `
@@ -115,6 +124,17 @@ type Study struct {
 	file os.FileInfo
 	// release drops the lock OpenHeld took; nil when the study holds none.
 	release func()
+	// schema is the database's schema version: 1 only for a database of
+	// version 1 that could not be migrated (a read-only file), which is
+	// read as it is.
+	schema int
+	// clock is the connection that keeps the server's timers (keepClock),
+	// nil when the schema has no place for them; instance tells this
+	// Study's timers from another process's.
+	clock    *sql.Conn
+	instance int64
+	// now is the clock of the server's timers: time.Now, or a test's.
+	now func() time.Time
 }
 
 // Open opens the study in the database at path. A database without a study
@@ -138,12 +158,16 @@ func Open(path string, d *Design) (*Study, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	s := &Study{db: db, live: map[string]*live{}, maxLive: maxSessionsInMemory, path: path}
+	s := &Study{db: db, live: map[string]*live{}, maxLive: maxSessionsInMemory, path: path, now: time.Now}
 	if err := s.load(path, d); err != nil {
 		db.Close()
 		return nil, err
 	}
 	if s.file, err = os.Stat(path); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if err := s.openClock(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -218,8 +242,14 @@ func (s *Study) load(path string, d *Design) error {
 	if err != nil {
 		return fmt.Errorf("%s: a SQLite database, but not a study's: %w", path, err)
 	}
-	if version != schemaVersion {
-		return fmt.Errorf("%s: the study's schema is version %d; this anynt reads version %d (a newer anynt wrote it)", path, version, schemaVersion)
+	if version > schemaVersion {
+		return fmt.Errorf("%s: the study's schema is version %d; this anynt reads versions 1 to %d (a newer anynt wrote it)", path, version, schemaVersion)
+	}
+	if version < 1 {
+		return fmt.Errorf("%s: the study's schema is version %d, which no anynt writes", path, version)
+	}
+	if s.schema, err = s.migrate(version); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	var sd storedDesign
 	if err := json.Unmarshal([]byte(design), &sd); err != nil {
@@ -369,31 +399,29 @@ func (s *Study) Design() Design {
 	return d
 }
 
-// lockSuffix names the lock file of a held database, beside it: FILE.lock.
-const lockSuffix = ".lock"
-
 // OpenHeld opens the study at path as Open does, for a process that
-// records moves in it: it first takes the database for this study alone,
-// until Close, so that two servers never interleave their writes (their
-// sessions' numbers and moves would collide on the tables' keys, and two
-// that start at once on a new file would both create the study). A second
-// OpenHeld of the same file, from any process, is refused with ErrHeld
-// before it reads anything. The lock is a file beside the database,
-// FILE.lock, named after the file the path leads to (symbolic links
-// followed, as SQLite follows them to name its -wal and -shm files); see
-// internal/filelock. Readers (Open, then Records; anynt results) take no
-// lock and read while the holder writes.
+// records moves in it: it first takes the database file for this study
+// alone, until Close, so that two servers never interleave their writes
+// (their sessions' numbers and moves would collide on the tables' keys,
+// and two that start at once on a new file would both create the study).
+// A second OpenHeld of the same file, from any process and through any
+// path to it (a symbolic or a hard link), is refused with ErrHeld before
+// it reads anything. The lock is on the file itself, its device and
+// inode (internal/filelock.Hold), not on a name: no file beside it can be
+// removed to let a second holder in. Readers (Open, then Records; anynt
+// results) take no lock and read while the holder writes.
 func OpenHeld(path string, d *Design) (*Study, error) {
-	lock := path + lockSuffix
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		lock = real + lockSuffix
+	if d == nil { // Hold would create the file
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s: %w", path, ErrNoStudy)
+		}
 	}
-	release, err := filelock.Lock(lock)
+	release, err := filelock.Hold(path)
 	if errors.Is(err, filelock.ErrHeld) {
-		return nil, fmt.Errorf("%s: %w: it holds %s", path, ErrHeld, lock)
+		return nil, fmt.Errorf("%s: %w", path, ErrHeld)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: cannot take the lock beside it (is its folder there, and writable?): %w", path, err)
+		return nil, fmt.Errorf("%s: cannot be written, so cannot be held to record moves (is its folder there, and the file and folder writable?): %w", path, err)
 	}
 	s, err := Open(path, d)
 	if err != nil {
@@ -411,8 +439,8 @@ func OpenHeld(path string, d *Design) (*Study, error) {
 // files as the last connection closes, unless a reader still has one
 // open), and releases the lock once the database is closed.
 func (s *Study) Close() error {
-	var err error
-	if s.release != nil {
+	err := s.closeClock()
+	if s.release != nil && err == nil {
 		_, err = s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 		if err != nil {
 			err = fmt.Errorf("%s: checkpointing the write-ahead log: %w", s.path, err)

@@ -171,5 +171,8 @@ type Record struct {
 	ClientMillis float64 // measured by the page, from the view to the click
 	ServerMillis float64 // measured by the server, from serving the view to the move; 0 when unknown (a restart between)
 	TookMillis   float64 // the time the payoffs use (docs/people.md)
-	At           time.Time
+	// ClientCut says ClientMillis was shorter than ServerMillis less
+	// NetworkAllowance, and TookMillis is the latter.
+	ClientCut bool
+	At        time.Time
 }

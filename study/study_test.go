@@ -166,10 +166,10 @@ func TestOpenRefusesWhatIsNotAStudy(t *testing.T) {
 func TestOpenRefusesANewerSchema(t *testing.T) {
 	s, path := open(t, design(t, 1))
 	s.Close()
-	if _, err := sqlDB(t, path).Exec(`UPDATE study SET schema = 2`); err != nil {
+	if _, err := sqlDB(t, path).Exec(`UPDATE study SET schema = 3`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := study.Open(path, nil); err == nil || !strings.Contains(err.Error(), "version 2") {
+	if _, err := study.Open(path, nil); err == nil || !strings.Contains(err.Error(), "version 3") {
 		t.Errorf("a newer schema: %v, want an error naming it", err)
 	}
 }
@@ -198,11 +198,14 @@ func TestOpenRefusesABadDesign(t *testing.T) {
 }
 
 // One study at a time holds a database to record moves: a second
-// OpenHeld of the file, through another path to it too (a symbolic link),
-// is refused with ErrHeld naming the lock file, while a reader opens the
-// study and reads every committed move; once the holder closes, the
-// database, its write-ahead log checkpointed, is a file alone (no -wal,
-// -shm or lock file left) and can be held again.
+// OpenHeld of the file, through another path to it too (a symbolic link,
+// a hard link), is refused with ErrHeld, also once a FILE.lock beside any
+// of its names is removed by hand, while a reader opens the study through
+// the holder's name or a symbolic link to it and reads every committed
+// move (SQLite names the write-ahead log after the name, which a hard
+// link does not share); once the holder closes, the database, its
+// write-ahead log checkpointed, is a file alone (no -wal, -shm or lock
+// file left) and can be held again.
 func TestOneStudyHoldsTheDatabase(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "study.db")
 	s, err := study.OpenHeld(path, design(t, 1))
@@ -217,13 +220,23 @@ func TestOneStudyHoldsTheDatabase(t *testing.T) {
 	if _, err := s.Move(token, study.Move{Seq: v.Seq, Cell: newClicker(1).cell(v), ClientMillis: 5}); err != nil {
 		t.Fatal(err)
 	}
-	link := filepath.Join(t.TempDir(), "link.db")
-	if err := os.Symlink(path, link); err != nil {
+	other := t.TempDir()
+	symlink, hardlink := filepath.Join(other, "symlink.db"), filepath.Join(filepath.Dir(path), "hardlink.db")
+	if err := os.Symlink(path, symlink); err != nil {
 		t.Fatal(err)
 	}
-	for _, p := range []string{path, link} {
-		if _, err := study.OpenHeld(p, nil); !errors.Is(err, study.ErrHeld) || !strings.Contains(err.Error(), path+".lock") {
-			t.Errorf("a second OpenHeld through %s: %v; want ErrHeld naming %s.lock", p, err, path)
+	if err := os.Link(path, hardlink); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{path, symlink, hardlink} {
+		for _, name := range []string{path, symlink, hardlink} {
+			os.Remove(name + ".lock") // a lock file removed by hand opens no door
+		}
+		if _, err := study.OpenHeld(p, nil); !errors.Is(err, study.ErrHeld) {
+			t.Errorf("a second OpenHeld through %s: %v; want ErrHeld", p, err)
+		}
+		if p == hardlink { // SQLite names the write-ahead log after the name: a reader must use the holder's
+			continue
 		}
 		reader, err := study.Open(p, nil)
 		if err != nil {
@@ -242,7 +255,7 @@ func TestOneStudyHoldsTheDatabase(t *testing.T) {
 			t.Errorf("%s%s is left after the holder closed (%v)", filepath.Base(path), suffix, err)
 		}
 	}
-	again, err := study.OpenHeld(path, nil)
+	again, err := study.OpenHeld(hardlink, nil)
 	if err != nil {
 		t.Fatalf("OpenHeld after the holder closed: %v", err)
 	}

@@ -110,6 +110,9 @@ func (s *server) intro(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) start(w http.ResponseWriter, r *http.Request) {
+	if s.limitStart(w, r) {
+		return
+	}
 	var a startJSON
 	if !s.decode(w, r, startLimit(len(s.study.Design().Intro.Questions)), &a) {
 		return

@@ -293,6 +293,8 @@ func TestIntro(t *testing.T) {
 		{"no consent", map[string]any{"consent": false, "code": "P1", "replies": []string{"30", "left"}}, 400},
 		{"no code", map[string]any{"consent": true, "code": "", "replies": []string{"30", "left"}}, 400},
 		{"long code", map[string]any{"consent": true, "code": strings.Repeat("x", 65), "replies": []string{"30", "left"}}, 400},
+		{"code with a zero-width space", map[string]any{"consent": true, "code": "P\u200b1", "replies": []string{"30", "left"}}, 400},
+		{"code after a tab", map[string]any{"consent": true, "code": "\tP1", "replies": []string{"30", "left"}}, 400},
 		{"one reply short", map[string]any{"consent": true, "code": "P1", "replies": []string{"30"}}, 400},
 		{"long reply", map[string]any{"consent": true, "code": "P1", "replies": []string{strings.Repeat("y", 1001), "left"}}, 400},
 		{"unknown field", map[string]any{"consent": true, "code": "P1", "replies": []string{"30", "left"}, "email": "a@b"}, 400},
@@ -601,5 +603,40 @@ func TestBehindAnHTTPSProxy(t *testing.T) {
 	}
 	if n := len(records(t, s)); n != 1 {
 		t.Errorf("%d moves recorded; want the one through the proxy", n)
+	}
+}
+
+// TestStartsAreLimited starts sessions beyond the limit: the starts past
+// the burst are refused with 429 and a Retry-After in whole seconds, and
+// open no session, while the sessions started play on.
+func TestStartsAreLimited(t *testing.T) {
+	s := openStudy(t, study.Intro{})
+	// A refill of one start in a million seconds: none comes back during
+	// the test, however slow the machine.
+	srv := httptest.NewServer(web.New(s, web.Options{Starts: web.StartLimit{PerSecond: 1e-6, Burst: 3}}))
+	t.Cleanup(srv.Close)
+	var started []*browser
+	for i := range 5 {
+		b := newBrowser(t, srv)
+		r := b.post("/api/start", map[string]any{"consent": false, "code": "", "replies": []string{}})
+		switch {
+		case i < 3 && r.status != http.StatusOK:
+			t.Fatalf("start %d within the burst: status %d %s", i+1, r.status, r.body)
+		case i < 3:
+			started = append(started, b)
+		case r.status != http.StatusTooManyRequests || r.header.Get("Retry-After") == "" || !strings.Contains(errorOf(t, r), "try again in"):
+			t.Fatalf("start %d beyond the burst: status %d, Retry-After %q, body %s; want 429 saying when to try again",
+				i+1, r.status, r.header.Get("Retry-After"), r.body)
+		}
+		if secs, err := strconv.Atoi(r.header.Get("Retry-After")); i >= 3 && (err != nil || secs < 1) {
+			t.Errorf("Retry-After %q is not whole seconds", r.header.Get("Retry-After"))
+		}
+	}
+	if ps, err := s.Participants(); err != nil || len(ps) != 3 {
+		t.Fatalf("%d sessions after 3 starts and 2 refused (%v)", len(ps), err)
+	}
+	for _, b := range started {
+		v := b.decode(b.do("GET", "/api/view", nil, nil))
+		b.decode(b.move(v, v.you()))
 	}
 }

@@ -82,6 +82,11 @@
 //     doubled or reordered request, which changes nothing) or after the end
 //     (study.ErrOver).
 //   - 422: a cell that cannot be reached (study.ErrNotAccessible).
+//   - 429: a start beyond Options.Starts (DefaultStartLimit: a burst of
+//     100, then 10 a second, for the whole server, since a start needs no
+//     session and opens one in the database), with Retry-After in whole
+//     seconds; the page shows the message. Views and moves of sessions
+//     started are not limited.
 //   - 500: anything else from the study (the database failed, or a
 //     session's recorded moves no longer replay: study.ErrReplay), logged
 //     to Options.Logger and not shown.
@@ -110,9 +115,10 @@
 // After the pause between exercises the page draws the next exercise from
 // the view that came with the last move's answer, without asking again,
 // so that its own time, which counts, leaves the pause out; the study's,
-// which bounds it, does not.
-// The study keeps a client_ms from 0 to a day, and any other (negative,
-// 1e308) as 0, unknown (package study, "Timing").
+// which bounds it, does not. A client_ms shorter than the study's time less
+// study.NetworkAllowance (500 ms) is cut to that bound, and the record says
+// so. The study keeps a client_ms from 0 to a day, and any other
+// (negative, 1e308) as 0, unknown (package study, "Timing").
 //
 // The caller owns the http.Server and its limits. This package expects,
 // and cmd/anynt sets: ReadHeaderTimeout and ReadTimeout of seconds (bodies

@@ -72,6 +72,101 @@ func TestCellPaletteAvoidsRewardHues(t *testing.T) {
 	}
 }
 
+// minTextContrast is WCAG 2's contrast for normal text (AA): the cell's
+// number is 0.85rem, under the 18.66px bold or 24px of large text.
+const minTextContrast = 4.5
+
+// TestCellNumbersAreReadable computes, from style.css, the contrast of
+// the cells' text (the number, in the ink's colour) with every colour of
+// the palette in every state of a cell: as drawn, and under the pointer
+// or the keyboard's focus, where the background is more saturated. Each
+// must reach minTextContrast. axe-core leaves the hovered and focused
+// states "incomplete", so they are computed here, the way a browser draws
+// them: hsl() to 8-bit sRGB, WCAG's relative luminance.
+func TestCellNumbersAreReadable(t *testing.T) {
+	b := newBrowser(t, serve(t, openStudy(t, study.Intro{})))
+	css := string(b.do("GET", "/assets/style.css", nil, nil).body)
+	ink := regexp.MustCompile(`--ink: #([0-9a-f]{6});`).FindStringSubmatch(css)
+	cell := regexp.MustCompile(`(?s)\n\.cell \{\s*--h: \d+; --l: (\d+)%;[^}]*background: hsl\(var\(--h\) (\d+)% var\(--l\)\); color: var\(--ink\);`).FindStringSubmatch(css)
+	hover := regexp.MustCompile(`(?s)\.cell\.accessible:hover, \.cell\.accessible:focus-visible \{([^}]*)\}`).FindStringSubmatch(css)
+	number := regexp.MustCompile(`\.cell \.number \{([^}]*)\}`).FindStringSubmatch(css)
+	if ink == nil || cell == nil || hover == nil || number == nil {
+		t.Fatalf("style.css: the ink %v, the cell's lightness, saturation and colour %v, the pointer's and focus's rule %v, the number's rule %v",
+			ink, cell, hover, number)
+	}
+	for _, rule := range []string{hover[1], number[1]} {
+		if regexp.MustCompile(`(^|[^-])color:`).MatchString(rule) {
+			t.Fatalf("the rule {%s} gives the number another colour than the cell's ink, which this test does not compute", rule)
+		}
+	}
+	hs := regexp.MustCompile(`background: hsl\(var\(--h\) (\d+)% (\d+)%\)`).FindStringSubmatch(hover[1])
+	if hs == nil {
+		t.Fatalf("the pointer's and focus's rule {%s} has no background this test reads", hover[1])
+	}
+	text := luminance(rgbOf(ink[1]))
+	rule := regexp.MustCompile(`\.cell\[data-color="(\d+)"\] \{ --h: (\d+);(?: --l: (\d+)%;)? \}`)
+	rules := rule.FindAllStringSubmatch(css, -1)
+	if len(rules) == 0 {
+		t.Fatal("style.css has no cell colour this test reads")
+	}
+	for _, r := range rules {
+		h, l := float64(atoi(t, r[2])), float64(atoi(t, cell[1]))
+		if r[3] != "" {
+			l = float64(atoi(t, r[3]))
+		}
+		for _, state := range []struct {
+			name string
+			s, l float64
+		}{
+			{"as drawn", float64(atoi(t, cell[2])), l},
+			{"under the pointer or focus", float64(atoi(t, hs[1])), float64(atoi(t, hs[2]))},
+		} {
+			bg := luminance(hslToRGB(h, state.s/100, state.l/100))
+			if c := contrast(text, bg); c < minTextContrast {
+				t.Errorf("cell colour %s %s (hsl(%.0f %.0f%% %.0f%%)): its number's contrast is %.2f:1; want at least %.1f:1",
+					r[1], state.name, h, state.s, state.l, c, minTextContrast)
+			}
+		}
+	}
+}
+
+// rgbOf is the colour rrggbb as 8-bit channels.
+func rgbOf(hex string) [3]uint8 {
+	v, _ := strconv.ParseUint(hex, 16, 32)
+	return [3]uint8{uint8(v >> 16), uint8(v >> 8), uint8(v)}
+}
+
+// hslToRGB is CSS's hsl() (hue in degrees, saturation and lightness from
+// 0 to 1) as a browser draws it, in 8-bit channels.
+func hslToRGB(h, s, l float64) [3]uint8 {
+	f := func(n float64) uint8 {
+		k := math.Mod(n+h/30, 12)
+		a := s * math.Min(l, 1-l)
+		v := l - a*math.Max(-1, math.Min(math.Min(k-3, 9-k), 1))
+		return uint8(math.Round(v * 255))
+	}
+	return [3]uint8{f(0), f(8), f(4)}
+}
+
+// luminance is WCAG 2's relative luminance of an sRGB colour.
+func luminance(c [3]uint8) float64 {
+	var lin [3]float64
+	for i, v := range c {
+		x := float64(v) / 255
+		if x <= 0.04045 {
+			lin[i] = x / 12.92
+		} else {
+			lin[i] = math.Pow((x+0.055)/1.055, 2.4)
+		}
+	}
+	return 0.2126*lin[0] + 0.7152*lin[1] + 0.0722*lin[2]
+}
+
+// contrast is WCAG 2's contrast ratio of two relative luminances.
+func contrast(a, b float64) float64 {
+	return (math.Max(a, b) + 0.05) / (math.Min(a, b) + 0.05)
+}
+
 func atoi(t *testing.T, s string) int {
 	t.Helper()
 	n, err := strconv.Atoi(s)

@@ -22,6 +22,9 @@ type Options struct {
 	// of its own (status 500) and, at debug level, every refusal; nil
 	// discards them.
 	Logger *slog.Logger
+	// Starts bounds how fast sessions are started; the zero value is
+	// DefaultStartLimit.
+	Starts StartLimit
 }
 
 //go:embed assets
@@ -53,6 +56,8 @@ type server struct {
 	log   *slog.Logger
 	page  []byte
 	files map[string]asset // by URL path
+	// starts limits POST /api/start (StartLimit).
+	starts *bucket
 }
 
 // New returns the handler of the study's page and API. It serves:
@@ -76,10 +81,11 @@ func New(s *study.Study, o Options) http.Handler {
 		logger = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	return &server{
-		study: s,
-		log:   logger,
-		page:  renderPage(title),
-		files: loadAssets(),
+		study:  s,
+		log:    logger,
+		page:   renderPage(title),
+		files:  loadAssets(),
+		starts: newBucket(o.Starts, time.Now),
 	}
 }
 

@@ -31,16 +31,17 @@ type interactionRow struct {
 	ServerMillis float64 `json:"server_ms"`
 	TookMillis   float64 `json:"took_ms"`
 	At           string  `json:"at"`
+	ClientCut    bool    `json:"client_cut"`
 }
 
 var interactionHeader = []string{"version", "protocol", "seed", "settings", "participant", "code", "test", "exercise",
-	"step", "seq", "observation", "cell", "action", "reward", "client_ms", "server_ms", "took_ms", "at"}
+	"step", "seq", "observation", "cell", "action", "reward", "client_ms", "server_ms", "took_ms", "at", "client_cut"}
 
 func (r interactionRow) csv() []string {
 	return []string{r.Version, r.Protocol, strconv.FormatUint(r.Seed, 10), r.Settings, strconv.Itoa(r.Participant),
 		spreadsheetText(r.Code), strconv.Itoa(r.Test), strconv.Itoa(r.Exercise), strconv.Itoa(r.Step), strconv.Itoa(r.Seq),
 		r.Observation, strconv.Itoa(r.Cell), strconv.Itoa(r.Action), formatFloat(r.Reward),
-		formatFloat(r.ClientMillis), formatFloat(r.ServerMillis), formatFloat(r.TookMillis), r.At}
+		formatFloat(r.ClientMillis), formatFloat(r.ServerMillis), formatFloat(r.TookMillis), r.At, strconv.FormatBool(r.ClientCut)}
 }
 
 // exportInteractions writes every recorded interaction.
@@ -55,7 +56,7 @@ func exportInteractions(io *stdio, s *study.Study, asJSON bool) error {
 	err := s.Records(func(r study.Record) error {
 		row := interactionRow{d.Version, d.Protocol, d.Seed, d.Settings, r.Participant, r.Code, r.Test, r.Exercise,
 			r.Step, r.Seq, r.Observation, r.Cell, r.Action, r.Reward, r.ClientMillis, r.ServerMillis, r.TookMillis,
-			r.At.UTC().Format(time.RFC3339Nano)}
+			r.At.UTC().Format(time.RFC3339Nano), r.ClientCut}
 		if asJSON {
 			return writeJSON(io.out, row)
 		}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -106,9 +107,17 @@ func TestResultsExports(t *testing.T) {
 	if last := rows[len(rows)-1]; last[0] != "test" || last[1] != "lambda-one" || last[2] != "3" || last[4] != "2" || last[5] != "P2" {
 		t.Fatalf("the last row %v does not name the study (test, lambda-one, seed 3) and participant 2, code P2", last)
 	}
+	for _, row := range rows[1:] { // client_ms, server_ms, client_cut
+		client, _ := strconv.ParseFloat(row[14], 64)
+		server, _ := strconv.ParseFloat(row[15], 64)
+		if cut := strconv.FormatBool(client > 0 && client < server-500); row[18] != cut {
+			t.Fatalf("row %v: client_cut %q; want %s", row, row[18], cut)
+		}
+	}
 	out, _, code = anynt(t, "", "results", "--db", db, "--interactions", "--json")
-	if n := strings.Count(out, "\n"); code != exitOK || n != moves || !strings.Contains(out, `"client_ms":400`) {
-		t.Fatalf("--interactions --json: exit %d, %d lines; want %d", code, n, moves)
+	if n := strings.Count(out, "\n"); code != exitOK || n != moves || !strings.Contains(out, `"client_ms":400`) ||
+		!strings.Contains(out, `"client_cut":false`) {
+		t.Fatalf("--interactions --json: exit %d, %d lines; want %d, with client_ms and client_cut", code, n, moves)
 	}
 	out, _, code = anynt(t, "", "results", "--db", db, "--participants", "--json")
 	var ps []participantRow

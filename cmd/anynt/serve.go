@@ -94,8 +94,9 @@ it is not part of the study, and may change between two runs.
 The server listens on --addr, on this machine only by default. Anyone who can
 reach the address can take the test and add sessions to the database, so an
 address other than a loopback one needs --public (docs/people.md, "Binding
-elsewhere"). One serve at a time serves a database: a second one exits 4 at
-start-up (the first holds FILE.lock beside it). SIGINT or SIGTERM stops the
+elsewhere"). New sessions are limited to 100 at once and 10 a second (429,
+Retry-After); sessions started are not. One serve at a time serves a database: a second one exits 4 at
+start-up (the first holds a lock on the file itself, through any link). SIGINT or SIGTERM stops the
 server once the requests under way are answered; a second signal cuts them
 short (exit 4); either way the database is closed, its log checkpointed,
 before serve says it stopped. anynt results reads the database, also while

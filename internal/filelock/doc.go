@@ -12,4 +12,10 @@
 // file (or none) and takes the lock again on the name. Elsewhere the lock
 // is the file itself, created exclusively and removed on release: a
 // killed process leaves it, and the error says to remove it by hand.
+//
+// Hold takes a file itself rather than a lock file beside it: on Linux an
+// open file description lock on the file's first byte, which belongs to
+// its device and inode, so that no other name of the file (a hard link)
+// and no lock file removed by hand lets a second holder in. Package study
+// holds its database so; the byte is one SQLite never locks.
 package filelock

@@ -288,16 +288,18 @@
       qs.append(label, area, limit);
       countBytes(area, MAX_REPLY);
     });
-    countBytes($("code"), MAX_CODE, (v) => v.trim());
+    // The code is sent as typed: a blank at either end is refused by the
+    // server, with a message, rather than dropped unseen.
+    countBytes($("code"), MAX_CODE);
     show("intro");
   }
 
   // countBytes shows under a field how many of its limit's bytes it
   // uses, as the participant types, and marks it invalid beyond.
-  function countBytes(field, limit, clean = (v) => v) {
+  function countBytes(field, limit) {
     const note = $(field.id + "-limit");
     const update = () => {
-      const n = bytes(clean(field.value));
+      const n = bytes(field.value);
       note.textContent = n + " of at most " + limit + " bytes (some letters take 2 to 4)";
       field.setAttribute("aria-invalid", String(n > limit));
     };
@@ -326,7 +328,7 @@
     if (busy) return;
     const replies = [];
     for (let i = 1; i <= questions; i++) replies.push($("question-" + i).value);
-    const long = tooLong($("code").value.trim(), replies);
+    const long = tooLong($("code").value, replies);
     if (long) {
       showError(long.msg);
       $(long.field).focus();
@@ -335,7 +337,7 @@
     busy = true;
     try {
       const r = await api("POST", "/api/start", {
-        consent: $("consent").checked, code: $("code").value.trim(), replies,
+        consent: $("consent").checked, code: $("code").value, replies,
       });
       if (r.status === 200) {
         render(r.data);
