@@ -71,20 +71,20 @@ func (o *outsideFlags) check(adaptive bool) error {
 	return nil
 }
 
-// start starts an agent, guarded by g, and shakes hands with it; it is named as it names
-// itself, unless another agent of the test (taken) has that name. A
+// start starts an agent, guarded by g from before its handshake, and
+// shakes hands with it; it is named as it names itself, unless another agent of the test (taken) has that name. A
 // command that cannot be split is a usage error, an agent that cannot
 // start or fails the handshake exits with exitAgent.
 func (o *outsideFlags) start(io *stdio, g *guard, command string, taken []string) (exam.Examinee, report.Agent, error) {
-	p, err := agentproto.Start(command, agentproto.Options{Timeout: o.timeout, TestTimeout: o.testTimeout, Stderr: io.err,
+	p, err := agentproto.New(command, agentproto.Options{Timeout: o.timeout, TestTimeout: o.testTimeout, Stderr: io.err,
 		Tool: "anynt " + versionString(), Batch: o.batch})
-	if errors.Is(err, agentproto.ErrCommand) {
+	if err != nil {
 		return exam.Examinee{}, report.Agent{}, usage(fmt.Errorf("--agent-cmd: %w", err))
 	}
-	if err != nil {
+	g.add(p) // before the handshake, which a signal then ends at once
+	if err := p.Start(); err != nil {
 		return exam.Examinee{}, report.Agent{}, agentFault(err)
 	}
-	g.add(p)
 	name := p.Name
 	if name == "" {
 		name = "agent-cmd"
