@@ -19,14 +19,22 @@ import (
 // ErrStart is the kind of fault of a command that could not be started.
 var ErrStart = errors.New("the agent could not be started")
 
-// DefaultTimeout is the default wait for each answer.
-const DefaultTimeout = 10 * time.Second
+// DefaultTimeout is the default wait for each answer, DefaultStartTimeout
+// for the agent's start-up and hello.
+const (
+	DefaultTimeout      = 10 * time.Second
+	DefaultStartTimeout = time.Minute
+)
 
 // Options say how a Process is run.
 type Options struct {
 	// Timeout bounds the wait for each answer (and for each line anynt
 	// writes to be taken); past it the agent is killed. 0 waits forever.
 	Timeout time.Duration
+	// StartTimeout bounds the handshake instead: the agent's start-up (an
+	// interpreter, a model loaded) and its hello, which may take far
+	// longer than an answer. 0 waits forever.
+	StartTimeout time.Duration
 	// TestTimeout bounds the whole test, from the first episode's start
 	// (several agents may wait their turn); 0 for no bound.
 	TestTimeout time.Duration
@@ -465,8 +473,8 @@ func (p *Process) readLine() ([]byte, error) {
 // fault its passing is.
 func (p *Process) deadline() (time.Time, error) {
 	var d time.Time
-	if p.opts.Timeout > 0 {
-		d = time.Now().Add(p.opts.Timeout)
+	if limit := p.limit(); limit > 0 {
+		d = time.Now().Add(limit)
 	}
 	if !p.end.IsZero() && (d.IsZero() || p.end.Before(d)) {
 		return p.end, ErrTestTimeout
@@ -474,11 +482,22 @@ func (p *Process) deadline() (time.Time, error) {
 	return d, ErrTimeout
 }
 
-func (p *Process) late(kind error) string {
-	if kind == ErrTestTimeout {
-		return fmt.Sprintf("%v in all; the agent was killed", p.opts.TestTimeout)
+// limit is the time the next message has: StartTimeout until the
+// agent's hello is read, Timeout after.
+func (p *Process) limit() time.Duration {
+	if p.last == none {
+		return p.opts.StartTimeout
 	}
-	if p.at.exercise == "" { // the usual cause: an answer left in a buffer
+	return p.opts.Timeout
+}
+
+func (p *Process) late(kind error) string {
+	switch {
+	case kind == ErrTestTimeout:
+		return fmt.Sprintf("%v in all; the agent was killed", p.opts.TestTimeout)
+	case p.last == none: // the usual cause: an answer left in a buffer
+		return fmt.Sprintf("%v to start and answer hello; the agent was killed (does it flush its standard output after each line?)", p.opts.StartTimeout)
+	case p.at.exercise == "":
 		return fmt.Sprintf("%v a message; the agent was killed (does it flush its standard output after each line?)", p.opts.Timeout)
 	}
 	return fmt.Sprintf("%v a message; the agent was killed", p.opts.Timeout)

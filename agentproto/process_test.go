@@ -93,8 +93,7 @@ func TestAnExitIsSeenThoughAProcessOutOfTheGroupHoldsTheOutput(t *testing.T) {
 	}
 	if late.Load() {
 		t.Error("the exit was reported only once the process out of the group was ended, a minute later")
-	}
-	if !proctest.Alive(sleeper) {
+	} else if !proctest.Alive(sleeper) {
 		t.Error("the process in a session of its own was ended too: the test shows nothing")
 	}
 }

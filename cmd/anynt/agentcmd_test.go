@@ -262,6 +262,8 @@ func TestAgentCmdUsage(t *testing.T) {
 		{[]string{"--agent-cmd", " "}, "the command is empty"},
 		{[]string{"--agent-cmd", "x", "--on-fault", "retry"}, `--on-fault is "retry"; it must be stop or continue`},
 		{[]string{"--agent-cmd", "x", "--agent-timeout", "0s"}, "--agent-timeout is 0s; it must be above 0"},
+		{[]string{"--agent-cmd", "x", "--agent-start-timeout", "0s"}, "--agent-start-timeout is 0s; it must be above 0"},
+		{[]string{"--agent-start-timeout", "1m"}, "--agent-start-timeout is a setting of --agent-cmd, which is not given"},
 		{[]string{"--agent-cmd", "x", "--adaptive"}, "--agent-cmd means nothing to the adaptive test"},
 	}
 	for _, tt := range tests {
