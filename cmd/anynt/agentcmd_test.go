@@ -190,7 +190,9 @@ func TestAgentCmdFaults(t *testing.T) {
 		cmd := python(t) + agents + "faulty.py " + tt.fault + " 3 5"
 		args := []string{"test", "--agent", "random", "--agent-cmd", cmd, "--tests", "1", "--json"}
 		if tt.fault == "hang" {
-			args = append(args, "--agent-timeout", "2s") // room for a loaded machine
+			// 2 s for each answer; the start is not held to it: Python may
+			// start slowly on a loaded machine.
+			args = append(args, "--agent-timeout", "2s", "--agent-start-timeout", "1h")
 		}
 		out, errw, code := anynt(t, "", args...)
 		if code != exitAgent {
