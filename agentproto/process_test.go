@@ -57,15 +57,16 @@ func TestExtraLineIsAFaultWhereItWasWritten(t *testing.T) {
 }
 
 // An agent that exits while a process it started holds its output is
-// reported by its exit status at once, not as silent until the timeout.
+// reported by its exit status at once, not as silent until the timeout
+// (an hour: a minute, however loaded the machine, is not at once).
 func TestExitStatusComesFirst(t *testing.T) {
 	begin := time.Now()
-	_, err := agentproto.Start("sh -c 'sleep 1000 & exit 1'", agentproto.Options{Timeout: 10 * time.Second})
+	_, err := agentproto.Start("sh -c 'sleep 1000 & exit 1'", agentproto.Options{Timeout: time.Hour, StartTimeout: time.Hour})
 	if !errors.Is(err, agentproto.ErrCrash) || !strings.Contains(err.Error(), "exit status 1") {
 		t.Errorf("Start: %v; want a crash with exit status 1", err)
 	}
-	if d := time.Since(begin); d > 5*time.Second {
-		t.Errorf("the crash took %v to be reported; the timeout is 10s", d)
+	if d := time.Since(begin); d > time.Minute {
+		t.Errorf("the crash took %v to be reported", d)
 	}
 }
 
