@@ -6,7 +6,9 @@
 // A Process is one such program, started from a command line that Split
 // cuts into words as a shell would, but without a shell (nothing is
 // expanded, nothing else runs). Start launches it and shakes hands: hello
-// both ways, and a different major version is refused. The process then
+// both ways, and a different major version is refused. New and then
+// Process.Start do the same in two steps, so that a caller can guard the
+// process (Interrupt, on a signal) from before its handshake. The process then
 // plays episodes: Process.Episode gives an env.Agent for one episode, so
 // the environment machine (env.Player) drives it like any built-in agent.
 // Its Start writes start (the number of actions, the size of the alphabet,
@@ -69,9 +71,12 @@
 // its own exercise, episode and step. Package exam drives the slots.
 //
 // Everything an agent can do wrong is a *Fault, never a panic: no answer
-// within the per-message timeout or the test's timeout (read and write
-// deadlines on the pipes, so nothing waits forever), an exit or a closed
-// output (its exit status quoted), a line that is not a JSON object, of
+// within the per-message timeout, the start's (the hello, which may come
+// after an interpreter and a model are loaded) or the test's timeout (read
+// and write deadlines on the pipes, so nothing waits forever), an exit or
+// a closed output (its exit status quoted; the goroutine that waits for the
+// agent wakes a read or write that waits on its pipes, since a process the
+// agent started out of its group may hold them open), a line that is not a JSON object, of
 // another type, with a key twice, longer than MaxLine, an action that is
 // not an integer in range, an error message, a line when no answer is
 // expected, a version mismatch; and anynt's own interruption

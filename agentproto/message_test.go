@@ -83,6 +83,40 @@ func TestParseReply(t *testing.T) {
 	}
 }
 
+// Keys are matched without regard to case, as encoding/json matches them
+// to a message's fields: "type" and "Type" are one key given twice, on the
+// scanning path and on the decoding one (a key with an escape, invalid
+// UTF-8, or more than maxKeys keys), which is also checked alone.
+func TestDuplicateKeyIgnoresCase(t *testing.T) {
+	many := `{"a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17,`
+	tests := []struct {
+		line, key string
+		dup       bool
+	}{
+		{`{"type":"act","action":1}`, "", false},
+		{`{"type":"act","action":1,"action":2}`, "action", true},
+		{`{"type":"act","Type":"error"}`, "Type", true},
+		{`{"ACTION":1,"type":"act","action":2}`, "action", true},
+		{`{"k":1,"K":2}`, "K", true},
+		{`{"s":1,"\u017f":2}`, "ſ", true},                       // decoded: ſ folds to s
+		{`{"type":"act","\u0054ype":"error"}`, "Type", true},    // decoded: an escape
+		{`{"type":"act","Type\u0020":"error"}`, "", false},      // decoded: another key
+		{many + `"A":18}`, "A", true},                           // decoded: past maxKeys
+		{many + `"r":18}`, "", false},                           // decoded: past maxKeys
+		{`{"type":"act","why":{"Type":1,"type":2}}`, "", false}, // not at the top level
+		{`{"type":"act","why":"\"Type\":"}`, "", false},         // in a string
+	}
+	for _, tt := range tests {
+		key, dup := DuplicateKey([]byte(tt.line))
+		if key != tt.key || dup != tt.dup {
+			t.Errorf("DuplicateKey(%s) = %q, %v; want %q, %v", tt.line, key, dup, tt.key, tt.dup)
+		}
+		if key, dup := duplicateKeyDecoded([]byte(tt.line)); key != tt.key || dup != tt.dup {
+			t.Errorf("duplicateKeyDecoded(%s) = %q, %v; want %q, %v", tt.line, key, dup, tt.key, tt.dup)
+		}
+	}
+}
+
 // BenchmarkDuplicateKey is the check's cost on serve-env's commonest
 // request, which it makes on every line.
 func BenchmarkDuplicateKey(b *testing.B) {

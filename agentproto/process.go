@@ -19,14 +19,22 @@ import (
 // ErrStart is the kind of fault of a command that could not be started.
 var ErrStart = errors.New("the agent could not be started")
 
-// DefaultTimeout is the default wait for each answer.
-const DefaultTimeout = 10 * time.Second
+// DefaultTimeout is the default wait for each answer, DefaultStartTimeout
+// for the agent's start-up and hello.
+const (
+	DefaultTimeout      = 10 * time.Second
+	DefaultStartTimeout = time.Minute
+)
 
 // Options say how a Process is run.
 type Options struct {
 	// Timeout bounds the wait for each answer (and for each line anynt
 	// writes to be taken); past it the agent is killed. 0 waits forever.
 	Timeout time.Duration
+	// StartTimeout bounds the handshake instead: the agent's start-up (an
+	// interpreter, a model loaded) and its hello, which may take far
+	// longer than an answer. 0 waits forever.
+	StartTimeout time.Duration
 	// TestTimeout bounds the whole test, from the first episode's start
 	// (several agents may wait their turn); 0 for no bound.
 	TestTimeout time.Duration
@@ -99,20 +107,38 @@ const (
 	ended                    // end was written
 )
 
-// Start splits the command (Split), starts it and shakes hands: it sends
-// hello and expects the agent's hello with a compatible protocol version.
-// A command that cannot be split is an error wrapping ErrCommand; one that
-// cannot start, or fails the handshake, a *Fault.
+// Start is New and then the Process's Start.
 func Start(command string, opts Options) (*Process, error) {
+	p, err := New(command, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Start(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// New splits the command (Split) into a Process that is not started yet:
+// it can be guarded (Interrupt) before it starts, so that a signal during
+// the handshake ends it at once. A command that cannot be split is an
+// error wrapping ErrCommand.
+func New(command string, opts Options) (*Process, error) {
 	argv, err := Split(command)
 	if err != nil {
 		return nil, err
 	}
-	p := &Process{Command: command, argv: argv, opts: opts}
+	return &Process{Command: command, argv: argv, opts: opts}, nil
+}
+
+// Start starts the command and shakes hands: it sends hello and expects
+// the agent's hello with a compatible protocol version. A command that
+// cannot start, or fails the handshake, is a *Fault.
+func (p *Process) Start() error {
 	if f := p.launch(); f != nil {
-		return nil, f
+		return f
 	}
-	return p, nil
+	return nil
 }
 
 // Restart replaces a process, faulted or not, by a new one of the same
@@ -188,7 +214,7 @@ func (p *Process) launch() *Fault {
 	p.cmd.Stdin, p.cmd.Stdout, p.cmd.Stderr = inR, outW, errW // files: Wait waits for the child alone
 	p.cmd.SysProcAttr = sysProcAttr()
 	started, exited := make(chan error), make(chan struct{})
-	go p.run(p.cmd, started, exited)
+	go p.run(p.cmd, outR, inW, started, exited)
 	err := <-started
 	closeAll([]*os.File{inR, outW, errW})
 	if err != nil {
@@ -198,7 +224,7 @@ func (p *Process) launch() *Fault {
 	}
 	p.in, p.out, p.errPipe, p.exited = inW, outR, errR, exited
 	p.inQueue, p.outQueue = newPipeQueue(inW), newPipeQueue(outR)
-	p.r = bufio.NewReaderSize(outR, 64<<10)
+	p.r = bufio.NewReaderSize(&output{f: outR, queue: p.outQueue, exited: exited}, 64<<10)
 	p.copied = make(chan struct{})
 	go func(from *os.File, to *tail, done chan struct{}) {
 		io.Copy(to, from)
@@ -220,8 +246,11 @@ func (p *Process) launch() *Fault {
 // is reaped, and a kill of the group after that could hit a stranger's
 // processes. Elsewhere the child is reaped first; the window is the few
 // instructions between Wait and the kill, and a pid is reused only after
-// the kernel has cycled through the others.
-func (p *Process) run(c *exec.Cmd, started chan<- error, exited chan<- struct{}) {
+// the kernel has cycled through the others. Once the child is reaped, a
+// read of its output (out) or a write to its input (in) that waits is
+// woken: a process it started out of its group may hold the pipes, and
+// its exit is reported at once (output).
+func (p *Process) run(c *exec.Cmd, out, in *os.File, started chan<- error, exited chan<- struct{}) {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	err := c.Start()
@@ -244,7 +273,12 @@ func (p *Process) run(c *exec.Cmd, started chan<- error, exited chan<- struct{})
 	p.mu.Unlock()
 	c.Wait()
 	close(exited)
+	out.SetReadDeadline(wake) // after the close, which the woken read looks for
+	in.SetWriteDeadline(wake)
 }
+
+// wake is a deadline long past: it ends a wait in a pipe at once.
+var wake = time.Unix(1, 0)
 
 func closeAll(files []*os.File) {
 	for _, f := range files {
@@ -310,13 +344,29 @@ func (p *Process) write(line []byte) *Fault {
 func (p *Process) put(line []byte) *Fault {
 	deadline, kind := p.deadline()
 	p.in.SetWriteDeadline(deadline)
+	if p.hasExited() { // before the write, whose deadline run may have woken already
+		return p.exitFault("")
+	}
 	if _, err := p.in.Write(line); err != nil {
+		if p.hasExited() {
+			return p.exitFault("")
+		}
 		if errors.Is(err, os.ErrDeadlineExceeded) {
 			return p.fault(kind, p.late(kind)+" (it did not read its input)", "")
 		}
 		return p.crashed("")
 	}
 	return nil
+}
+
+// hasExited reports whether the child has exited and been reaped.
+func (p *Process) hasExited() bool {
+	select {
+	case <-p.exited:
+		return true
+	default:
+		return false
+	}
 }
 
 // quiet faults a line the agent wrote when none was expected: since the
@@ -423,8 +473,8 @@ func (p *Process) readLine() ([]byte, error) {
 // fault its passing is.
 func (p *Process) deadline() (time.Time, error) {
 	var d time.Time
-	if p.opts.Timeout > 0 {
-		d = time.Now().Add(p.opts.Timeout)
+	if limit := p.limit(); limit > 0 {
+		d = time.Now().Add(limit)
 	}
 	if !p.end.IsZero() && (d.IsZero() || p.end.Before(d)) {
 		return p.end, ErrTestTimeout
@@ -432,11 +482,22 @@ func (p *Process) deadline() (time.Time, error) {
 	return d, ErrTimeout
 }
 
-func (p *Process) late(kind error) string {
-	if kind == ErrTestTimeout {
-		return fmt.Sprintf("%v in all; the agent was killed", p.opts.TestTimeout)
+// limit is the time the next message has: StartTimeout until the
+// agent's hello is read, Timeout after.
+func (p *Process) limit() time.Duration {
+	if p.last == none {
+		return p.opts.StartTimeout
 	}
-	if p.at.exercise == "" { // the usual cause: an answer left in a buffer
+	return p.opts.Timeout
+}
+
+func (p *Process) late(kind error) string {
+	switch {
+	case kind == ErrTestTimeout:
+		return fmt.Sprintf("%v in all; the agent was killed", p.opts.TestTimeout)
+	case p.last == none: // the usual cause: an answer left in a buffer
+		return fmt.Sprintf("%v to start and answer hello; the agent was killed (does it flush its standard output after each line?)", p.opts.StartTimeout)
+	case p.at.exercise == "":
 		return fmt.Sprintf("%v a message; the agent was killed (does it flush its standard output after each line?)", p.opts.Timeout)
 	}
 	return fmt.Sprintf("%v a message; the agent was killed", p.opts.Timeout)

@@ -103,7 +103,10 @@ func TestAgentBatchFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		cmd := python(t) + agents + "faulty_batch.py " + tt.fault + " 25"
-		out, errw, code := anynt(t, "", "test", "--agent", "random", "--agent-cmd", cmd, "--agent-batch", "2", "--tests", "1", "--json", "--agent-timeout", "2s")
+		// 2 s for each answer, which the hang runs out; the start is not
+		// held to it: Python may start slowly on a loaded machine.
+		out, errw, code := anynt(t, "", "test", "--agent", "random", "--agent-cmd", cmd, "--agent-batch", "2", "--tests", "1", "--json",
+			"--agent-timeout", "2s", "--agent-start-timeout", "1h")
 		if code != exitAgent {
 			t.Errorf("%s: status %d; want %d: %s", tt.fault, code, exitAgent, errw)
 		}

@@ -190,7 +190,9 @@ func TestAgentCmdFaults(t *testing.T) {
 		cmd := python(t) + agents + "faulty.py " + tt.fault + " 3 5"
 		args := []string{"test", "--agent", "random", "--agent-cmd", cmd, "--tests", "1", "--json"}
 		if tt.fault == "hang" {
-			args = append(args, "--agent-timeout", "2s") // room for a loaded machine
+			// 2 s for each answer; the start is not held to it: Python may
+			// start slowly on a loaded machine.
+			args = append(args, "--agent-timeout", "2s", "--agent-start-timeout", "1h")
 		}
 		out, errw, code := anynt(t, "", args...)
 		if code != exitAgent {
@@ -262,6 +264,8 @@ func TestAgentCmdUsage(t *testing.T) {
 		{[]string{"--agent-cmd", " "}, "the command is empty"},
 		{[]string{"--agent-cmd", "x", "--on-fault", "retry"}, `--on-fault is "retry"; it must be stop or continue`},
 		{[]string{"--agent-cmd", "x", "--agent-timeout", "0s"}, "--agent-timeout is 0s; it must be above 0"},
+		{[]string{"--agent-cmd", "x", "--agent-start-timeout", "0s"}, "--agent-start-timeout is 0s; it must be above 0"},
+		{[]string{"--agent-start-timeout", "1m"}, "--agent-start-timeout is a setting of --agent-cmd, which is not given"},
 		{[]string{"--agent-cmd", "x", "--adaptive"}, "--agent-cmd means nothing to the adaptive test"},
 	}
 	for _, tt := range tests {

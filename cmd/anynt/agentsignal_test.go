@@ -7,11 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/anynt/anynt/internal/proctest"
 )
@@ -66,7 +64,7 @@ func TestAgentCmdSignals(t *testing.T) {
 				t.Fatal(err)
 			}
 			pids := proctest.ReadPids(t, pidfile, 2)
-			time.Sleep(500 * time.Millisecond) // into the test: 280 steps of at least 10 ms
+			proctest.WaitFile(t, pidfile+".playing") // into the test: the agent answered an observe
 			cmd.Process.Signal(sig)
 			err := cmd.Wait()
 			proctest.CheckGone(t, "after "+sig.String(), pids[:1])
@@ -90,108 +88,42 @@ func TestAgentCmdSignals(t *testing.T) {
 	}
 }
 
-// builtinSignalChild names, in the environment, the marker file of the
-// anynt test that TestSignalStopsBuiltInAgents runs in a child process.
-const builtinSignalChild = "ANYNT_TEST_SIGNAL_BUILTIN"
-
 // quitter is an agent outside anynt that gives up at the first step of
-// every exercise (a fault), writing a line to its marker file first; under
-// --on-fault continue it is restarted for each of the 7 items, so that it
-// is done after 7 lines, and the built-in agents' part of the test begins.
+// every exercise (a fault); under --on-fault continue it is restarted for
+// each of the 7 items, so that it is done after 7, and the built-in
+// agents' part of the test begins.
 const quitter = `import sys
 for line in sys.stdin:
     if line.startswith('{"type":"hello"'):
         print('{"type":"hello","protocol":"anynt/1","name":"quitter"}', flush=True)
     elif line.startswith('{"type":"observe"'):
-        with open(sys.argv[1], "a") as f:
-            f.write("gave up\n")
         print('{"type":"error","message":"giving up"}', flush=True)
     elif line.startswith('{"type":"bye"'):
         break
 `
 
 // A signal that comes once the agents outside anynt are done stops the
-// built-in agents too: anynt does not play the rest of a long test (here
-// several seconds) but writes the report of the items every agent took and
-// exits with 128+15 at once.
+// built-in agents too: anynt does not play the rest of a long test but
+// writes the report of the items every agent took and exits with 128+15
+// at once. The signal comes when the progress line shows the quitter's 7
+// items and 12 of the built-in agents' 42 taken (their two smallest
+// items, about a twentieth of their work).
 func TestSignalStopsBuiltInAgents(t *testing.T) {
-	if marker := os.Getenv(builtinSignalChild); marker != "" {
-		agent := filepath.Join(filepath.Dir(marker), "quitter.py")
-		// The first item (20 interactions an episode) takes about a
-		// seventeenth of the test (350), here about 0.4 s of 7 s, and under
-		// the race detector 0.8 s of 14 s: the signal, 3 s into the
-		// built-in agents' part, comes after the first item and long
-		// before the last, whether the machine is fast or busy.
-		episodes := "50000"
-		if raceDetector {
-			episodes = "4000"
-		}
-		out, errw, code := anynt(t, "", "test", "--agent-cmd", python(t)+agent+" "+marker, "--on-fault", "continue",
-			"--agent", "qlearning,random,stay,follower,oracle,modulator", "--episodes", episodes, "--tests", "1", "--json")
-		os.Stdout.WriteString(out)
-		os.Stderr.WriteString(errw)
-		os.Exit(code)
-	}
-	dir := t.TempDir()
-	marker := filepath.Join(dir, "marker")
-	if err := os.WriteFile(filepath.Join(dir, "quitter.py"), []byte(quitter), 0o644); err != nil {
+	beSignalChild(t)
+	agent := filepath.Join(t.TempDir(), "quitter.py")
+	if err := os.WriteFile(agent, []byte(quitter), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^TestSignalStopsBuiltInAgents$")
-	cmd.Env = append(os.Environ(), builtinSignalChild+"="+marker)
-	var out, errw strings.Builder
-	cmd.Stdout, cmd.Stderr = &out, &errw
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	episodes := "10000"
+	if raceDetector {
+		episodes = "1000"
 	}
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		b, _ := os.ReadFile(marker)
-		if strings.Count(string(b), "\n") == 7 {
-			break
-		}
-		if time.Now().After(deadline) {
-			cmd.Process.Kill()
-			cmd.Wait()
-			t.Fatalf("the agent outside anynt did not give up on the 7 items; stderr:\n%s", errw.String())
-		}
+	out, errw, code := signalAt(t, "TestSignalStopsBuiltInAgents", []string{"test", "--agent-cmd", python(t) + agent, "--on-fault", "continue",
+		"--agent", "qlearning,random,stay,follower,oracle,modulator", "--episodes", episodes, "--tests", "1", "--json"}, 7+12)
+	if code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit status %d; want %d; stderr:\n%s", code, 128+int(syscall.SIGTERM), errw)
 	}
-	time.Sleep(3 * time.Second) // into the built-in agents' part: its first items are done
-	cmd.Process.Signal(syscall.SIGTERM)
-	ended := make(chan error, 1)
-	go func() { ended <- cmd.Wait() }()
-	var err error
-	select {
-	case err = <-ended:
-	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
-		<-ended
-		t.Fatal("anynt went on with the built-in agents for 5 s after SIGTERM")
-	}
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 128+int(syscall.SIGTERM) {
-		t.Errorf("anynt ended with %v; want exit status %d; stderr:\n%s", err, 128+int(syscall.SIGTERM), errw.String())
-	}
-	rows := readRows(t, out.String())
-	if n := len(rows); n == 0 || rows[n-1].Kind != "summary" {
-		t.Fatalf("no report; stdout:\n%s\nstderr:\n%s", out.String(), errw.String())
-	}
-	items := map[string][]string{}
-	for _, r := range rows {
-		if r.Kind == "item" {
-			items[r.Agent] = append(items[r.Agent], r.Name)
-		}
-	}
-	if len(items) != 7 || len(items["quitter"]) == 0 || len(items["quitter"]) >= 7 {
-		t.Errorf("the report's items by agent: %v; want some, not all 7, for each of the 7 agents", items)
-	}
-	for a, names := range items {
-		if !slices.Equal(names, items["quitter"]) {
-			t.Errorf("%s took %v; the agent outside anynt %v: want the same items", a, names, items["quitter"])
-		}
-	}
-	if !strings.Contains(errw.String(), "the test was stopped before its last item") {
-		t.Errorf("stderr does not say the test was stopped:\n%s", errw.String())
-	}
+	checkStoppedReport(t, out, errw, 7)
 }
 
 // batchSignalChild names, in the environment, the agent's pid file of the
@@ -218,7 +150,7 @@ func TestAgentBatchSignal(t *testing.T) {
 		t.Fatal(err)
 	}
 	pids := proctest.ReadPids(t, pidfile, 2)
-	time.Sleep(500 * time.Millisecond) // into the test: about 100 rounds of at least 10 ms
+	proctest.WaitFile(t, pidfile+".playing") // into the test: the agent answered a round
 	cmd.Process.Signal(syscall.SIGTERM)
 	err := cmd.Wait()
 	proctest.CheckGone(t, "after SIGTERM", pids)

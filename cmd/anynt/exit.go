@@ -43,7 +43,7 @@ type (
 	// agentError is an agent that failed: one outside anynt, or optimal
 	// that could not plan.
 	agentError struct{ err error }
-	// signalError is a test or run with an agent outside anynt that a
+	// signalError is a test, or a run with an agent outside anynt, that a
 	// signal stopped; err is what the command would have returned.
 	signalError struct {
 		sig syscall.Signal

@@ -10,15 +10,15 @@ import (
 	"github.com/anynt/anynt/agentproto"
 )
 
-// guard ends the agents outside anynt when anynt receives SIGINT, SIGTERM
-// or SIGHUP: each agent's process group is ended at once (package
-// agentproto), the test stops where it was as at a fault, the report of
-// what was measured is written, and anynt exits with 128 + the signal's
-// number, as a shell reports a command ended by it. A signal that comes
-// while the built-in agents take the test closes stopped
-// (exam.Settings.Stop): they take no further item. A second signal ends
-// anynt at once (its default action), and the kernel then ends the agents
-// (agentproto's parent-death signal, on Linux).
+// guard stops a test, or a run of an agent outside anynt, when anynt
+// receives SIGINT, SIGTERM or SIGHUP: the report of what was measured is
+// written, and anynt exits with 128 + the signal's number, as a shell
+// reports a command ended by it. Each agent outside anynt has its process
+// group ended at once (package agentproto), from before its handshake on,
+// and the test stops where it was as at a fault. The built-in agents find
+// stopped closed (exam.Settings.Stop): they take no further item. A second
+// signal ends anynt at once (its default action), and the kernel then
+// ends the agents (agentproto's parent-death signal, on Linux).
 type guard struct {
 	signals chan os.Signal
 	done    chan struct{}

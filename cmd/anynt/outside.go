@@ -11,15 +11,16 @@ import (
 	"github.com/anynt/anynt/report"
 )
 
-// maxAgentTimeout bounds --agent-timeout and --agent-test-timeout: a week.
+// maxAgentTimeout bounds --agent-timeout, --agent-start-timeout and
+// --agent-test-timeout: a week.
 const maxAgentTimeout = 7 * 24 * time.Hour
 
 // outsideFlags are the flags of an agent outside anynt (docs/protocol.md).
 type outsideFlags struct {
-	commands             []string
-	timeout, testTimeout time.Duration
-	onFault              string
-	batch                int // --agent-batch, test only; 0 where it is not a flag
+	commands                           []string
+	timeout, startTimeout, testTimeout time.Duration
+	onFault                            string
+	batch                              int // --agent-batch, test only; 0 where it is not a flag
 	// all are the flags of the group, settings those that set up an
 	// agent that --agent-cmd names.
 	all, settings flagGroup
@@ -30,6 +31,7 @@ func (o *outsideFlags) register(f flagDefs) {
 		f.StringArrayVar(&o.commands, "agent-cmd", nil, `an agent outside anynt: the command that runs it (split as a shell would, not run by one), spoken to by the protocol of docs/protocol.md; repeat it for several agents (test)`)
 		f.in(&o.settings, func(f flagDefs) {
 			f.DurationVar(&o.timeout, "agent-timeout", agentproto.DefaultTimeout, "the time --agent-cmd has to answer each message; past it, it is killed (a fault)")
+			f.DurationVar(&o.startTimeout, "agent-start-timeout", agentproto.DefaultStartTimeout, "the time --agent-cmd has to start and answer hello (loading a model, say); past it, it is killed (a fault)")
 			f.DurationVar(&o.testTimeout, "agent-test-timeout", 0, "the time --agent-cmd has for the whole test; 0: no limit")
 			f.StringVar(&o.onFault, "on-fault", "stop", "after a fault of --agent-cmd: stop (the report covers the items up to it) or continue (a new process for the next item)")
 		})
@@ -61,6 +63,8 @@ func (o *outsideFlags) check(adaptive bool) error {
 	switch {
 	case o.timeout <= 0 || o.timeout > maxAgentTimeout:
 		return usage(fmt.Errorf("--agent-timeout is %v; it must be above 0 and at most %v", o.timeout, maxAgentTimeout))
+	case o.startTimeout <= 0 || o.startTimeout > maxAgentTimeout:
+		return usage(fmt.Errorf("--agent-start-timeout is %v; it must be above 0 and at most %v", o.startTimeout, maxAgentTimeout))
 	case o.testTimeout < 0 || o.testTimeout > maxAgentTimeout:
 		return usage(fmt.Errorf("--agent-test-timeout is %v; it must be 0 (no limit) to %v", o.testTimeout, maxAgentTimeout))
 	case o.onFault != "stop" && o.onFault != "continue":
@@ -71,20 +75,20 @@ func (o *outsideFlags) check(adaptive bool) error {
 	return nil
 }
 
-// start starts an agent, guarded by g, and shakes hands with it; it is named as it names
-// itself, unless another agent of the test (taken) has that name. A
+// start starts an agent, guarded by g from before its handshake, and
+// shakes hands with it; it is named as it names itself, unless another agent of the test (taken) has that name. A
 // command that cannot be split is a usage error, an agent that cannot
 // start or fails the handshake exits with exitAgent.
 func (o *outsideFlags) start(io *stdio, g *guard, command string, taken []string) (exam.Examinee, report.Agent, error) {
-	p, err := agentproto.Start(command, agentproto.Options{Timeout: o.timeout, TestTimeout: o.testTimeout, Stderr: io.err,
+	p, err := agentproto.New(command, agentproto.Options{Timeout: o.timeout, StartTimeout: o.startTimeout, TestTimeout: o.testTimeout, Stderr: io.err,
 		Tool: "anynt " + versionString(), Batch: o.batch})
-	if errors.Is(err, agentproto.ErrCommand) {
+	if err != nil {
 		return exam.Examinee{}, report.Agent{}, usage(fmt.Errorf("--agent-cmd: %w", err))
 	}
-	if err != nil {
+	g.add(p) // before the handshake, which a signal then ends at once
+	if err := p.Start(); err != nil {
 		return exam.Examinee{}, report.Agent{}, agentFault(err)
 	}
-	g.add(p)
 	name := p.Name
 	if name == "" {
 		name = "agent-cmd"

@@ -46,8 +46,8 @@ and 128+n, whose message is printed too: the output is lost); 5 an agent outside
 anynt (--agent-cmd) failed: it crashed, hung, wrote a malformed line or
 an illegal action, gave up, or speaks another protocol version
 (docs/protocol.md), or the agent optimal could not plan an episode;
-128+n anynt was interrupted by signal n while an
-agent outside anynt ran (its report is written).`,
+128+n anynt was interrupted by signal n during a test, or a run of an
+agent outside anynt (its report is written).`,
 		Version:       versionString(),
 		SilenceErrors: true,
 		SilenceUsage:  true,

@@ -106,19 +106,19 @@ func runTest(io *stdio, fl testFlags) (err error) {
 	if err := checkTestSize(items, len(examinees)+len(fl.outside.commands), s); err != nil {
 		return err
 	}
+	// Every test catches the signals, with built-in agents alone too: a
+	// long test stopped keeps what it measured (--help).
+	g := newGuard()
+	defer func() { err = g.stop(err) }() // after the agents' Close
+	s.Stop = g.stopped
 	names := slices.Clone(fl.exam.agents)
-	if len(fl.outside.commands) > 0 {
-		g := newGuard()
-		defer func() { err = g.stop(err) }() // after the agents' Close
-		s.Stop = g.stopped
-		for _, command := range fl.outside.commands {
-			x, a, err := fl.outside.start(io, g, command, names)
-			if err != nil {
-				return err
-			}
-			defer x.Process.Close()
-			examinees, agents, names = append(examinees, x), append(agents, a), append(names, x.Name)
+	for _, command := range fl.outside.commands {
+		x, a, err := fl.outside.start(io, g, command, names)
+		if err != nil {
+			return err
 		}
+		defer x.Process.Close()
+		examinees, agents, names = append(examinees, x), append(agents, a), append(names, x.Name)
 	}
 	return takeTest(io, fl, p, s, items, examinees, agents)
 }

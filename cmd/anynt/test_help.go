@@ -87,8 +87,8 @@ is quoted with its exercise and step; what was measured is kept and
 reported; --on-fault stop ends the test at that item for every agent,
 continue restarts the agent for the next item; either way anynt then exits
 with status 5. The agent runs in a process group of its own, ended with
-it. SIGINT, SIGTERM or SIGHUP end the agents at once, stop the test where
-it was, write the report and exit with 128 + the signal's number.
+it. --agent-start-timeout bounds its start-up and hello apart from
+--agent-timeout.
 
 An item is played --episodes times (its score is their mean) for --tau
 seconds (0: its interactions × the pace's mean delay) and scored by --score:
@@ -102,5 +102,9 @@ Q-learning's --alpha, --gamma, --q0 are refused when no agent is qlearning.
 summary for each agent (docs/reports.md). --csv prints a row for each agent
 and item, the settings in every row. --html FILE writes a self-contained page
 with the tables and the plots. --quiet prints no table and no progress line.
-On a terminal a progress line on standard error shows the rate and time left.`
+On a terminal a progress line on standard error shows the rate and time left.
+SIGINT, SIGTERM or SIGHUP end the agents outside anynt at once, stop the
+test where it was (the built-in agents at their next episode), write the
+report of the items taken and exit with 128 + the signal's number (the
+adaptive test is ended without a report).`
 )

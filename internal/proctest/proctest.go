@@ -36,6 +36,18 @@ func ReadPids(t testing.TB, file string, n int) []int {
 	return nil
 }
 
+// WaitFile waits for file to exist: a mark an agent leaves when it has
+// come as far as a test needs.
+func WaitFile(t testing.TB, file string) {
+	t.Helper()
+	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if _, err := os.Stat(file); err == nil {
+			return
+		}
+	}
+	t.Fatalf("%s was never written", file)
+}
+
 // Alive reports whether a process runs (a zombie does not).
 func Alive(pid int) bool {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
