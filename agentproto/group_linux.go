@@ -1,6 +1,7 @@
 package agentproto
 
 import (
+	"os/exec"
 	"syscall"
 	"unsafe"
 )
@@ -27,17 +28,18 @@ func queued(fd uintptr) int {
 	return int(n)
 }
 
-// awaitExit blocks until the child pid has exited, without reaping it
+// awaitExit blocks until the child has exited, without reaping it
 // (waitid with WNOWAIT): while it is a zombie its pid, which is its
 // group's id, cannot be given to another process, so that endGroup after
-// it ends the agent's group and no other.
-func awaitExit(pid int) {
+// it ends the agent's group and no other. It reports false: the caller
+// reaps the child after ending its group.
+func awaitExit(c *exec.Cmd) (reaped bool) {
 	var info [128]byte // a siginfo_t, unread
 	for {
-		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(pid), uintptr(unsafe.Pointer(&info[0])),
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pPID, uintptr(c.Process.Pid), uintptr(unsafe.Pointer(&info[0])),
 			syscall.WEXITED|syscall.WNOWAIT, 0, 0)
 		if errno != syscall.EINTR {
-			return
+			return false
 		}
 	}
 }

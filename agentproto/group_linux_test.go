@@ -18,7 +18,9 @@ func TestAwaitExitLeavesTheChildUnreaped(t *testing.T) {
 	if err := c.Start(); err != nil {
 		t.Fatal(err)
 	}
-	awaitExit(c.Process.Pid)
+	if reaped := awaitExit(c); reaped {
+		t.Fatal("awaitExit reaped the child; on Linux it must leave it to Wait")
+	}
 	stat, err := os.ReadFile("/proc/" + strconv.Itoa(c.Process.Pid) + "/stat")
 	if err != nil {
 		t.Fatalf("the child is gone before Wait: %v", err)

@@ -4,6 +4,7 @@ package agentproto
 
 import (
 	"os"
+	"os/exec"
 	"syscall"
 )
 
@@ -21,6 +22,9 @@ func endGroup(pid int) {
 // queued is 0: the pipes are not counted here (pipeQueue).
 func queued(uintptr) int { return 0 }
 
-// awaitExit returns at once: without process groups there is no group to
-// end after the child (see Process.run).
-func awaitExit(int) {}
+// awaitExit waits for the child and reaps it: without process groups,
+// endGroup after it only kills a process already gone (see Process.run).
+func awaitExit(c *exec.Cmd) (reaped bool) {
+	c.Wait()
+	return true
+}

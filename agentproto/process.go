@@ -266,12 +266,14 @@ func (p *Process) run(c *exec.Cmd, out, in *os.File, started chan<- error, exite
 	if err != nil {
 		return
 	}
-	awaitExit(c.Process.Pid)
+	reaped := awaitExit(c)
 	p.mu.Lock()
 	endGroup(p.group)
 	p.group = 0 // no kill from now on: the group is gone, its id free once reaped
 	p.mu.Unlock()
-	c.Wait()
+	if !reaped {
+		c.Wait()
+	}
 	close(exited)
 	out.SetReadDeadline(wake) // after the close, which the woken read looks for
 	in.SetWriteDeadline(wake)
