@@ -27,8 +27,8 @@ func ExampleLookup_spec() {
 	// Output:
 	// alpha=0.1
 	// lambda=0.9
-	// epsilon=0.05
-	// gamma=0.9
+	// epsilon=0.04
+	// gamma=0.6
 	// q0=0
 	// agent hlq: lambda (the trace and visit-count decay λ) is 0; it must be in (0, 1]
 }

@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"slices"
@@ -155,8 +156,8 @@ func TestLearnerSpecs(t *testing.T) {
 		{"hlq:lambda=0", "lambda", "it must be in (0, 1]"},
 		{"freq:epsilon=NaN", "epsilon", "epsilon (the probability ε of a uniformly random action) is NaN"},
 		{"qlambda:q0=Inf", "q0", "q0 (the initial Q value) is +Inf; it must be finite"},
-		{"qlambda:beta=1", "beta", `agent qlambda: no setting "beta" (the settings: alpha, lambda, epsilon, gamma, q0)`},
-		{"freq:alpha=0.1", "alpha", `no setting "alpha" (the settings: epsilon)`},
+		{"qlambda:beta=1", "beta", `agent qlambda: no setting "beta" (the settings: defaults, alpha, lambda, epsilon, gamma, q0)`},
+		{"freq:alpha=0.1", "alpha", `no setting "alpha" (the settings: defaults, epsilon)`},
 		{"qlambda:alpha=x", "alpha", "alpha=x is not a number"},
 		{"qlambda:alpha=0.1,alpha=0.2", "alpha", "alpha is given twice"},
 		{"qlambda:alpha", "", `"alpha" is not key=value`},
@@ -213,5 +214,47 @@ func BenchmarkLearners(b *testing.B) {
 			ep.Run(b.N, nil)
 			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "interactions/s")
 		})
+	}
+}
+
+// Each learner starts from the settings its authors published (AIQ's
+// settings sheet for its shortest episodes; docs/ranking.md), not from
+// one setting for all, and defaults=shared brings back the setting they
+// all had, in any place of the spec, a key given beside it still winning.
+func TestLearnersTakeTheirAuthorsDefaults(t *testing.T) {
+	for _, c := range []struct{ spec, want string }{
+		{"qlambda", "alpha=0.5 lambda=0.5 epsilon=0.04 gamma=0.6 q0=0"},
+		{"sarsalambda", "alpha=0.5 lambda=0.5 epsilon=0.04 gamma=0.6 q0=0"},
+		{"hlq", "lambda=0.95 epsilon=0.04 gamma=0.7 q0=0"},
+		{"freq", "epsilon=0.07"},
+		{"mc-aixi-ctw", "depth=32 simulations=100 horizon=3 exploration=1.4142135623730951 reward-levels=3"},
+		{"qlambda:defaults=published", "alpha=0.5 lambda=0.5 epsilon=0.04 gamma=0.6 q0=0"},
+		{"qlambda:defaults=shared", "alpha=0.5 lambda=0.5 epsilon=0.05 gamma=0.9 q0=0"},
+		{"sarsalambda:defaults=shared", "alpha=0.5 lambda=0.5 epsilon=0.05 gamma=0.9 q0=0"},
+		{"hlq:defaults=shared", "lambda=0.5 epsilon=0.05 gamma=0.9 q0=0"},
+		{"hlq:lambda=0.8,defaults=shared", "lambda=0.8 epsilon=0.05 gamma=0.9 q0=0"},
+		{"freq:defaults=shared", "epsilon=0.05"},
+		{"mc-aixi-ctw:defaults=shared", "depth=32 simulations=64 horizon=1 exploration=1.4142135623730951 reward-levels=3"},
+	} {
+		if _, err := agent.Lookup(c.spec, agent.DefaultSettings); err != nil {
+			t.Fatalf("%s: %v", c.spec, err)
+		}
+		var got []string
+		for _, s := range agent.SpecSettings(c.spec) {
+			got = append(got, fmt.Sprintf("%s=%v", s.Key, s.Value))
+		}
+		if g := strings.Join(got, " "); g != c.want {
+			t.Errorf("%s: %s, want %s", c.spec, g, c.want)
+		}
+	}
+	for _, c := range []struct{ spec, msg string }{
+		{"hlq:defaults=aiq", "defaults=aiq: no such defaults (published, the authors', or shared"},
+		{"hlq:defaults=shared,defaults=published", "defaults is given twice"},
+	} {
+		_, err := agent.Lookup(c.spec, agent.DefaultSettings)
+		var se *agent.SpecError
+		if !errors.As(err, &se) || se.Key != "defaults" || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: got %v, want a SpecError on defaults saying %q", c.spec, err, c.msg)
+		}
 	}
 }

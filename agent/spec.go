@@ -53,50 +53,80 @@ func (p param) rangeText() string {
 	return fmt.Sprintf("in %s%v, %v%s", l, p.lo, p.hi, r)
 }
 
-// The settings the learners share, with the defaults of AIQ's example run
-// of Q(λ) (Legg and Veness 2011; AIQ's Readme: Q_l with Q0 0, λ 0.5,
-// α 0.5, ε 0.05, γ 0.9): the same for every learner, so that a comparison
-// between them is one of the learning rule, not of tuning.
+// The settings of the learners. A param's def is only a placeholder:
+// each learner gives its own default (published), and the setting every
+// learner shared before (shared).
 var (
-	pAlpha   = param{key: "alpha", def: 0.5, lo: 0, hi: 1, loOpen: true, meaning: "the learning rate α"}
-	pLambda  = param{key: "lambda", def: 0.5, lo: 0, hi: 1, meaning: "the trace decay λ"}
-	pHLambda = param{key: "lambda", def: 0.5, lo: 0, hi: 1, loOpen: true, meaning: "the trace and visit-count decay λ"}
-	pEpsilon = param{key: "epsilon", def: 0.05, lo: 0, hi: 1, meaning: "the probability ε of a uniformly random action"}
-	pGamma   = param{key: "gamma", def: 0.9, lo: 0, hi: 1, hiOpen: true, meaning: "the discount γ"}
-	pQ0      = param{key: "q0", def: 0, finite: true, lo: math.Inf(-1), hi: math.Inf(1), meaning: "the initial Q value"}
+	pAlpha   = param{key: "alpha", lo: 0, hi: 1, loOpen: true, meaning: "the learning rate α"}
+	pLambda  = param{key: "lambda", lo: 0, hi: 1, meaning: "the trace decay λ"}
+	pHLambda = param{key: "lambda", lo: 0, hi: 1, loOpen: true, meaning: "the trace and visit-count decay λ"}
+	pEpsilon = param{key: "epsilon", lo: 0, hi: 1, meaning: "the probability ε of a uniformly random action"}
+	pGamma   = param{key: "gamma", lo: 0, hi: 1, hiOpen: true, meaning: "the discount γ"}
+	pQ0      = param{key: "q0", finite: true, lo: math.Inf(-1), hi: math.Inf(1), meaning: "the initial Q value"}
 )
 
-// learner is an agent whose settings are given in its spec.
+// with is p with the default def.
+func with(p param, def float64) param { p.def = def; return p }
+
+// learner is an agent whose settings are given in its spec. Its params'
+// defaults are those its authors published (docs/ranking.md, "Each
+// learner's own settings"); shared is the setting anynt gave it before it
+// had its own, which the spec's defaults=shared brings back.
 type learner struct {
 	params []param
+	shared map[string]float64
 	make   func(x map[string]float64) env.Agent
 }
 
+// The defaults of the AIQ agents are AIQ's settings sheet's (Legg and
+// Veness 2011; its repository's "Conf Paper Settings.ods") for its
+// shortest episodes, 1,000 interactions, the nearest to anynt's items:
+// Q_l Q0 0, λ 0.5, α 0.5, ε 0.04, γ 0.6; HLQ_l Q0 0, λ 0.95, ε 0.04,
+// γ 0.7; Freq ε 0.07. SARSA(λ) is not one of AIQ's agents and none of its
+// authors published settings for such a test: it takes Q_l's, so that
+// the two differ by their rule alone. MC-AIXI-CTW takes the same sheet's,
+// set by Veness, its first author, for AIQ's test: 100 simulations,
+// depth 32, horizon 3 (aixi.PublishedSettings). The shared setting is
+// that of the example run of Q_l in AIQ's Readme for the tabular learners
+// (Q0 0, λ 0.5, α 0.5, ε 0.05, γ 0.9) and a sweep's on Λ_one for
+// MC-AIXI-CTW (aixi.DefaultSettings).
+var (
+	sharedQ  = map[string]float64{"alpha": 0.5, "lambda": 0.5, "epsilon": 0.05, "gamma": 0.9, "q0": 0}
+	qlParams = []param{with(pAlpha, 0.5), with(pLambda, 0.5), with(pEpsilon, 0.04), with(pGamma, 0.6), with(pQ0, 0)}
+)
+
 var learners = map[string]learner{
-	"qlambda": {[]param{pAlpha, pLambda, pEpsilon, pGamma, pQ0}, func(x map[string]float64) env.Agent {
+	"qlambda": {qlParams, sharedQ, func(x map[string]float64) env.Agent {
 		return &QLambda{Alpha: x["alpha"], Lambda: x["lambda"], Epsilon: x["epsilon"], Gamma: x["gamma"], Q0: x["q0"]}
 	}},
-	"sarsalambda": {[]param{pAlpha, pLambda, pEpsilon, pGamma, pQ0}, func(x map[string]float64) env.Agent {
+	"sarsalambda": {qlParams, sharedQ, func(x map[string]float64) env.Agent {
 		return &SarsaLambda{Alpha: x["alpha"], Lambda: x["lambda"], Epsilon: x["epsilon"], Gamma: x["gamma"], Q0: x["q0"]}
 	}},
-	"hlq": {[]param{pHLambda, pEpsilon, pGamma, pQ0}, func(x map[string]float64) env.Agent {
-		return &HLQ{Lambda: x["lambda"], Epsilon: x["epsilon"], Gamma: x["gamma"], Q0: x["q0"]}
-	}},
-	"freq": {[]param{pEpsilon}, func(x map[string]float64) env.Agent {
+	"hlq": {[]param{with(pHLambda, 0.95), with(pEpsilon, 0.04), with(pGamma, 0.7), with(pQ0, 0)},
+		map[string]float64{"lambda": 0.5, "epsilon": 0.05, "gamma": 0.9, "q0": 0}, func(x map[string]float64) env.Agent {
+			return &HLQ{Lambda: x["lambda"], Epsilon: x["epsilon"], Gamma: x["gamma"], Q0: x["q0"]}
+		}},
+	"freq": {[]param{with(pEpsilon, 0.07)}, map[string]float64{"epsilon": 0.05}, func(x map[string]float64) env.Agent {
 		return &Freq{Epsilon: x["epsilon"]}
 	}},
-	// MC-AIXI-CTW of Veness et al. (2011), package aixi: its defaults and
-	// bounds are that package's (agent/aixi/doc.go says why).
+	// MC-AIXI-CTW of Veness et al. (2011), package aixi: its bounds are
+	// that package's (agent/aixi/doc.go says why).
 	"mc-aixi-ctw": {[]param{
-		{key: "depth", def: float64(aixi.DefaultSettings.Depth), lo: 1, hi: aixi.MaxDepth, integer: true, meaning: "the context trees' depth D, in bits"},
-		{key: "simulations", def: float64(aixi.DefaultSettings.Simulations), lo: 1, hi: aixi.MaxSimulations, integer: true, meaning: "ρUCT's simulations an action"},
-		{key: "horizon", def: float64(aixi.DefaultSettings.Horizon), lo: 1, hi: aixi.MaxHorizon, integer: true, meaning: "the interactions a simulation looks ahead"},
-		{key: "exploration", def: aixi.DefaultSettings.Exploration, lo: 0, hi: aixi.MaxExploration, meaning: "UCB's exploration constant C"},
-		{key: "reward-levels", def: float64(aixi.DefaultSettings.RewardLevels), lo: 2, hi: aixi.MaxRewardLevels, integer: true, meaning: "the levels a reward is rounded to"},
-	}, func(x map[string]float64) env.Agent {
+		{key: "depth", def: float64(aixi.PublishedSettings.Depth), lo: 1, hi: aixi.MaxDepth, integer: true, meaning: "the context trees' depth D, in bits"},
+		{key: "simulations", def: float64(aixi.PublishedSettings.Simulations), lo: 1, hi: aixi.MaxSimulations, integer: true, meaning: "ρUCT's simulations an action"},
+		{key: "horizon", def: float64(aixi.PublishedSettings.Horizon), lo: 1, hi: aixi.MaxHorizon, integer: true, meaning: "the interactions a simulation looks ahead"},
+		{key: "exploration", def: aixi.PublishedSettings.Exploration, lo: 0, hi: aixi.MaxExploration, meaning: "UCB's exploration constant C"},
+		{key: "reward-levels", def: float64(aixi.PublishedSettings.RewardLevels), lo: 2, hi: aixi.MaxRewardLevels, integer: true, meaning: "the levels a reward is rounded to"},
+	}, aixiValues(aixi.DefaultSettings), func(x map[string]float64) env.Agent {
 		return aixi.New(aixi.Settings{Depth: int(x["depth"]), Simulations: int(x["simulations"]), Horizon: int(x["horizon"]),
 			Exploration: x["exploration"], RewardLevels: int(x["reward-levels"])})
 	}},
+}
+
+// aixiValues is MC-AIXI-CTW's settings s by their keys in a spec.
+func aixiValues(s aixi.Settings) map[string]float64 {
+	return map[string]float64{"depth": float64(s.Depth), "simulations": float64(s.Simulations), "horizon": float64(s.Horizon),
+		"exploration": s.Exploration, "reward-levels": float64(s.RewardLevels)}
 }
 
 // SpecError says what is wrong with an agent's spec.
@@ -114,15 +144,26 @@ func splitSpec(spec string) (name, settings string, has bool) {
 	return strings.Cut(spec, ":")
 }
 
+// defaultsKey chooses a learner's defaults in its spec: published (the
+// default) or shared.
+const defaultsKey = "defaults"
+
 // learnerOf checks the settings of a learner's spec and returns its
-// factory: each key known, given once, a number in its range.
+// factory.
 func learnerOf(name string, l learner, settings string, has bool) (Factory, error) {
-	x := map[string]float64{}
-	for _, p := range l.params {
-		x[p.key] = p.def
+	x, err := resolve(name, l, settings, has)
+	if err != nil {
+		return nil, err
 	}
+	return func() env.Agent { return l.make(x) }, nil
+}
+
+// resolve reads a learner's spec: each key known, given once, a number in
+// its range, except defaults, which picks the values of the keys not
+// given, wherever it stands in the list.
+func resolve(name string, l learner, settings string, has bool) (map[string]float64, error) {
 	keys := func() string {
-		var ks []string
+		ks := []string{defaultsKey}
 		for _, p := range l.params {
 			ks = append(ks, p.key)
 		}
@@ -131,40 +172,67 @@ func learnerOf(name string, l learner, settings string, has bool) (Factory, erro
 	if has && settings == "" {
 		return nil, &SpecError{name, "", "nothing after the colon (settings are key=value,...: " + keys() + ")"}
 	}
-	var given []string
+	x := map[string]float64{}
+	for _, p := range l.params {
+		x[p.key] = p.def
+	}
+	given := map[string]float64{}
 	for kv := range strings.SplitSeq(settings, ",") {
 		if !has {
 			break
 		}
 		k, val, ok := strings.Cut(kv, "=")
-		k = strings.TrimSpace(k)
+		k, val = strings.TrimSpace(k), strings.TrimSpace(val)
 		if !ok {
 			return nil, &SpecError{name, "", fmt.Sprintf("%q is not key=value (the settings: %s)", kv, keys())}
 		}
 		i := slices.IndexFunc(l.params, func(p param) bool { return p.key == k })
-		if i < 0 {
+		if i < 0 && k != defaultsKey {
 			return nil, &SpecError{name, k, fmt.Sprintf("no setting %q (the settings: %s)", k, keys())}
 		}
-		if slices.Contains(given, k) {
+		if _, twice := given[k]; twice {
 			return nil, &SpecError{name, k, fmt.Sprintf("%s is given twice", k)}
 		}
-		given = append(given, k)
+		if k == defaultsKey {
+			if err := pickDefaults(name, l, val, x); err != nil {
+				return nil, err
+			}
+			given[k] = 0
+			continue
+		}
 		p := l.params[i]
-		f, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		f, err := strconv.ParseFloat(val, 64)
 		if err != nil {
 			return nil, &SpecError{name, k, fmt.Sprintf("%s=%s is not a number", k, val)}
 		}
 		if !p.ok(f) {
 			return nil, &SpecError{name, k, fmt.Sprintf("%s (%s) is %v; it must be %s", k, p.meaning, f, p.rangeText())}
 		}
-		x[k] = f
+		given[k] = f
+	}
+	for k, f := range given {
+		if k != defaultsKey {
+			x[k] = f
+		}
 	}
 	if check := jointChecks[name]; check != nil {
 		if err := check(x); err != nil {
 			return nil, &SpecError{name, "", err.Error()}
 		}
 	}
-	return func() env.Agent { return l.make(x) }, nil
+	return x, nil
+}
+
+// pickDefaults sets x to the defaults a spec's defaults=which names.
+func pickDefaults(name string, l learner, which string, x map[string]float64) error {
+	switch which {
+	case "published":
+		return nil
+	case "shared":
+		maps.Copy(x, l.shared)
+		return nil
+	}
+	return &SpecError{name, defaultsKey, fmt.Sprintf("defaults=%s: no such defaults (published, the authors', or shared, those every learner had before)", which)}
 }
 
 // A Setting is one setting of a learner, by its key.
@@ -182,19 +250,13 @@ func SpecSettings(spec string) []Setting {
 	if !ok {
 		return nil
 	}
-	x := map[string]float64{}
-	for kv := range strings.SplitSeq(settings, ",") {
-		if k, v, ok := strings.Cut(kv, "="); ok && has {
-			x[strings.TrimSpace(k)], _ = strconv.ParseFloat(strings.TrimSpace(v), 64)
-		}
+	x, err := resolve(name, l, settings, has)
+	if err != nil {
+		return nil
 	}
 	out := make([]Setting, len(l.params))
 	for i, p := range l.params {
-		v, ok := x[p.key]
-		if !ok {
-			v = p.def
-		}
-		out[i] = Setting{p.key, v}
+		out[i] = Setting{p.key, x[p.key]}
 	}
 	return out
 }
@@ -218,5 +280,7 @@ func Params() string {
 		}
 		b.WriteByte('\n')
 	}
+	b.WriteString("  each also takes defaults=published (the defaults above, its authors') or defaults=shared\n" +
+		"  (the setting all had before each took its own; docs/ranking.md)\n")
 	return b.String()
 }

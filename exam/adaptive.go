@@ -281,7 +281,7 @@ func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, 
 		// with, as Take reads an item at τ: an agent that used up
 		// MaxAdaptiveInteractions before it has its idle time counted.
 		score := s.Score.Of(values(run, seconds(d), s.Lambda))
-		est.add(level, score, s.move(score))
+		est.add(level, score, s.move(score), seconds(d))
 		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
 			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: how == stoppedItself, Score: score}
 		if h, ok := a.(env.Horizoner); ok {
@@ -316,7 +316,7 @@ func AdaptiveInterval(r AdaptiveResult, s AdaptiveSettings, tau float64) (lo, hi
 	}
 	est := newEstimate(s.ladder().Levels())
 	for _, st := range r.Steps[:done] {
-		est.add(st.Level, st.Score, s.move(st.Score))
+		est.add(st.Level, st.Score, s.move(st.Score), st.Time)
 	}
 	return est.interval(r.Steps[:done], s.move, intervalStream(r.Seed, done))
 }

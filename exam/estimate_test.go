@@ -17,7 +17,7 @@ func TestEstimateVarianceIsTheModels(t *testing.T) {
 		level int
 		score float64
 	}{{1, 0.9}, {2, 0.3}, {2, 0.6}, {3, -0.2}, {2, 0.1}, {1, 0.7}, {2, 0.55}} {
-		e.add(h.level, h.score, DefaultAdaptive.move(h.score))
+		e.add(h.level, h.score, DefaultAdaptive.move(h.score), 20)
 	}
 	// mean and variance of a path's sum, summed over the paths by weight
 	var mean, second float64
@@ -28,7 +28,7 @@ func TestEstimateVarianceIsTheModels(t *testing.T) {
 			second += p * (v + m*m)
 			return
 		}
-		pr, mu, va := e.model(level - 1)
+		pr, mu, va := e.model(level-1, 0)
 		w := float64(level) / levels
 		for k := range 3 {
 			if pr[k] == 0 {
@@ -58,7 +58,7 @@ func TestIntervalOfOneLevelIsStudents(t *testing.T) {
 	rng := random.New(7, 0)
 	for range 40 {
 		x := 2*rng.Float64() - 1
-		e.add(1, x, DefaultAdaptive.move(x))
+		e.add(1, x, DefaultAdaptive.move(x), 20)
 		steps = append(steps, AdaptiveStep{Level: 1, Score: x})
 	}
 	mean, se := e.value()
@@ -79,12 +79,14 @@ func TestEstimatePowerIsIteration(t *testing.T) {
 	level := 1
 	for range 300 {
 		x := 2*rng.Float64() - 1
-		e.add(level, x, DefaultAdaptive.move(x))
+		e.add(level, x, DefaultAdaptive.move(x), 20)
 		level = nextLevel(level, MaxLevel, x, DefaultAdaptive)
 	}
 	e.variance() // fills the model
 	for _, n := range []int{1, 2, 7, 61, 300} {
+		e.work.start()
 		a, b := e.work.iterate(n)
+		e.work.start()
 		pa, pb := e.work.power(n)
 		if math.Abs(a-pa) > 1e-12*math.Abs(a) || math.Abs(b-pb) > 1e-12*math.Abs(b) {
 			t.Errorf("n = %d: iterating gives (%v, %v), the power (%v, %v)", n, a, b, pa, pb)
@@ -106,11 +108,13 @@ func FuzzEstimatePowerIsIteration(f *testing.F) {
 		level := 1
 		for _, c := range payoffs {
 			x := float64(c)/127.5 - 1
-			e.add(level, x, DefaultAdaptive.move(x))
+			e.add(level, x, DefaultAdaptive.move(x), 20)
 			level = nextLevel(level, int(levels), x, DefaultAdaptive)
 		}
 		e.variance()
+		e.work.start()
 		a, b := e.work.iterate(int(n))
+		e.work.start()
 		pa, pb := e.work.power(int(n))
 		if math.Abs(a-pa) > 1e-9*(1+math.Abs(a)) || math.Abs(b-pb) > 1e-9*(1+math.Abs(b)) {
 			t.Errorf("n = %d: iterating gives (%v, %v), the power (%v, %v)", n, a, b, pa, pb)
@@ -126,7 +130,7 @@ func TestEstimateOfOneLevelIsIndependent(t *testing.T) {
 	xs := []float64{0.5, -0.25, 1, 0.75, 0, 0.3}
 	var m, m2 float64
 	for _, x := range xs {
-		e.add(1, x, DefaultAdaptive.move(x))
+		e.add(1, x, DefaultAdaptive.move(x), 20)
 		m += x / float64(len(xs))
 		m2 += x * x / float64(len(xs))
 	}
@@ -142,7 +146,7 @@ func TestEstimateAllocatesNothing(t *testing.T) {
 	e := newEstimate(MaxLevel)
 	for k := range 50 {
 		score := float64(k%5)/2 - 1
-		e.add(1+k%MaxLevel, score, DefaultAdaptive.move(score))
+		e.add(1+k%MaxLevel, score, DefaultAdaptive.move(score), 20)
 	}
 	if a := testing.AllocsPerRun(100, func() { e.value() }); a != 0 {
 		t.Errorf("value allocates %v times a call, want 0", a)

@@ -26,7 +26,8 @@ type Settings struct {
 	RewardLevels int
 }
 
-// DefaultSettings are the settings of the built-in agent; doc.go says why.
+// DefaultSettings are the settings a sweep on Λ_one chose (doc.go says
+// why); the built-in agent starts from PublishedSettings.
 var DefaultSettings = Settings{Depth: 32, Simulations: 64, Horizon: 1, Exploration: math.Sqrt2, RewardLevels: 3}
 
 // Bounds of the settings: beyond them an action costs more than a test

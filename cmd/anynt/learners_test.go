@@ -19,10 +19,10 @@ func TestLearnerSpecsEndToEnd(t *testing.T) {
 		t.Fatalf("status %d: %s", code, errw)
 	}
 	want := map[string]map[string]float64{
-		"qlambda":                          {"alpha": 0.5, "lambda": 0.5, "epsilon": 0.05, "gamma": 0.9, "q0": 0},
-		"sarsalambda:lambda=0.5,alpha=0.2": {"alpha": 0.2, "lambda": 0.5, "epsilon": 0.05, "gamma": 0.9, "q0": 0},
-		"freq":                             {"epsilon": 0.05},
-		"hlq:gamma=0.8":                    {"lambda": 0.5, "epsilon": 0.05, "gamma": 0.8, "q0": 0},
+		"qlambda":                          {"alpha": 0.5, "lambda": 0.5, "epsilon": 0.04, "gamma": 0.6, "q0": 0},
+		"sarsalambda:lambda=0.5,alpha=0.2": {"alpha": 0.2, "lambda": 0.5, "epsilon": 0.04, "gamma": 0.6, "q0": 0},
+		"freq":                             {"epsilon": 0.07},
+		"hlq:gamma=0.8":                    {"lambda": 0.95, "epsilon": 0.04, "gamma": 0.8, "q0": 0},
 	}
 	seen := map[string]bool{}
 	for line := range strings.Lines(out) {
@@ -58,7 +58,7 @@ func TestLearnerSpecsEndToEnd(t *testing.T) {
 		t.Errorf("alpha=2: status %d, %q", code, errw)
 	}
 	_, errw, code = anynt(t, "", "test", "--agent", "hlq:alpha=0.1", "--tests", "1")
-	if code != exitUsage || !strings.Contains(errw, `no setting "alpha" (the settings: lambda, epsilon, gamma, q0)`) {
+	if code != exitUsage || !strings.Contains(errw, `no setting "alpha" (the settings: defaults, lambda, epsilon, gamma, q0)`) {
 		t.Errorf("hlq's alpha: status %d, %q", code, errw)
 	}
 }
