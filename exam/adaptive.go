@@ -1,6 +1,7 @@
 package exam
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -52,6 +53,17 @@ type AdaptiveSettings struct {
 	// Ladder gives the environments of each level; nil is Λ_one's ladder
 	// of cells (LambdaOneLadder).
 	Ladder Ladder
+	// Stop, when not nil, stops the test once it is closed (anynt closes
+	// it on a signal): no examinee starts a further environment, and
+	// TakeAdaptive gives every examinee's test as it stood at the latest
+	// test time all the stopped ones reached, as At reads an anytime test
+	// stopped then. Every examinee meets the same schedule of times, so
+	// each result is then exactly the test of that length (its interval
+	// included), whenever the stop came.
+	Stop <-chan struct{}
+	// Progress, when not nil, is told the environments done so far, over
+	// every examinee, after each one; the calls come one at a time.
+	Progress func(done int)
 }
 
 // ladder is the settings' ladder, Λ_one's by default.
@@ -219,12 +231,15 @@ func AdaptiveEpisodeSeed(seed uint64, number, level int) uint64 {
 	return env.EpisodeSeed(env.EpisodeSeed(seed, number), level)
 }
 
-// TakeAdaptive gives the adaptive test of seed to every examinee, the
-// examinees spread over the machine's cores, and returns their results in
-// order. Each examinee's test is a sequence, since each level depends on
-// the last score; the result depends only on the arguments. When a
-// built-in agent fails to play as it claims (AdaptiveResult.Fault), the
-// results are still given, and the error is an *AgentError of the faults.
+// TakeAdaptive gives the adaptive test of seed to every examinee and
+// returns their results in order. Each examinee's test is a sequence,
+// since each level depends on the last score; the examinees take each
+// environment of the schedule together, spread over the machine's cores,
+// so that a stop (AdaptiveSettings.Stop) finds them at the same test time.
+// The result depends only on the arguments. When a built-in agent fails
+// to play as it claims (AdaptiveResult.Fault), or Stop stopped the test,
+// the results are still given, and the error is an *AgentError of the
+// faults (ErrStopped among them).
 func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]AdaptiveResult, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -232,15 +247,40 @@ func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]Adap
 	if len(examinees) == 0 {
 		return nil, ErrNoItems
 	}
-	out := make([]AdaptiveResult, len(examinees))
+	takers := make([]*adaptiveTaker, len(examinees))
+	for i, x := range examinees {
+		takers[i] = newAdaptiveTaker(x, s, seed)
+	}
 	errs := make([]error, len(examinees))
-	cores.Do(len(examinees), func(k int) { out[k], errs[k] = takeAdaptive(examinees[k], s, seed) }, nil)
 	var faults []error
-	for k, err := range errs {
-		if err != nil {
+	done := 0
+	for k := 0; ; k++ {
+		going := 0
+		for _, a := range takers {
+			if a.going(k) {
+				going++
+			}
+		}
+		if going == 0 {
+			break
+		}
+		if closed(s.Stop) {
+			faults = append(faults, fmt.Errorf("%w: every examinee's test is reported as it stood at %v s of its %v s",
+				ErrStopped, reached(takers), s.Tau))
+			break
+		}
+		cores.Do(len(takers), func(i int) { errs[i] = takers[i].take(k) }, nil)
+		if err := errors.Join(errs...); err != nil {
 			return nil, err
 		}
-		if f := out[k].Fault; f != nil {
+		if done += going; s.Progress != nil {
+			s.Progress(done)
+		}
+	}
+	out := make([]AdaptiveResult, len(takers))
+	for i, a := range takers {
+		out[i] = a.result()
+		if f := out[i].Fault; f != nil {
 			faults = append(faults, f)
 		}
 	}
@@ -250,56 +290,104 @@ func TakeAdaptive(examinees []Examinee, s AdaptiveSettings, seed uint64) ([]Adap
 	return out, nil
 }
 
-// takeAdaptive runs one examinee's test: the staircase of levels, the
-// growing times and the running estimate.
-func takeAdaptive(x Examinee, s AdaptiveSettings, seed uint64) (AdaptiveResult, error) {
-	r := AdaptiveResult{Agent: x.Name, Seed: seed}
-	var run aggregate.Run
-	ladder := s.ladder()
-	levels := ladder.Levels()
-	est := newEstimate(levels)
-	level, t := 1, int64(0)
-	for k := 0; ; k++ {
-		d, ok := s.time(k, t)
-		if !ok { // Validate bounded the environments
-			break
+// reached is the test time the examinees still taking the test have used,
+// the same for all of them: the schedule's times are every examinee's.
+func reached(takers []*adaptiveTaker) float64 {
+	for _, a := range takers {
+		if !a.over {
+			return seconds(a.t)
 		}
-		number := k + 1
-		rung, err := ladder.Rung(seed, number, level)
-		if err != nil {
-			return r, err
-		}
-		var how ending
-		a := x.New()
-		run, _, how = play(env.NewPlayer(rung.Env), a, AdaptiveEpisodeSeed(seed, number, level), MaxAdaptiveInteractions, seconds(d), s.Pace, s.Score, s.Lambda, run[:0])
-		if f, ok := a.(env.Failer); ok && f.Err() != nil {
-			r.Fault = fmt.Errorf("%s on %s: %w", x.Name, rung.Name, f.Err())
-			t += d // its time is spent
-			break
-		}
-		// Read at the environment's time, which the step is labelled
-		// with, as Take reads an item at τ: an agent that used up
-		// MaxAdaptiveInteractions before it has its idle time counted.
-		score := s.Score.Of(values(run, seconds(d), s.Lambda))
-		est.add(level, score, s.move(score), seconds(d))
-		st := AdaptiveStep{Number: number, Name: rung.Name, Level: level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
-			Bits: rung.Bits, Start: seconds(t), Time: seconds(d), Interactions: len(run), Stopped: how == stoppedItself, Score: score}
-		if h, ok := a.(env.Horizoner); ok {
-			st.Horizon = h.Horizon()
-		}
-		st.Estimate, st.SE = est.value()
-		r.Steps = append(r.Steps, st)
-		r.MeanLevel += float64(level)
-		t += d
-		level = nextLevel(level, levels, score, s)
 	}
-	r.Unused = s.Tau - seconds(t)
-	if len(r.Steps) > 0 { // Validate: the first fits, unless the agent failed on it
+	return 0
+}
+
+// closed reports whether stop is closed; a nil stop never is.
+func closed(stop <-chan struct{}) bool {
+	select {
+	case <-stop:
+		return true
+	default:
+		return false
+	}
+}
+
+// adaptiveTaker is one examinee's adaptive test under way: the steps so
+// far, the staircase's level, the test time used and the running estimate.
+type adaptiveTaker struct {
+	x      Examinee
+	s      AdaptiveSettings
+	ladder Ladder
+	levels int
+	r      AdaptiveResult
+	run    aggregate.Run
+	est    estimate
+	level  int
+	t      int64 // the test time used, in ticks
+	over   bool  // the agent failed: it takes no further environment
+}
+
+func newAdaptiveTaker(x Examinee, s AdaptiveSettings, seed uint64) *adaptiveTaker {
+	ladder := s.ladder()
+	return &adaptiveTaker{x: x, s: s, ladder: ladder, levels: ladder.Levels(), r: AdaptiveResult{Agent: x.Name, Seed: seed},
+		est: newEstimate(ladder.Levels()), level: 1}
+}
+
+// going reports whether environment k (from 0) is the examinee's to take.
+func (a *adaptiveTaker) going(k int) bool {
+	_, ok := a.s.time(k, a.t)
+	return ok && !a.over
+}
+
+// take plays environment k, if it is the examinee's to take, and moves
+// the staircase.
+func (a *adaptiveTaker) take(k int) error {
+	d, ok := a.s.time(k, a.t)
+	if !ok || a.over { // Validate bounded the environments
+		return nil
+	}
+	s, seed, number := a.s, a.r.Seed, k+1
+	rung, err := a.ladder.Rung(seed, number, a.level)
+	if err != nil {
+		return err
+	}
+	var how ending
+	agent := a.x.New()
+	a.run, _, how = play(env.NewPlayer(rung.Env), agent, AdaptiveEpisodeSeed(seed, number, a.level), MaxAdaptiveInteractions, seconds(d), s.Pace, s.Score, s.Lambda, a.run[:0])
+	if f, ok := agent.(env.Failer); ok && f.Err() != nil {
+		a.r.Fault = fmt.Errorf("%s on %s: %w", a.x.Name, rung.Name, f.Err())
+		a.t += d // its time is spent
+		a.over = true
+		return nil
+	}
+	// Read at the environment's time, which the step is labelled with, as
+	// Take reads an item at τ: an agent that used up
+	// MaxAdaptiveInteractions before it has its idle time counted.
+	score := s.Score.Of(values(a.run, seconds(d), s.Lambda))
+	a.est.add(a.level, score, s.move(score), seconds(d))
+	st := AdaptiveStep{Number: number, Name: rung.Name, Level: a.level, Cells: rung.Cells, Actions: rung.Actions, KApprox: rung.KApprox,
+		Bits: rung.Bits, Start: seconds(a.t), Time: seconds(d), Interactions: len(a.run), Stopped: how == stoppedItself, Score: score}
+	if h, ok := agent.(env.Horizoner); ok {
+		st.Horizon = h.Horizon()
+	}
+	st.Estimate, st.SE = a.est.value()
+	a.r.Steps = append(a.r.Steps, st)
+	a.r.MeanLevel += float64(a.level)
+	a.t += d
+	a.level = nextLevel(a.level, a.levels, score, s)
+	return nil
+}
+
+// result is the examinee's test as it stands: the final estimate, its
+// interval and the time left unused.
+func (a *adaptiveTaker) result() AdaptiveResult {
+	r := a.r
+	r.Unused = a.s.Tau - seconds(a.t)
+	if len(r.Steps) > 0 { // Validate: the first fits, unless the agent failed on it or the test was stopped
 		r.MeanLevel /= float64(len(r.Steps))
 	}
-	r.Score, r.SE = est.value()
-	r.Low, r.High = est.interval(r.Steps, s.move, intervalStream(seed, len(r.Steps)))
-	return r, nil
+	r.Score, r.SE = a.est.value()
+	r.Low, r.High = a.est.interval(r.Steps, a.s.move, intervalStream(r.Seed, len(r.Steps)))
+	return r
 }
 
 // AdaptiveInterval is the 95% interval of r's score had the test of

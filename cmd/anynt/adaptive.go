@@ -51,8 +51,10 @@ func (fl *adaptiveFlags) register(f flagDefs) {
 }
 
 // runAdaptiveTest gives the adaptive test with the command's shared
-// settings: the agents, the pace, the payoff and λ.
-func runAdaptiveTest(io *stdio, fl testFlags) error {
+// settings: the agents, the pace, the payoff and λ. A signal stops it as
+// it stops a protocol's test: the examinees take no further environment,
+// the test is reported as it stood, and anynt exits with 128 + n.
+func runAdaptiveTest(io *stdio, fl testFlags) (err error) {
 	x := fl.exam
 	pace, err := exam.ParsePace(x.pace)
 	if err != nil {
@@ -71,6 +73,9 @@ func runAdaptiveTest(io *stdio, fl testFlags) error {
 	if err := a.poolLadder(fl.draw); err != nil {
 		return err
 	}
+	g := newGuard()
+	defer func() { err = g.stop(err) }()
+	a.settings.Stop = g.stopped
 	form := adaptiveText
 	switch {
 	case x.json && x.csv:
@@ -125,14 +130,22 @@ func runAdaptive(io *stdio, examinees []exam.Examinee, fl adaptiveFlags, seed ui
 	case s.Ladder == nil:
 		s.Ladder = named
 	}
+	bar := newProgress(io.err, "environments", s.Environments()*len(examinees)) // on a terminal only
+	if bar != nil {
+		s.Progress = bar.update
+	}
 	results, err := exam.TakeAdaptive(examinees, s, seed)
+	bar.clear()
 	var failed *exam.AgentError
 	switch {
 	case errors.Is(err, exam.ErrNoItems):
 		return usage(errors.New("--adaptive: no agent to test"))
+	case errors.Is(err, exam.ErrStopped) && len(results[0].Steps) == 0:
+		return err // stopped before any environment: nothing to report
 	case errors.As(err, &failed):
 		// The results are written, then the exit status says an agent
-		// failed (optimal that could not plan).
+		// failed (optimal that could not plan) or a signal stopped the
+		// test.
 		err = failed
 	case err != nil:
 		return err

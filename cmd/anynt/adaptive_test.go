@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -47,13 +48,13 @@ func runAdaptiveTo(t *testing.T, fl adaptiveFlags, seed uint64, asJSON bool, nam
 
 func TestAdaptiveFlags(t *testing.T) {
 	fl := adaptiveFlagsOf(t)
-	if fl.settings != exam.DefaultAdaptive {
+	if !reflect.DeepEqual(fl.settings, exam.DefaultAdaptive) {
 		t.Errorf("defaults %+v, want exam.DefaultAdaptive", fl.settings)
 	}
 	fl = adaptiveFlagsOf(t, "--test-time", "900", "--first-time", "10", "--time-step", "3", "--max-time", "inf", "--up", "0.6", "--down", "0.1", "--ladder", "k-approx")
 	want := exam.DefaultAdaptive
 	want.Tau, want.First, want.Growth, want.Longest, want.Up, want.Down = 900, 10, 3, math.Inf(1), 0.6, 0.1
-	if fl.settings != want || fl.ladder != "k-approx" {
+	if !reflect.DeepEqual(fl.settings, want) || fl.ladder != "k-approx" {
 		t.Errorf("parsed %+v and ladder %s, want %+v and k-approx", fl.settings, fl.ladder, want)
 	}
 }

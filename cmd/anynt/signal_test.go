@@ -181,3 +181,41 @@ time.sleep(3600)' ` + pidfile
 		t.Errorf("a report of nothing measured:\n%s", out.String())
 	}
 }
+
+// The adaptive test stopped by a signal reports every examinee's test as
+// it stood, the same environments for each (they take the schedule
+// together), says it was stopped, and exits with 128+15. The signal comes
+// once the progress line shows 20 environments done, of about 13,000.
+func TestSignalStopsTheAdaptiveTest(t *testing.T) {
+	beSignalChild(t)
+	out, errw, code := signalAt(t, "TestSignalStopsTheAdaptiveTest", []string{"test", "--adaptive",
+		"--agent", "qlearning,random", "--test-time", "1000000", "--json"}, 20)
+	if code != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit status %d; want %d; stderr:\n%s", code, 128+int(syscall.SIGTERM), errw)
+	}
+	type result struct {
+		Kind         string  `json:"kind"`
+		Agent        string  `json:"agent"`
+		Environments int     `json:"environments"`
+		Unused       float64 `json:"unused"`
+	}
+	var results []result
+	for line := range strings.Lines(out) {
+		var r result
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatalf("%v: %q", err, line)
+		}
+		if r.Kind == "adaptive-result" {
+			results = append(results, r)
+		}
+	}
+	if len(results) != 2 {
+		t.Fatalf("%d results; want qlearning's and random's; stdout:\n%s\nstderr:\n%s", len(results), out, errw)
+	}
+	if n := results[0].Environments; n < 10 || n != results[1].Environments || results[0].Unused <= 0 {
+		t.Errorf("results %+v; want the same environments for both, at least 10, with time unused", results)
+	}
+	if !strings.Contains(errw, "the test was stopped before its last item: every examinee's test is reported as it stood at") {
+		t.Errorf("stderr does not say the test was stopped:\n%s", errw)
+	}
+}

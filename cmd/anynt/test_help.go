@@ -106,5 +106,5 @@ On a terminal a progress line on standard error shows the rate and time left.
 SIGINT, SIGTERM or SIGHUP end the agents outside anynt at once, stop the
 test where it was (the built-in agents at their next episode), write the
 report of the items taken and exit with 128 + the signal's number (the
-adaptive test is ended without a report).`
+adaptive test: every examinee's test as it stood, at the same time for all).`
 )
