@@ -34,6 +34,18 @@ RENDER_MODES = ["ansi", "rgb_array", "human"]
 MAX_SEED = 2**64 - 1
 
 
+def _with_steps(spec: EnvSpec | None, steps: int) -> EnvSpec | None:
+    """spec, with max_episode_steps = steps where it has none. The registry
+    cannot hold max_episode_steps: an episode's steps depend on make's
+    steps= and, for Λ_one, on the exercise. Nor would it be right to:
+    gym.make would add a TimeLimit of that length, which a larger steps=
+    would then cut short. The instance knows."""
+    if spec is not None and spec.max_episode_steps is None:
+        spec = copy.copy(spec)
+        spec.max_episode_steps = steps
+    return spec
+
+
 class AnyntEnv(gym.Env[Any, Any]):
     """An environment of anynt: an environment file, or an exercise of the Λ_one test.
 
@@ -258,14 +270,7 @@ class AnyntEnv(gym.Env[Any, Any]):
 
     @spec.setter
     def spec(self, spec: EnvSpec | None) -> None:
-        # The registry cannot hold max_episode_steps: an episode's steps
-        # depend on make's steps= and, for Λ_one, on the exercise. Nor would
-        # it be right to: gym.make would add a TimeLimit of that length,
-        # which a larger steps= would then cut short. The instance knows.
-        if spec is not None and spec.max_episode_steps is None:
-            spec = copy.copy(spec)
-            spec.max_episode_steps = self.steps
-        self._spec = spec
+        self._spec = _with_steps(spec, self.steps)
 
     def render(self) -> Any:
         """"ansi": the observation's text; "rgb_array": the frame (an H×W×3

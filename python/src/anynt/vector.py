@@ -32,7 +32,7 @@ from numpy.typing import NDArray
 
 from ._render import Renderer
 from ._server import DEFAULT_TIMEOUT, AnyntError, Server
-from .env import MAX_SEED, _int, _seed, make_request
+from .env import MAX_SEED, _int, _seed, _with_steps, make_request
 
 _MODES = {
     AutoresetMode.NEXT_STEP: "next_step",
@@ -347,10 +347,7 @@ class AnyntVectorEnv(VectorEnv[NDArray[np.int64], NDArray[np.int64], NDArray[Any
 
     @spec.setter
     def spec(self, spec: EnvSpec | None) -> None:
-        if spec is not None and spec.max_episode_steps is None:
-            spec = copy.copy(spec)
-            spec.max_episode_steps = self.steps
-        self._spec = spec
+        self._spec = _with_steps(spec, self.steps)
 
     def __getstate__(self) -> Any:
         raise TypeError(
