@@ -193,8 +193,8 @@ func TestInvariants(t *testing.T) {
 			if name == "optimal" {
 				continue
 			}
-			if name == "mc-aixi-ctw" { // a planner: its default budget costs 3 ms an action
-				name += ":simulations=2,depth=8"
+			if name == "mc-aixi-ctw" { // a planner: its default budget costs 30 ms an action
+				name += ":simulations=2,depth=8,horizon=1"
 			}
 			for seed := range uint64(5) {
 				a, _ := agent.New(name, agent.DefaultSettings)

@@ -28,8 +28,8 @@ func TestBoundsHoldEveryAgent(t *testing.T) {
 			t.Fatal(err)
 		}
 		if _, paced := a.(agent.Paced); !paced {
-			if name == "mc-aixi-ctw" { // a planner: its default budget costs 3 ms an action
-				name += ":simulations=2,depth=8"
+			if name == "mc-aixi-ctw" { // a planner: its default budget costs 30 ms an action
+				name += ":simulations=2,depth=8,horizon=1"
 			}
 			names = append(names, name)
 		}

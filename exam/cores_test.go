@@ -90,7 +90,7 @@ func TestEveryAgentOnAnyCores(t *testing.T) {
 	var names []string
 	for _, name := range agent.Names() {
 		if name == "mc-aixi-ctw" {
-			name += ":simulations=4,depth=8"
+			name += ":simulations=4,depth=8,horizon=2"
 		}
 		names = append(names, name)
 	}

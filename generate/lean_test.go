@@ -124,6 +124,15 @@ func TestLeanRuns(t *testing.T) {
 // Check gives CheckPlain's verdicts, field for field, on leanSources with
 // the default filters and the fixed budget, and with references of which
 // one plays lean and one does not.
+//
+// Three sources took 85% of this test's time. The ring of 60 cells and
+// the torus are played with the default filters only: they are lean, their
+// episodes are compared with env's bit for bit, agent by agent, by
+// TestLeanRuns, and the other lean sources reach every verdict, the
+// sequential test's maximum among them, in all three settings. Noughts
+// and crosses is left out: it is not lean, so Check plays it as CheckPlain
+// does, the branch the gallery's environments with objects take in all
+// three settings.
 func TestLeanFilters(t *testing.T) {
 	first, sample := 20, 3
 	if testing.Short() {
@@ -133,8 +142,16 @@ func TestLeanFilters(t *testing.T) {
 	fixed.Sequential, fixed.Episodes = false, 40
 	mixed := DefaultFilters
 	mixed.References = []string{"stay", "oracle"}
+	large := map[string]bool{"a ring of 60 cells": true, "paper/fig3-torus.anynt": true}
 	for name, src := range leanSources(t, first, sample) {
-		for _, s := range []FilterSettings{DefaultFilters, fixed, mixed} {
+		settings := []FilterSettings{DefaultFilters, fixed, mixed}
+		switch {
+		case name == "paper/example7-tictactoe.anynt":
+			continue
+		case large[name]:
+			settings = settings[:1]
+		}
+		for _, s := range settings {
 			got, err := Check(name, src, s)
 			if err != nil {
 				t.Fatal(err)
