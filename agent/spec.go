@@ -117,16 +117,27 @@ var learners = map[string]learner{
 		{key: "horizon", def: float64(aixi.PublishedSettings.Horizon), lo: 1, hi: aixi.MaxHorizon, integer: true, meaning: "the interactions a simulation looks ahead"},
 		{key: "exploration", def: aixi.PublishedSettings.Exploration, lo: 0, hi: aixi.MaxExploration, meaning: "UCB's exploration constant C"},
 		{key: "reward-levels", def: float64(aixi.PublishedSettings.RewardLevels), lo: 2, hi: aixi.MaxRewardLevels, integer: true, meaning: "the levels a reward is rounded to"},
-	}, aixiValues(aixi.DefaultSettings), func(x map[string]float64) env.Agent {
-		return aixi.New(aixi.Settings{Depth: int(x["depth"]), Simulations: int(x["simulations"]), Horizon: int(x["horizon"]),
-			Exploration: x["exploration"], RewardLevels: int(x["reward-levels"])})
-	}},
+	}, aixiValues(aixi.DefaultSettings), func(x map[string]float64) env.Agent { return aixi.New(aixiSettings(x)) }},
 }
 
 // aixiValues is MC-AIXI-CTW's settings s by their keys in a spec.
 func aixiValues(s aixi.Settings) map[string]float64 {
 	return map[string]float64{"depth": float64(s.Depth), "simulations": float64(s.Simulations), "horizon": float64(s.Horizon),
 		"exploration": s.Exploration, "reward-levels": float64(s.RewardLevels)}
+}
+
+// aixiSettings is MC-AIXI-CTW's settings of a spec's values, aixiValues'
+// inverse.
+func aixiSettings(x map[string]float64) aixi.Settings {
+	return aixi.Settings{Depth: int(x["depth"]), Simulations: int(x["simulations"]), Horizon: int(x["horizon"]),
+		Exploration: x["exploration"], RewardLevels: int(x["reward-levels"])}
+}
+
+// jointChecks are the limits on a learner's settings taken together,
+// beyond each setting's range: MC-AIXI-CTW's work an action is the
+// product of three of them (aixi.MaxWork).
+var jointChecks = map[string]func(x map[string]float64) error{
+	"mc-aixi-ctw": func(x map[string]float64) error { return aixiSettings(x).CheckWork() },
 }
 
 // SpecError says what is wrong with an agent's spec.
